@@ -1,0 +1,33 @@
+package org.pettingllms.core.backend;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Trains policies. Mirrors the narrow APIs of large-scale training services (forward-backward, optimizer step,
+ * publish), so a remote learner can take the place of the embedded one. For an adapter policy (L2) every call
+ * touches only that adapter.
+ */
+public interface Learner {
+    /** Accumulates the gradients of the policy loss over {@code batch}; may be called several times per step. */
+    LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss);
+
+    /** Applies the accumulated gradients (clipped; skipped and reported when their norm is not finite). */
+    OptimStats optimStep(PolicyRef policy);
+
+    /** Makes the sampler use the policy's latest weights; returns the new weight version. */
+    long publish(PolicyRef policy);
+
+    void save(PolicyRef policy, Path dir) throws IOException;
+
+    void load(PolicyRef policy, Path dir) throws IOException;
+
+    /** What one forward-backward measured. */
+    record LossStats(double loss, double clipFraction, double kl, double entropy, long tokens) {
+    }
+
+    /** What one optimizer step did. */
+    record OptimStats(double gradNorm, double learningRate, boolean skipped) {
+    }
+}

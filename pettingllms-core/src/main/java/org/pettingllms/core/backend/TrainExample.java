@@ -1,0 +1,25 @@
+package org.pettingllms.core.backend;
+
+import java.util.Objects;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
+
+/**
+ * One (prompt, completion) row for a policy update; every completion token gets the same advantage.
+ *
+ * @param oldLogprobs the logprobs recorded at sampling time (the PPO ratio's denominator)
+ */
+public record TrainExample(IntSeq promptTokens, IntSeq completionTokens, FloatSeq oldLogprobs, double advantage) {
+    public TrainExample {
+        Objects.requireNonNull(promptTokens, "promptTokens");
+        Objects.requireNonNull(completionTokens, "completionTokens");
+        Objects.requireNonNull(oldLogprobs, "oldLogprobs");
+        if (completionTokens.size() != oldLogprobs.size()) {
+            throw new IllegalArgumentException("one old logprob per completion token expected: "
+                    + completionTokens.size() + " tokens, " + oldLogprobs.size() + " logprobs");
+        }
+        if (!Double.isFinite(advantage)) {
+            throw new IllegalArgumentException("advantage must be finite, got " + advantage);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.pettingllms.core.data;
+
+import java.util.Objects;
+import org.pettingllms.core.backend.PolicyRef;
+
+/**
+ * One training example: one candidate of one (problem, role, turn) decision.
+ *
+ * @param problemId    the problem of the episode
+ * @param role         the acting role
+ * @param turn         the turn, from 0
+ * @param policy       the policy (model and adapter) that sampled it and that it trains
+ * @param prompt       what the role saw (identical for all candidates of a tree group)
+ * @param completion   the answer, with prompt tokens, completion tokens and sampling logprobs
+ * @param rewardParts  the micro-step's reward parts
+ * @param reward       the scalar reward used for the advantage (mixed, see {@code RewardMix})
+ * @param trajectoryId samples with the same id form one GRPO unit: they share one reward and count once in
+ *                     their group's statistics (a tree candidate is its own unit; in parallel sampling all
+ *                     decisions of one trajectory are one unit)
+ * @param candidate    index of this candidate among the K of its decision (tree) or the trajectory index
+ * @param chosen       true when the episode continued from this candidate
+ */
+public record Sample(String problemId, String role, int turn, PolicyRef policy, Prompt prompt,
+                     Completion completion, RewardParts rewardParts, double reward, String trajectoryId,
+                     int candidate, boolean chosen) {
+    public Sample {
+        Objects.requireNonNull(problemId, "problemId");
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(prompt, "prompt");
+        Objects.requireNonNull(completion, "completion");
+        Objects.requireNonNull(rewardParts, "rewardParts");
+        Objects.requireNonNull(trajectoryId, "trajectoryId");
+        if (!Double.isFinite(reward)) {
+            throw new IllegalArgumentException("reward must be finite, got " + reward);
+        }
+    }
+
+    /** The AT-GRPO group: (problem, role, turn). */
+    public GroupKey groupKey() {
+        return new GroupKey(problemId, role, turn);
+    }
+
+    public IntSeq promptTokens() {
+        return completion.promptTokens();
+    }
+
+    public IntSeq completionTokens() {
+        return completion.tokens();
+    }
+
+    public FloatSeq samplingLogprobs() {
+        return completion.logprobs();
+    }
+
+    public Sample withReward(double newReward) {
+        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, newReward, trajectoryId,
+                candidate, chosen);
+    }
+}

@@ -1,0 +1,35 @@
+package org.pettingllms.core.rollout;
+
+import java.util.Objects;
+import org.pettingllms.core.algo.RewardMix;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.data.PromptStyle;
+
+/**
+ * How episodes are rolled out.
+ *
+ * @param mode         tree sampling (AT-GRPO) or K independent trajectories (GRPO baseline, validation)
+ * @param k            candidates per decision (tree) or trajectories per problem (parallel)
+ * @param greedySelect tree: continue from the best candidate (first on ties); off: from candidate 0
+ * @param style        prompt style
+ * @param sampling     sampling parameters; the seed is the base of every per-request seed
+ * @param mix          reward mix
+ * @param concurrency  episodes in flight at once
+ */
+public record RolloutConfig(Mode mode, int k, boolean greedySelect, PromptStyle style, SamplingParams sampling,
+                            RewardMix mix, int concurrency) {
+    public enum Mode { TREE, PARALLEL }
+
+    public RolloutConfig {
+        Objects.requireNonNull(mode, "mode");
+        Objects.requireNonNull(style, "style");
+        Objects.requireNonNull(sampling, "sampling");
+        Objects.requireNonNull(mix, "mix");
+        if (k < 1) {
+            throw new IllegalArgumentException("k must be >= 1, got " + k);
+        }
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
+        }
+    }
+}

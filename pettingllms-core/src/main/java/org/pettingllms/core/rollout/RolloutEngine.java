@@ -1,0 +1,69 @@
+package org.pettingllms.core.rollout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.task.Task;
+
+/**
+ * Runs episodes concurrently, each on its own virtual thread as plain blocking code; at most
+ * {@code concurrency} are in flight. Results come back in problem order and do not depend on the thread
+ * schedule: every sampler request carries a seed derived from (rollout seed, problem, trajectory, role, turn).
+ */
+public final class RolloutEngine {
+    private final Sampler sampler;
+
+    public RolloutEngine(Sampler sampler) {
+        this.sampler = sampler;
+    }
+
+    /**
+     * Rolls out every problem: one tree episode per problem in {@code TREE} mode, {@code k} independent
+     * trajectories per problem in {@code PARALLEL} mode.
+     */
+    public <S> RolloutResult run(Task<S> task, List<Problem> problems, PolicyMap policies, RolloutConfig config) {
+        for (String role : task.roles()) {
+            policies.policyOf(role); // fail before any work when a role has no policy
+        }
+        long start = System.nanoTime();
+        Semaphore permits = new Semaphore(config.concurrency());
+        List<Future<EpisodeResult>> futures = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Problem problem : problems) {
+                int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();
+                for (int j = 0; j < trajectories; j++) {
+                    Episode<S> episode = new Episode<>(task, problem, j, policies, config, sampler);
+                    futures.add(pool.submit(() -> {
+                        permits.acquire();
+                        try {
+                            return episode.run();
+                        } finally {
+                            permits.release();
+                        }
+                    }));
+                }
+            }
+            List<EpisodeResult> results = new ArrayList<>(futures.size());
+            for (Future<EpisodeResult> f : futures) {
+                results.add(f.get());
+            }
+            return new RolloutResult(results, (System.nanoTime() - start) / 1e9);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RolloutException("rollout interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new RolloutException("episode failed: " + cause, cause);
+        }
+    }
+}

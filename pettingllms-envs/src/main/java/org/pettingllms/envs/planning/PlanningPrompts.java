@@ -1,0 +1,51 @@
+package org.pettingllms.envs.planning;
+
+import org.pettingllms.core.data.Prompt;
+
+/**
+ * The two prompt styles of the planning games. {@code compact}: a header line, the board, the tool's proposal
+ * (plan role), and a {@code >} cue; the answer is one line. {@code chat}: instructions close to PettingLLMs'.
+ */
+final class PlanningPrompts {
+    static final String CHAT_SYSTEM = "You are a helpful assistant who solves puzzles step by step, working in a "
+            + "team of two agents: a tool agent that proposes a plan, which is simulated, and a planning agent "
+            + "that decides the final plan.";
+
+    private PlanningPrompts() {
+    }
+
+    static <B, A> Prompt compact(Game<B, A> game, PlanningState<B> state, String role) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(game.id()).append(' ').append(role).append('\n');
+        sb.append(game.render(state.board())).append('\n');
+        if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
+            sb.append("tool: ").append(state.proposal()).append(" -> ").append(state.proposalOutcome()).append('\n');
+        }
+        sb.append('>');
+        return Prompt.compact(sb.toString());
+    }
+
+    static <B, A> Prompt chat(Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team) {
+        StringBuilder u = new StringBuilder();
+        if (role.equals(PlanningTask.TOOL)) {
+            u.append("You are the tool agent. Propose a plan for the puzzle below. Your plan is simulated on the "
+                    + "current board without changing it, and the simulated result is shown to the planning agent.\n\n");
+        } else if (team) {
+            u.append("You are the planning agent. Decide the plan that is executed on the board. A tool agent "
+                    + "proposed a plan, and you see its simulated result; use it or improve on it.\n\n");
+        } else {
+            u.append("Solve the puzzle below. Your plan is executed on the board.\n\n");
+        }
+        u.append("Rules: ").append(game.rules()).append("\n\n");
+        u.append("Current board (turn ").append(turn + 1).append("):\n").append(game.render(state.board())).append("\n\n");
+        if (!state.lastPlan().isEmpty()) {
+            u.append("Last executed plan: ").append(state.lastPlan()).append("\n\n");
+        }
+        if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
+            u.append("Tool agent's proposal: ").append(state.proposal()).append('\n')
+                    .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");
+        }
+        u.append(game.answerFormat());
+        return Prompt.chat(CHAT_SYSTEM, u.toString());
+    }
+}

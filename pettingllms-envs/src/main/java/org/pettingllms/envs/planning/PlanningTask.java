@@ -1,0 +1,115 @@
+package org.pettingllms.envs.planning;
+
+import java.util.List;
+import java.util.Optional;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.RewardParts;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Task;
+
+/**
+ * The tool + plan workflow of the planning games (ENVIRONMENTS.md). {@code tool} proposes an action, which is
+ * SIMULATED on the current board (the real board is unchanged); its local reward is the simulated reward and its
+ * proposal and outcome go into the plan role's prompt. {@code plan} answers the action that is executed on the
+ * real board; its local reward, and the team reward, are the reward of the executed moves. With roles
+ * {@code [plan]} it is the single-agent (L0) variant.
+ */
+public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
+    public static final String TOOL = "tool";
+    public static final String PLAN = "plan";
+
+    private final Game<B, A> game;
+    private final List<String> roles;
+    private final int maxTurns;
+
+    public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns) {
+        if (!(roles.equals(List.of(TOOL, PLAN)) || roles.equals(List.of(PLAN)))) {
+            throw new IllegalArgumentException(
+                    "planning games have roles [tool, plan] (multi-agent) or [plan] (single agent), got " + roles);
+        }
+        if (maxTurns < 1) {
+            throw new IllegalArgumentException("maxTurns must be >= 1, got " + maxTurns);
+        }
+        this.game = game;
+        this.roles = List.copyOf(roles);
+        this.maxTurns = maxTurns;
+    }
+
+    public Game<B, A> game() {
+        return game;
+    }
+
+    @Override
+    public String id() {
+        return game.id();
+    }
+
+    @Override
+    public List<String> roles() {
+        return roles;
+    }
+
+    @Override
+    public int maxTurns() {
+        return maxTurns;
+    }
+
+    @Override
+    public PlanningState<B> initialState(Problem problem) {
+        return PlanningState.start(game.generate(problem.seed()));
+    }
+
+    @Override
+    public Prompt prompt(PlanningState<B> state, String role, int turn, PromptStyle style) {
+        checkRole(role);
+        return style == PromptStyle.COMPACT
+                ? PlanningPrompts.compact(game, state, role)
+                : PlanningPrompts.chat(game, state, role, turn, roles.size() > 1);
+    }
+
+    @Override
+    public Transition<PlanningState<B>> step(PlanningState<B> state, String role, Completion completion) {
+        checkRole(role);
+        Optional<A> action = game.parse(completion.text());
+        boolean tool = role.equals(TOOL);
+        if (action.isEmpty()) {
+            double p = game.unparseablePenalty();
+            String note = "unparseable answer";
+            PlanningState<B> next = tool
+                    ? new PlanningState<>(state.board(), oneLine(completion.text()), note, state.lastPlan(), state.success())
+                    : new PlanningState<>(state.board(), "", "", note, state.success());
+            return new Transition<>(next, new RewardParts(p, tool ? 0 : p, 0), false, false, StopReason.UNPARSEABLE, note);
+        }
+        Game.Outcome<B> out = game.apply(state.board(), action.get());
+        String answer = game.format(action.get(), PromptStyle.COMPACT);
+        if (tool) {
+            // simulated only: the real board stays as it is
+            PlanningState<B> next = new PlanningState<>(state.board(), answer, out.summary(), state.lastPlan(),
+                    state.success());
+            return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false,
+                    out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK, answer + " -> " + out.summary());
+        }
+        PlanningState<B> next = new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(),
+                out.success());
+        StopReason stop = out.success() ? StopReason.SOLVED
+                : out.done() ? StopReason.STEP_LIMIT
+                : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK;
+        return new Transition<>(next, new RewardParts(out.reward(), out.reward(), 0), out.done(), out.success(), stop,
+                answer + " -> " + out.summary());
+    }
+
+    private void checkRole(String role) {
+        if (!roles.contains(role)) {
+            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
+        }
+    }
+
+    static String oneLine(String s) {
+        String line = s.strip().lines().findFirst().orElse("");
+        return line.length() > 40 ? line.substring(0, 40) : line;
+    }
+}

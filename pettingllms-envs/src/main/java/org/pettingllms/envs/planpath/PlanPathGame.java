@@ -1,0 +1,203 @@
+package org.pettingllms.envs.planpath;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.planning.Game;
+import org.pettingllms.envs.planning.Grid;
+import org.pettingllms.envs.planning.Move;
+
+/**
+ * Plan-Path (ENVIRONMENTS.md): walk from the start to the goal on a grid with walls.
+ * Per move: -0.01 valid, -0.10 invalid (into a wall or off the grid: the agent stays), plus the shaping
+ * {@code 0.99 * phi(next) - phi(cur)} with {@code phi = -Manhattan(pos, goal)}; reaching the goal +1.0, and +0.5
+ * more when the episode's total number of moves equals the BFS shortest-path length. Moves after the goal are
+ * ignored.
+ */
+public final class PlanPathGame implements Game<PathBoard, List<Move>> {
+    public static final String ID = "plan-path-v1";
+    static final int MAX_TRIES = 2000;
+
+    /** @param wallProb probability that a cell is a wall */
+    public record Options(int rows, int cols, double wallProb) {
+        public static final Options DEFAULT = new Options(10, 10, 0.22);
+
+        public Options {
+            if (rows < 2 || cols < 2 || rows * cols > 10_000) {
+                throw new IllegalArgumentException("rows and cols must be >= 2 (and rows * cols <= 10000)");
+            }
+            if (wallProb < 0 || wallProb >= 0.9) {
+                throw new IllegalArgumentException("wallProb must be in [0, 0.9), got " + wallProb);
+            }
+        }
+    }
+
+    private final Options options;
+
+    public PlanPathGame(Options options) {
+        this.options = options;
+    }
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public PathBoard generate(long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int rows = options.rows();
+        int cols = options.cols();
+        for (int attempt = 0; attempt < MAX_TRIES; attempt++) {
+            char[] cells = new char[rows * cols];
+            List<Integer> free = new ArrayList<>();
+            for (int i = 0; i < cells.length; i++) {
+                cells[i] = rng.nextDouble() < options.wallProb() ? '#' : '.';
+                if (cells[i] == '.') {
+                    free.add(i);
+                }
+            }
+            if (free.size() < 2) {
+                continue;
+            }
+            int start = free.get(rng.nextInt(free.size()));
+            int goal = free.get(rng.nextInt(free.size()));
+            if (start == goal) {
+                continue;
+            }
+            String walls = new String(cells);
+            List<Move> path = Grid.shortestPath(start, goal, rows, cols, c -> walls.charAt(c) != '#');
+            if (path != null) {
+                return new PathBoard(rows, cols, walls, start, goal, start, 0, false, path.size());
+            }
+        }
+        throw new IllegalStateException("no solvable " + rows + "x" + cols + " plan-path board with wallProb "
+                + options.wallProb() + " in " + MAX_TRIES + " tries (seed " + seed + ")");
+    }
+
+    @Override
+    public String render(PathBoard b) {
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < b.rows(); r++) {
+            if (r > 0) {
+                sb.append('\n');
+            }
+            for (int c = 0; c < b.cols(); c++) {
+                int i = r * b.cols() + c;
+                sb.append(i == b.pos() ? 'A' : i == b.goal() ? 'G' : b.walls().charAt(i));
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Reads {@code #} walls, {@code .} free, {@code A} the agent (start) and {@code G} the goal. */
+    @Override
+    public PathBoard fromText(String text) {
+        List<String> rows = Grid.rows(text);
+        int cols = rows.get(0).length();
+        StringBuilder walls = new StringBuilder();
+        int agent = -1;
+        int goal = -1;
+        for (int r = 0; r < rows.size(); r++) {
+            for (int c = 0; c < cols; c++) {
+                char ch = rows.get(r).charAt(c);
+                switch (ch) {
+                    case 'A' -> agent = r * cols + c;
+                    case 'G' -> goal = r * cols + c;
+                    case '#', '.' -> { }
+                    default -> throw new IllegalArgumentException("unknown plan-path cell '" + ch + "' at row " + r
+                            + ", column " + c + "; expected one of # . A G");
+                }
+                walls.append(ch == '#' ? '#' : '.');
+            }
+        }
+        if (agent < 0 || goal < 0) {
+            throw new IllegalArgumentException("a plan-path board needs one A (agent) and one G (goal)");
+        }
+        String w = walls.toString();
+        List<Move> path = Grid.shortestPath(agent, goal, rows.size(), cols, i -> w.charAt(i) != '#');
+        return new PathBoard(rows.size(), cols, w, agent, goal, agent, 0, false, path == null ? -1 : path.size());
+    }
+
+    @Override
+    public Optional<List<Move>> parse(String answer) {
+        return Move.parse(answer);
+    }
+
+    @Override
+    public Outcome<PathBoard> apply(PathBoard b, List<Move> moves) {
+        int pos = b.pos();
+        int count = b.moves();
+        boolean reached = b.reached();
+        double reward = 0;
+        int firstInvalid = -1;
+        for (int i = 0; i < moves.size() && !reached; i++) {
+            int cur = pos;
+            int next = Grid.step(cur, moves.get(i), b.rows(), b.cols());
+            if (next >= 0 && b.free(next)) {
+                pos = next;
+                reward -= 0.01;
+            } else {
+                reward -= 0.10;
+                firstInvalid = firstInvalid < 0 ? i + 1 : firstInvalid;
+            }
+            count++;
+            reward += 0.99 * phi(pos, b) - phi(cur, b);
+            if (pos == b.goal()) {
+                reached = true;
+                reward += 1.0;
+                if (count == b.shortest()) {
+                    reward += 0.5;
+                }
+            }
+        }
+        PathBoard next = new PathBoard(b.rows(), b.cols(), b.walls(), b.start(), b.goal(), pos, count, reached,
+                b.shortest());
+        String summary = "end " + b.row(pos) + "," + b.col(pos) + (firstInvalid > 0 ? " | invalid #" + firstInvalid : "")
+                + " | goal " + (reached ? "yes" : "no");
+        return new Outcome<>(next, reward, firstInvalid > 0, reached, reached, summary);
+    }
+
+    private static double phi(int cell, PathBoard b) {
+        return -Grid.manhattan(cell, b.goal(), b.cols());
+    }
+
+    @Override
+    public Optional<List<Move>> solve(PathBoard b) {
+        return Optional.ofNullable(Grid.shortestPath(b.pos(), b.goal(), b.rows(), b.cols(), b::free));
+    }
+
+    @Override
+    public String format(List<Move> action, PromptStyle style) {
+        return style == PromptStyle.CHAT ? Move.chat(action) : Move.compact(action);
+    }
+
+    @Override
+    public List<Move> randomAction(PathBoard b, SplittableRandom rng) {
+        return Move.random(rng, 1 + rng.nextInt(b.rows() + b.cols()));
+    }
+
+    @Override
+    public List<Move> truncate(List<Move> action, int keep) {
+        return List.copyOf(action.subList(0, Math.min(keep, action.size())));
+    }
+
+    @Override
+    public int length(List<Move> action) {
+        return action.size();
+    }
+
+    @Override
+    public String rules() {
+        return "A is you, G is the goal, # is a wall and . is free. Rows are numbered from 0 at the top, columns "
+                + "from 0 at the left. A move into a wall or off the grid is invalid and you stay. Reach G, ideally "
+                + "by a shortest path.";
+    }
+
+    @Override
+    public String answerFormat() {
+        return Move.CHAT_ANSWER_FORMAT;
+    }
+}
