@@ -1,0 +1,72 @@
+package org.pettingllms.envs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import org.junit.jupiter.api.Test;
+import org.pettingllms.envs.sudoku.SudokuBoard;
+import org.pettingllms.envs.sudoku.SudokuGame;
+
+class SudokuRulesTest {
+    // solution: 1234 / 3412 / 2143 / 4321
+    static final String CLUES = "12..\n34..\n....\n....";
+    final SudokuGame game = new SudokuGame(SudokuGame.Options.DEFAULT);
+    final SudokuBoard board = game.fromText(CLUES);
+
+    SudokuGame.Outcome<SudokuBoard> play(String answer) {
+        return game.apply(board, game.parse(answer).orElseThrow());
+    }
+
+    @Test
+    void fillsEarnProgressAndCompletedUnits() {
+        // one cell: 0.5 * 1/16 = 0.03125
+        assertThat(play("(0,2,3)").reward()).isCloseTo(0.03125, within(1e-12));
+        // two cells complete row 0: 0.5 * 2/16 + 0.02 * 1 = 0.0825
+        assertThat(play("(0,2,3) (0,3,4)").reward()).isCloseTo(0.0825, within(1e-12));
+    }
+
+    @Test
+    void cluesCannotBeOverwrittenAndValuesMustBeInRange() {
+        var over = play("(0,0,2)");
+        assertThat(over.reward()).isCloseTo(-1.0, within(1e-12));
+        assertThat(over.board().grid()).isEqualTo(board.grid());
+        assertThat(over.anyInvalid()).isTrue();
+        assertThat(play("(0,0,1)").reward()).as("restating a clue is harmless").isZero();
+        assertThat(play("(0,2,5)").reward()).isCloseTo(-1.0, within(1e-12));
+        assertThat(play("(4,0,1)").reward()).isCloseTo(-1.0, within(1e-12));
+    }
+
+    @Test
+    void aConflictingGridCostsHalf() {
+        // (0,2,1) repeats 1 in row 0: 0.03125 - 0.5
+        assertThat(play("(0,2,1)").reward()).isCloseTo(-0.46875, within(1e-12));
+    }
+
+    @Test
+    void aFullGridAnswerSolves() {
+        var out = play("1234341221434321");
+        // 12 cells: 0.5 * 12/16 = 0.375; units 1 -> 12 (box 0 was complete from the clues): 0.02 * 11 = 0.22;
+        // solved +2
+        assertThat(out.reward()).isCloseTo(2.595, within(1e-12));
+        assertThat(out.success()).isTrue();
+        assertThat(game.parse("1234 3412 2143 4321")).isEqualTo(game.parse("1234341221434321"));
+    }
+
+    @Test
+    void solvedRequiresTheCluesToBeKept() {
+        // reference defect 7: a complete valid grid that lost a clue is NOT solved
+        SudokuBoard relabelled = new SudokuBoard(4, "1000000000000000", "2134342112434312");
+        assertThat(relabelled.satisfiedUnits()).isEqualTo(12);
+        assertThat(relabelled.filled()).isEqualTo(16);
+        assertThat(relabelled.solved()).isFalse();
+        assertThat(new SudokuBoard(4, "2000000000000000", "2134342112434312").solved()).isTrue();
+    }
+
+    @Test
+    void malformedAnswersAreUnparseable() {
+        assertThat(game.parse("12345")).isEmpty();
+        assertThat(game.parse("no idea")).isEmpty();
+        assertThat(game.parse("**Actions List**: []")).isEmpty();
+        assertThat(game.parse("**Actions List**: [(0, 2, 3), (1,2,1)]")).hasValueSatisfying(f -> assertThat(f).hasSize(2));
+    }
+}

@@ -1,0 +1,77 @@
+package org.pettingllms.testkit;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.pettingllms.core.algo.PolicyLoss;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+
+/**
+ * A learner that trains nothing and records everything: which policy got which batch, optimizer steps,
+ * publications. Its loss is the reference PPO loss at ratio 1 (new logprobs = old), so tests can check sums.
+ */
+public final class RecordingLearner implements Learner {
+    /** One recorded forward-backward. */
+    public record Batch(PolicyRef policy, List<TrainExample> examples, LossConfig loss) {
+    }
+
+    private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
+    private final Map<PolicyRef, AtomicLong> steps = new ConcurrentHashMap<>();
+    private final Map<PolicyRef, AtomicLong> versions = new ConcurrentHashMap<>();
+
+    @Override
+    public LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss) {
+        batches.add(new Batch(policy, List.copyOf(batch), loss));
+        double[][] tokenLosses = new double[batch.size()][];
+        long tokens = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            TrainExample e = batch.get(i);
+            tokenLosses[i] = new double[e.completionTokens().size()];
+            for (int t = 0; t < tokenLosses[i].length; t++) {
+                double old = e.oldLogprobs().get(t);
+                tokenLosses[i][t] = PolicyLoss.tokenLoss(e.advantage(), old, old, loss);
+            }
+            tokens += tokenLosses[i].length;
+        }
+        return new LossStats(PolicyLoss.aggregate(tokenLosses, loss.aggregation()), 0, 0, 0, tokens);
+    }
+
+    @Override
+    public OptimStats optimStep(PolicyRef policy) {
+        steps.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
+        return new OptimStats(0, 0, false);
+    }
+
+    @Override
+    public long publish(PolicyRef policy) {
+        return versions.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
+    }
+
+    @Override
+    public void save(PolicyRef policy, Path dir) {
+        throw new UnsupportedOperationException("RecordingLearner keeps no weights to save");
+    }
+
+    @Override
+    public void load(PolicyRef policy, Path dir) {
+        throw new UnsupportedOperationException("RecordingLearner keeps no weights to load");
+    }
+
+    public List<Batch> batches() {
+        synchronized (batches) {
+            return List.copyOf(batches);
+        }
+    }
+
+    public long optimSteps(PolicyRef policy) {
+        AtomicLong n = steps.get(policy);
+        return n == null ? 0 : n.get();
+    }
+}
