@@ -11,7 +11,7 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
 
 /**
- * A {@link Sampler} over a {@link TextPolicy}. Tokens are Unicode code points (a character-level stand-in for a
+ * A {@link Sampler} over a {@link TextPolicy}, honouring stop strings and the token budget. Tokens are Unicode code points (a character-level stand-in for a
  * tokenizer) and every logprob is 0, as for a deterministic policy. Candidate {@code i} of a request uses the
  * seed {@code derive(params.seed, i)}, so the same request gives the same answers.
  */
@@ -28,11 +28,21 @@ public final class TextPolicySampler implements Sampler {
         List<Completion> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String text = policy.answer(ref, prompt, new SplittableRandom(Seeds.derive(params.seed(), i)));
+            FinishReason finish = FinishReason.EOS;
+            for (String stop : params.stop()) {
+                int at = stop.isEmpty() ? -1 : text.indexOf(stop);
+                if (at >= 0) {
+                    text = text.substring(0, at);
+                    finish = FinishReason.STOP_STRING;
+                }
+            }
             int[] tokens = text.codePoints().limit(params.maxTokens()).toArray();
-            boolean truncated = tokens.length < text.codePointCount(0, text.length());
-            String kept = truncated ? new String(tokens, 0, tokens.length) : text;
-            out.add(new Completion(promptTokens, IntSeq.of(tokens), FloatSeq.of(new float[tokens.length]), kept,
-                    truncated ? FinishReason.LENGTH : FinishReason.EOS, 0));
+            if (tokens.length < text.codePointCount(0, text.length())) {
+                text = new String(tokens, 0, tokens.length);
+                finish = FinishReason.LENGTH;
+            }
+            out.add(new Completion(promptTokens, IntSeq.of(tokens), FloatSeq.of(new float[tokens.length]), text,
+                    finish, 0));
         }
         return out;
     }

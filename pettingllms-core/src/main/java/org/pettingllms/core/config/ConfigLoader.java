@@ -183,7 +183,7 @@ public final class ConfigLoader {
             if (msg.contains("Null value for creator property") || msg.contains("Missing creator property")) {
                 return head + " is required but has no value";
             }
-            return head + ": expected " + typeName(m.getTargetType()) + " (" + msg + ")";
+            return head + ": expected " + typeName(m.getTargetType());
         }
         return head + ": " + e.getOriginalMessage();
     }

@@ -20,7 +20,7 @@ public record SeededProblems(String taskId, long baseSeed) implements ProblemSou
         List<Problem> out = new ArrayList<>(count);
         for (long i = from; i < from + count; i++) {
             long seed = Math.floorMod(baseSeed + i, TEST_OFFSET) + (split == Split.TEST ? TEST_OFFSET : 0);
-            String id = taskId + "/" + split.name().toLowerCase() + "/" + seed;
+            String id = taskId + "/" + split.name().toLowerCase() + "/" + i;
             out.add(Problem.generated(id, seed));
         }
         return out;

@@ -1,0 +1,123 @@
+package org.pettingllms.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import org.pettingllms.core.algo.RewardMix;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.core.task.Tasks;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * Benchmarks, printed as JSON. {@code rollout}: rollout-engine throughput with a scripted sampler (no model), so
+ * that the engine's own overhead (threads, prompts, stepping, sample records) is known.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON.")
+final class BenchCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout")
+    String what;
+
+    @Option(names = "--task", defaultValue = "plan-path", description = "plan-path, sokoban or sudoku")
+    String task;
+
+    @Option(names = "--k", defaultValue = "4", description = "candidates per decision")
+    int k;
+
+    @Option(names = "--problems", defaultValue = "64", description = "concurrent problems per round")
+    int problems;
+
+    @Option(names = "--rounds", defaultValue = "20", description = "measured rounds")
+    int rounds;
+
+    @Option(names = "--warmup", defaultValue = "5", description = "unmeasured warm-up rounds")
+    int warmup;
+
+    @Option(names = "--policy", defaultValue = "random",
+            description = "random (cheap answers: engine overhead) or solver (scripted solver team)")
+    String policy;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!what.equals("rollout")) {
+            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout");
+        }
+        Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
+        TextPolicy answers = switch (policy) {
+            case "random" -> BenchCommand::randomMoves;
+            case "solver" -> ScriptedPolicies.forTask(t, 0.5);
+            default -> throw new IllegalArgumentException("--policy must be random or solver, got '" + policy + "'");
+        };
+        PolicyMap policies = PolicyMap.forLevel(Level.L2, t.roles(), "bench", Set.of());
+        RolloutEngine engine = new RolloutEngine(new TextPolicySampler(answers));
+        List<Double> stepsPerSecond = new ArrayList<>();
+        long envSteps = 0;
+        double seconds = 0;
+        for (int round = 0; round < warmup + rounds; round++) {
+            RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, k, true, PromptStyle.COMPACT,
+                    new SamplingParams(1, 0, 1, 64, List.of(), round), RewardMix.PAPER, problems);
+            var list = new SeededProblems(t.id(), 0).problems(Split.TRAIN, (long) round * problems, problems);
+            long start = System.nanoTime();
+            RolloutResult r = engine.run(t, list, policies, cfg);
+            double s = (System.nanoTime() - start) / 1e9;
+            if (round >= warmup) {
+                stepsPerSecond.add(r.envSteps() / s);
+                envSteps += r.envSteps();
+                seconds += s;
+            }
+        }
+        double[] sorted = stepsPerSecond.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("benchmark", "rollout");
+        json.put("task", t.id());
+        json.put("roles", t.roles().size());
+        json.put("k", k);
+        json.put("concurrent_problems", problems);
+        json.put("policy", policy);
+        json.put("rounds", rounds);
+        json.put("env_steps", envSteps);
+        json.put("env_steps_per_s_mean", Math.round(envSteps / seconds));
+        json.put("env_steps_per_s_median", Math.round(sorted[sorted.length / 2]));
+        json.put("env_steps_per_s_min", Math.round(sorted[0]));
+        json.put("env_steps_per_s_max", Math.round(sorted[sorted.length - 1]));
+        json.put("cores", Runtime.getRuntime().availableProcessors());
+        json.put("java", Runtime.version().toString());
+        spec.commandLine().getOut().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(json));
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** 1..8 random moves: as cheap as an answer can be, so the numbers show the engine and the task. */
+    private static String randomMoves(Object policy, Object prompt, SplittableRandom rng) {
+        StringBuilder moves = new StringBuilder();
+        for (int i = 1 + rng.nextInt(8); i > 0; i--) {
+            moves.append("UDLR".charAt(rng.nextInt(4)));
+        }
+        return moves.toString();
+    }
+}

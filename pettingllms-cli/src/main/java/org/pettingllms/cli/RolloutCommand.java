@@ -1,0 +1,112 @@
+package org.pettingllms.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.pettingllms.core.algo.Advantages;
+import org.pettingllms.core.algo.ScoredSample;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.rollout.EpisodeResult;
+import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.rollout.StepRecord;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.task.Task;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** One AT-GRPO rollout phase of a run's config, printed: transcripts, per-role rewards, success. */
+@Command(name = "rollout", mixinStandardHelpOptions = true,
+        description = "Roll out a task with tree sampling and print transcripts and a summary (debugging, demo).")
+final class RolloutCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
+            description = "run config (YAML); default: configs/plan-path/L2.yaml")
+    Path config;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. rollout.k=8")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--policy", defaultValue = "scripted",
+            description = "who answers: 'scripted' (built-in solver-based team; the only one until a model engine exists)")
+    String policy;
+
+    @Option(names = "--skill", defaultValue = "0.25", description = "scripted policy: chance of answering the solver's plan")
+    double skill;
+
+    @Option(names = "--problems", defaultValue = "32", description = "problems to roll out")
+    int problems;
+
+    @Option(names = "--split", defaultValue = "test", description = "train or test problems")
+    Split split;
+
+    @Option(names = "--show", defaultValue = "2", description = "episodes to print in full")
+    int show;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (!policy.equals("scripted")) {
+            throw new IllegalArgumentException("--policy '" + policy + "': only 'scripted' is available in this version");
+        }
+        RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        RunConfig cfg = setup.config();
+        Task<?> task = setup.task();
+        List<Problem> list = new SeededProblems(task.id(), cfg.run().seed()).problems(split, 0, problems);
+        RolloutConfig rc = cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
+        var engine = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill)));
+        RolloutResult result = engine.run(task, list, setup.policies(), rc);
+        PrintWriter out = spec.commandLine().getOut();
+        for (EpisodeResult e : result.episodes().subList(0, Math.min(show, result.episodes().size()))) {
+            printEpisode(out, e);
+        }
+        printSummary(out, cfg, task, result);
+        out.flush();
+        return 0;
+    }
+
+    private static void printEpisode(PrintWriter out, EpisodeResult e) {
+        out.printf("=== episode %s (%s) ===%n", e.problem().id(), e.success() ? "success" : "no success");
+        for (StepRecord s : e.path()) {
+            out.printf("--- turn %d, %s: prompt ---%n%s%n", s.turn() + 1, s.role(), s.prompt().text());
+            out.printf("--- answer: %s%n    %s | reward %.3f (local %.3f, team %.3f) | %s%n", s.answer().strip(),
+                    s.summary(), s.mixedReward(), s.reward().local(), s.reward().team(), s.stop());
+        }
+        out.println();
+    }
+
+    private static void printSummary(PrintWriter out, RunConfig cfg, Task<?> task, RolloutResult result) {
+        RolloutStats stats = RolloutStats.of(result, task.roles());
+        var r = cfg.rollout();
+        out.printf("%s | level %s | %s K=%d | %d episodes | scripted policy%n", task.id(), cfg.policy().level(),
+                r.mode().name().toLowerCase(), r.k(), stats.episodes());
+        out.printf("%-6s %12s %10s %10s %13s %9s %12s%n", "role", "path reward", "local", "team", "all cand.",
+                "invalid", "unparseable");
+        for (Map.Entry<String, RolloutStats.RoleStats> e : stats.roles().entrySet()) {
+            RolloutStats.RoleStats s = e.getValue();
+            out.printf("%-6s %12.3f %10.3f %10.3f %13.3f %8.1f%% %11.1f%%%n", e.getKey(), s.pathReward(),
+                    s.pathLocal(), s.pathTeam(), s.sampleReward(),
+                    100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
+                    100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0));
+        }
+        List<ScoredSample> scored = Advantages.compute(cfg.algo().filter().apply(cfg.algo().groupBy()
+                .group(result.samples())), cfg.algo().normalizeByStd());
+        long informative = scored.stream().filter(s -> s.advantage() != 0).count();
+        out.printf("success %.1f%% | mean turns %.2f | env steps %d | samples %d (%.0f%% with non-zero advantage)"
+                        + " | %.2f s%n", 100 * stats.successRate(), stats.meanTurns(), stats.envSteps(),
+                stats.samples(), 100.0 * informative / Math.max(1, scored.size()), result.wallSeconds());
+    }
+}

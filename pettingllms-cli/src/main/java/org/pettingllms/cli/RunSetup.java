@@ -1,0 +1,41 @@
+package org.pettingllms.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.core.task.Tasks;
+
+/** A loaded run: its config, the task and the role-to-policy map. */
+record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
+
+    static RunSetup load(Path configFile, List<String> overrides) {
+        RunConfig cfg = ConfigLoader.load(configFile, overrides);
+        Task<?> task = Tasks.create(cfg.task());
+        for (String r : cfg.policy().untrainedRoles()) {
+            if (!task.roles().contains(r)) {
+                throw new ConfigException("config key 'policy.untrainedRoles': '" + r + "' is not a role of "
+                        + task.id() + "; roles are " + task.roles());
+            }
+        }
+        PolicyMap policies = PolicyMap.forLevel(cfg.policy().level(), task.roles(), cfg.policy().model(),
+                new HashSet<>(cfg.policy().untrainedRoles()));
+        return new RunSetup(cfg, task, policies);
+    }
+
+    /** The default config: plan-path at L2, from the installation's configs folder. */
+    static Path defaultConfig() {
+        String home = System.getenv("PETTINGLLMS_HOME");
+        Path base = home == null ? Path.of(".") : Path.of(home);
+        Path p = base.resolve("configs/plan-path/L2.yaml");
+        if (!Files.exists(p)) {
+            throw new ConfigException("no config given and the default " + p + " does not exist; pass a config file");
+        }
+        return p;
+    }
+}

@@ -1,0 +1,89 @@
+package org.pettingllms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The command line as a user meets it: real configs from the repository, real output. */
+class CliTest {
+    static final Path CONFIGS = Path.of("..", "configs");
+
+    record Result(int code, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int code = cli.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void everyShippedConfigLoadsAndRollsOut() throws Exception {
+        try (var files = Files.walk(CONFIGS)) {
+            var configs = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            assertThat(configs).hasSize(12);
+            for (Path c : configs) {
+                Result r = run("rollout", c.toString(), "--problems", "4", "--show", "0");
+                assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
+                assertThat(r.out()).contains("success ").contains("plan ");
+            }
+        }
+    }
+
+    @Test
+    void theDemoRolloutPrintsTranscriptsRewardsPerRoleAndSuccess() {
+        Result r = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--problems", "8", "--show", "1");
+        assertThat(r.code()).isZero();
+        assertThat(r.out())
+                .contains("=== episode plan-path-v1/test/0")
+                .contains("--- turn 1, tool: prompt ---")
+                .contains("--- turn 1, plan: prompt ---")
+                .contains("tool: ")
+                .containsPattern("(?m)^tool +-?\\d+\\.\\d{3}")
+                .containsPattern("(?m)^plan +-?\\d+\\.\\d{3}")
+                .containsPattern("success \\d+\\.\\d% \\| mean turns");
+    }
+
+    @Test
+    void theSameRunPrintsTheSameNumbers() {
+        String[] args = {"rollout", CONFIGS.resolve("sokoban/L1.yaml").toString(), "--problems", "6", "--show", "0"};
+        String a = run(args).out().replaceAll("\\| [0-9.]+ s", "");
+        String b = run(args).out().replaceAll("\\| [0-9.]+ s", "");
+        assertThat(a).isEqualTo(b);
+    }
+
+    @Test
+    void badInputIsNamed() {
+        Result r = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "rollout.k=kk");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("config key 'rollout.k'").contains("expected an integer");
+        Result opts = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.options.size=5");
+        assertThat(opts.err()).contains("unknown config key 'task.options.size'").contains("wallProb");
+        Result task = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.name=chess");
+        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, sokoban, sudoku");
+        Result roles = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
+        assertThat(roles.err()).contains("[tool, plan]");
+    }
+
+    @Test
+    void benchPrintsJson() throws Exception {
+        Result r = run("bench", "rollout", "--problems", "8", "--rounds", "2", "--warmup", "1");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("k").asInt()).isEqualTo(4);
+        assertThat(json.get("roles").asInt()).isEqualTo(2);
+        assertThat(json.get("env_steps").asLong()).isPositive();
+        assertThat(json.get("env_steps_per_s_median").asDouble()).isPositive();
+    }
+}
