@@ -112,4 +112,21 @@ class PlanPathRulesTest {
         assertThat(tool.reward().local()).isEqualTo(-1.0);
         assertThat(tool.reward().team()).isZero();
     }
+
+    @Test
+    void chatPromptsExplainTheRulesAndTheAnswerFormatAndShowTheProposal() {
+        var task = new PlanningTask<>(game, List.of("tool", "plan"), 4);
+        var afterTool = task.step(PlanningState.start(board), "tool", Completion.ofText("**Actions List**: [\"D\", \"D\"]"));
+        var prompt = task.prompt(afterTool.next(), "plan", 0, PromptStyle.CHAT);
+        assertThat(prompt.messages()).hasSize(2);
+        assertThat(prompt.messages().get(1).content())
+                .contains("You are the planning agent")
+                .contains("Current board (turn 1):\n" + BOARD)
+                .contains("Tool agent's proposal: DD")
+                .contains("Simulated result: end 2,0 | goal no")
+                .contains("**Actions List**");
+        var single = new PlanningTask<>(game, List.of("plan"), 4);
+        assertThat(single.prompt(PlanningState.start(board), "plan", 0, PromptStyle.CHAT).text())
+                .contains("Solve the puzzle below").doesNotContain("tool agent");
+    }
 }

@@ -7,9 +7,9 @@ import org.pettingllms.core.data.Prompt;
  * (plan role), and a {@code >} cue; the answer is one line. {@code chat}: instructions close to PettingLLMs'.
  */
 final class PlanningPrompts {
-    static final String CHAT_SYSTEM = "You are a helpful assistant who solves puzzles step by step, working in a "
-            + "team of two agents: a tool agent that proposes a plan, which is simulated, and a planning agent "
-            + "that decides the final plan.";
+    static final String CHAT_SYSTEM = "You are a helpful assistant who solves puzzles step by step.";
+    static final String CHAT_SYSTEM_TEAM = CHAT_SYSTEM + " You work in a team of two agents: a tool agent that "
+            + "proposes a plan, which is simulated, and a planning agent that decides the final plan.";
 
     private PlanningPrompts() {
     }
@@ -46,6 +46,6 @@ final class PlanningPrompts {
                     .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");
         }
         u.append(game.answerFormat());
-        return Prompt.chat(CHAT_SYSTEM, u.toString());
+        return Prompt.chat(team ? CHAT_SYSTEM_TEAM : CHAT_SYSTEM, u.toString());
     }
 }
