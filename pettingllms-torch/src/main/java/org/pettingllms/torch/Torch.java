@@ -1,0 +1,50 @@
+package org.pettingllms.torch;
+
+import ai.djl.Device;
+import ai.djl.engine.Engine;
+
+/**
+ * Starts the PyTorch engine for the whole process. Offline by construction: the native libraries come from the
+ * {@code pytorch-native-*} jar on the class path, and DJL is told never to download anything.
+ */
+public final class Torch {
+    private static volatile Engine engine;
+
+    private Torch() {
+    }
+
+    public static Engine engine() {
+        Engine e = engine;
+        if (e == null) {
+            synchronized (Torch.class) {
+                if (engine == null) {
+                    System.setProperty("ai.djl.offline", "true");
+                    try {
+                        engine = Engine.getEngine("PyTorch");
+                    } catch (RuntimeException ex) {
+                        throw new IllegalStateException("cannot start the PyTorch engine: " + ex.getMessage()
+                                + ". The pytorch-native-cpu (or -cu128) jar must be on the class path.", ex);
+                    }
+                }
+                e = engine;
+            }
+        }
+        return e;
+    }
+
+    /** The device to run on: {@code cpu}, {@code gpu} / {@code cuda}, or {@code gpu:N}. */
+    public static Device device(String name) {
+        engine();
+        String n = name.trim().toLowerCase();
+        if (n.equals("cpu")) {
+            return Device.cpu();
+        }
+        if (n.equals("gpu") || n.equals("cuda")) {
+            return Device.gpu();
+        }
+        if (n.startsWith("gpu:") || n.startsWith("cuda:")) {
+            return Device.gpu(Integer.parseInt(n.substring(n.indexOf(':') + 1)));
+        }
+        throw new IllegalArgumentException("unknown device '" + name + "'; expected cpu, gpu or gpu:N");
+    }
+}

@@ -1,0 +1,280 @@
+package org.pettingllms.torch.model;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.nn.Activation;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.io.Tensor;
+
+/**
+ * A Llama / Qwen2 / Qwen3 decoder in Hugging Face layout: RMSNorm, rotary embeddings (rotate-half), grouped-query
+ * attention, SwiGLU MLP, Qwen3's per-head q/k RMSNorm, Qwen2's q/k/v bias, tied or untied output head.
+ */
+public final class DecoderModel implements AutoCloseable {
+    private final ModelConfig config;
+    private final NDManager manager;
+    private final Map<String, NDArray> params;
+    private final List<Layer> layers = new ArrayList<>();
+    private final NDArray invFreq;
+
+    private record Layer(NDArray ln1, NDArray ln2, NDArray qNorm, NDArray kNorm, Linear q, Linear k, Linear v,
+                         Linear o, Linear gate, Linear up, Linear down) {
+    }
+
+    private DecoderModel(ModelConfig config, NDManager manager, Map<String, NDArray> params) {
+        this.config = config;
+        this.manager = manager;
+        this.params = params;
+        for (int i = 0; i < config.numLayers(); i++) {
+            String p = "model.layers." + i + ".";
+            layers.add(new Layer(need(p + "input_layernorm.weight"), need(p + "post_attention_layernorm.weight"),
+                    config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
+                    config.qkNorm() ? need(p + "self_attn.k_norm.weight") : null,
+                    linear(p + "self_attn.q_proj", config.qkvBias()), linear(p + "self_attn.k_proj", config.qkvBias()),
+                    linear(p + "self_attn.v_proj", config.qkvBias()), linear(p + "self_attn.o_proj", false),
+                    linear(p + "mlp.gate_proj", false), linear(p + "mlp.up_proj", false),
+                    linear(p + "mlp.down_proj", false)));
+        }
+        need("model.embed_tokens.weight");
+        need("model.norm.weight");
+        if (!config.tieWordEmbeddings()) {
+            need("lm_head.weight");
+        }
+        // inv_freq_i = 1 / theta^(2i / d), computed in double then rounded once
+        float[] inv = new float[config.headDim() / 2];
+        for (int i = 0; i < inv.length; i++) {
+            inv[i] = (float) (1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim()));
+        }
+        this.invFreq = manager.create(inv);
+    }
+
+    private NDArray need(String name) {
+        NDArray a = params.get(name);
+        if (a == null) {
+            throw new IllegalArgumentException("model weights lack '" + name + "' (model_type " + config.modelType() + ")");
+        }
+        return a;
+    }
+
+    private Linear linear(String name, boolean bias) {
+        return new Linear(name, need(name + ".weight"), bias ? need(name + ".bias") : null);
+    }
+
+    public static DecoderModel load(Path dir, Device device) throws IOException {
+        ModelConfig cfg = ModelConfig.read(dir);
+        return fromTensors(cfg, SafeTensors.readModelDir(dir), device);
+    }
+
+    public static DecoderModel fromTensors(ModelConfig cfg, Map<String, Tensor> tensors, Device device) {
+        NDManager m = Torch.engine().newBaseManager(device);
+        Map<String, NDArray> params = new LinkedHashMap<>();
+        tensors.forEach((k, t) -> {
+            if (!k.endsWith("rotary_emb.inv_freq")) {
+                params.put(k, m.create(t.data(), new Shape(t.shape())));
+            }
+        });
+        if (cfg.tieWordEmbeddings()) {
+            params.remove("lm_head.weight");
+        }
+        try {
+            return new DecoderModel(cfg, m, params);
+        } catch (RuntimeException e) {
+            m.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A fresh model: weights ~ N(0, 0.02) as Hugging Face initialises them ({@code initializer_range}), norms 1,
+     * biases 0. Deterministic for a seed.
+     */
+    public static DecoderModel random(ModelConfig cfg, long seed, Device device) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        Map<String, Tensor> t = new LinkedHashMap<>();
+        int h = cfg.hiddenSize();
+        int q = cfg.numHeads() * cfg.headDim();
+        int kv = cfg.numKvHeads() * cfg.headDim();
+        normal(t, "model.embed_tokens.weight", rng, cfg.vocabSize(), h);
+        for (int i = 0; i < cfg.numLayers(); i++) {
+            String p = "model.layers." + i + ".";
+            ones(t, p + "input_layernorm.weight", h);
+            ones(t, p + "post_attention_layernorm.weight", h);
+            if (cfg.qkNorm()) {
+                ones(t, p + "self_attn.q_norm.weight", cfg.headDim());
+                ones(t, p + "self_attn.k_norm.weight", cfg.headDim());
+            }
+            normal(t, p + "self_attn.q_proj.weight", rng, q, h);
+            normal(t, p + "self_attn.k_proj.weight", rng, kv, h);
+            normal(t, p + "self_attn.v_proj.weight", rng, kv, h);
+            if (cfg.qkvBias()) {
+                t.put(p + "self_attn.q_proj.bias", new Tensor(new long[] {q}, new float[q]));
+                t.put(p + "self_attn.k_proj.bias", new Tensor(new long[] {kv}, new float[kv]));
+                t.put(p + "self_attn.v_proj.bias", new Tensor(new long[] {kv}, new float[kv]));
+            }
+            normal(t, p + "self_attn.o_proj.weight", rng, h, q);
+            normal(t, p + "mlp.gate_proj.weight", rng, cfg.intermediateSize(), h);
+            normal(t, p + "mlp.up_proj.weight", rng, cfg.intermediateSize(), h);
+            normal(t, p + "mlp.down_proj.weight", rng, h, cfg.intermediateSize());
+        }
+        ones(t, "model.norm.weight", h);
+        if (!cfg.tieWordEmbeddings()) {
+            normal(t, "lm_head.weight", rng, cfg.vocabSize(), h);
+        }
+        return fromTensors(cfg, t, device);
+    }
+
+    private static void normal(Map<String, Tensor> t, String name, SplittableRandom rng, int rows, int cols) {
+        float[] d = new float[rows * cols];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = (float) (gaussian(rng) * 0.02);
+        }
+        t.put(name, new Tensor(new long[] {rows, cols}, d));
+    }
+
+    private static double gaussian(SplittableRandom rng) {
+        double u = 1 - rng.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.nextDouble());
+    }
+
+    private static void ones(Map<String, Tensor> t, String name, int n) {
+        float[] d = new float[n];
+        java.util.Arrays.fill(d, 1f);
+        t.put(name, new Tensor(new long[] {n}, d));
+    }
+
+    public ModelConfig config() {
+        return config;
+    }
+
+    public NDManager manager() {
+        return manager;
+    }
+
+    /** Every weight, keyed by its Hugging Face name. */
+    public Map<String, NDArray> parameters() {
+        return params;
+    }
+
+    public long parameterCount() {
+        return params.values().stream().mapToLong(a -> a.getShape().size()).sum();
+    }
+
+    public List<Linear> linears() {
+        List<Linear> out = new ArrayList<>();
+        for (Layer l : layers) {
+            out.addAll(List.of(l.q(), l.k(), l.v(), l.o(), l.gate(), l.up(), l.down()));
+        }
+        return out;
+    }
+
+    /** Host copies of the weights (tied output head left out, as Hugging Face saves it). */
+    public Map<String, Tensor> stateDict() {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        params.forEach((k, v) -> out.put(k, new Tensor(v.getShape().getShape(), v.toFloatArray())));
+        return out;
+    }
+
+    /** Writes {@code config.json} and {@code model.safetensors} into {@code dir}, each atomically. */
+    public void save(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        SafeTensors.write(dir.resolve("model.safetensors"), stateDict());
+        Path tmp = Files.createTempFile(dir, "config", ".tmp");
+        Files.writeString(tmp, config.toJson().toPrettyString());
+        Files.move(tmp, dir.resolve("config.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * Logits [B, T, V] for token ids [B, T] (int64) at the given positions [B, T] (int64). {@code bias} is the
+     * additive attention mask [B, 1, T, S] over the S = cached + T keys (0 allowed, a large negative value
+     * masked). With a cache, this step's keys and values are appended to it. Every intermediate belongs to
+     * {@code ids}'s manager.
+     */
+    public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KvCache cache, LoraRows lora) {
+        long b = ids.getShape().get(0);
+        long t = ids.getShape().get(1);
+        NDArray h = Scope.of(ids, params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids)));
+        NDArray freqs = positions.toType(DataType.FLOAT32, false).expandDims(-1).mul(invFreq);
+        NDArray emb = freqs.concat(freqs, -1).expandDims(1); // [B, 1, T, hd]
+        NDArray cos = emb.cos();
+        NDArray sin = emb.sin();
+        double scale = 1.0 / Math.sqrt(config.headDim());
+        for (int i = 0; i < layers.size(); i++) {
+            Layer l = layers.get(i);
+            NDArray x = rmsNorm(h, l.ln1());
+            NDArray q = heads(lin(l.q(), x, lora), b, t, config.numHeads(), l.qNorm());
+            NDArray k = heads(lin(l.k(), x, lora), b, t, config.numKvHeads(), l.kNorm());
+            NDArray v = lin(l.v(), x, lora).reshape(b, t, config.numKvHeads(), config.headDim()).transpose(0, 2, 1, 3);
+            q = q.mul(cos).add(rotateHalf(q).mul(sin));
+            k = k.mul(cos).add(rotateHalf(k).mul(sin));
+            if (cache != null) {
+                NDArray[] kv = cache.append(i, k, v);
+                k = kv[0];
+                v = kv[1];
+            }
+            if (config.groups() > 1) {
+                k = k.repeat(1, config.groups());
+                v = v.repeat(1, config.groups());
+            }
+            NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(bias);
+            NDArray attn = scores.softmax(-1).matMul(v).transpose(0, 2, 1, 3)
+                    .reshape(b, t, (long) config.numHeads() * config.headDim());
+            h = h.add(lin(l.o(), attn, lora));
+            NDArray y = rmsNorm(h, l.ln2());
+            NDArray gate = lin(l.gate(), y, lora);
+            h = h.add(lin(l.down(), Activation.sigmoid(gate).mul(gate).mul(lin(l.up(), y, lora)), lora));
+        }
+        h = rmsNorm(h, params.get("model.norm.weight"));
+        NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
+        return h.matMul(Scope.of(h, head.transpose()));
+    }
+
+    private NDArray lin(Linear l, NDArray x, LoraRows lora) {
+        NDArray y = l.apply(x);
+        if (lora == null) {
+            return y;
+        }
+        NDArray d = lora.delta(l, x);
+        return d == null ? y : y.add(d);
+    }
+
+    /** [B, T, n*hd] -> [B, n, T, hd], with Qwen3's per-head RMSNorm when {@code norm} is given. */
+    private NDArray heads(NDArray x, long b, long t, int n, NDArray norm) {
+        NDArray r = x.reshape(b, t, n, config.headDim());
+        if (norm != null) {
+            r = rmsNorm(r, norm);
+        }
+        return r.transpose(0, 2, 1, 3);
+    }
+
+    /** x * rsqrt(mean(x^2) + eps) * w, over the last axis. */
+    private NDArray rmsNorm(NDArray x, NDArray w) {
+        NDArray var = x.square().mean(new int[] {-1}, true);
+        return x.div(var.add(config.rmsNormEps()).sqrt()).mul(w);
+    }
+
+    private NDArray rotateHalf(NDArray x) {
+        int half = config.headDim() / 2;
+        NDArray x1 = x.get(new NDIndex("..., :" + half));
+        NDArray x2 = x.get(new NDIndex("..., " + half + ":"));
+        return x2.neg().concat(x1, -1);
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}

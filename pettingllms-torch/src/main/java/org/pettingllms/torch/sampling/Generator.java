@@ -1,0 +1,182 @@
+package org.pettingllms.torch.sampling;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Predicate;
+import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.Inputs;
+import org.pettingllms.torch.model.KvCache;
+import org.pettingllms.torch.model.LoraAdapter;
+import org.pettingllms.torch.model.LoraRows;
+
+/**
+ * Batched generation with a KV cache: one prefill of the left-padded prompts, then one decode step per token for
+ * the rows still running. Rows may use different LoRA adapters and sampling settings. Finished rows leave the
+ * batch (their cache rows are dropped).
+ */
+public final class Generator {
+    private Generator() {
+    }
+
+    /**
+     * One sequence to generate.
+     *
+     * @param stopTokens token ids that end the row (kept as the last token: the model learns to stop)
+     * @param stopCheck  called with the generated tokens after each step; true ends the row as a stop string
+     */
+    public record Request(int[] prompt, LoraAdapter adapter, double temperature, int topK, double topP,
+                          int maxTokens, int[] stopTokens, Predicate<int[]> stopCheck, long seed) {
+        public Request {
+            if (prompt.length == 0) {
+                throw new IllegalArgumentException("a prompt needs at least one token");
+            }
+        }
+
+        public static Request greedy(int[] prompt, int maxTokens, LoraAdapter adapter) {
+            return new Request(prompt, adapter, 0, 0, 1, maxTokens, new int[0], null, 0);
+        }
+    }
+
+    /** Generated tokens, the logprob of each at temperature 1, and why the row stopped. */
+    public record Result(int[] tokens, float[] logprobs, FinishReason finish) {
+    }
+
+    public static List<Result> generate(DecoderModel model, List<Request> requests) {
+        int n = requests.size();
+        List<List<Integer>> tokens = new ArrayList<>();
+        List<List<Float>> logprobs = new ArrayList<>();
+        FinishReason[] finish = new FinishReason[n];
+        SplittableRandom[] rngs = new SplittableRandom[n];
+        for (int i = 0; i < n; i++) {
+            tokens.add(new ArrayList<>());
+            logprobs.add(new ArrayList<>());
+            rngs[i] = new SplittableRandom(requests.get(i).seed());
+        }
+        try (NDManager gen = model.manager().newSubManager()) {
+            KvCache cache = new KvCache(gen, model.config().numLayers());
+            int[] active = new int[n];
+            Arrays.setAll(active, i -> i);
+            boolean[][] valid;
+            long[] nextPos = new long[n];
+            float[][] last;
+            try (NDManager step = gen.newSubManager()) {
+                List<int[]> prompts = requests.stream().map(Request::prompt).toList();
+                Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
+                NDArray logits = model.forward(in.ids(), in.positions(), in.bias(), cache, rows(requests, active));
+                last = rowsOf(logits.get(new NDIndex(":, -1, :")));
+                valid = in.valid();
+                for (int i = 0; i < n; i++) {
+                    nextPos[i] = requests.get(i).prompt().length;
+                }
+            }
+            while (true) {
+                int[] nextTok = new int[active.length];
+                List<Integer> still = new ArrayList<>();
+                for (int a = 0; a < active.length; a++) {
+                    int r = active[a];
+                    Request req = requests.get(r);
+                    TokenSampler.Pick p = TokenSampler.pick(last[a], req.temperature(), req.topK(), req.topP(), rngs[r]);
+                    tokens.get(r).add(p.token());
+                    logprobs.get(r).add(p.logprob());
+                    nextTok[a] = p.token();
+                    finish[r] = finished(req, tokens.get(r), p.token());
+                    if (finish[r] == null) {
+                        still.add(a);
+                    }
+                }
+                if (still.isEmpty()) {
+                    break;
+                }
+                if (still.size() < active.length) {
+                    long[] keep = still.stream().mapToLong(Integer::longValue).toArray();
+                    try (NDManager tmp = gen.newSubManager()) {
+                        cache.select(tmp.create(keep));
+                    }
+                    int[] nextActive = new int[keep.length];
+                    boolean[][] nextValid = new boolean[keep.length][];
+                    int[] nt = new int[keep.length];
+                    for (int i = 0; i < keep.length; i++) {
+                        nextActive[i] = active[(int) keep[i]];
+                        nextValid[i] = valid[(int) keep[i]];
+                        nt[i] = nextTok[(int) keep[i]];
+                    }
+                    active = nextActive;
+                    valid = nextValid;
+                    nextTok = nt;
+                }
+                valid = extend(valid);
+                try (NDManager step = gen.newSubManager()) {
+                    int b = active.length;
+                    long[] ids = new long[b];
+                    long[] pos = new long[b];
+                    for (int a = 0; a < b; a++) {
+                        ids[a] = nextTok[a];
+                        pos[a] = nextPos[active[a]]++;
+                    }
+                    int past = (int) cache.length();
+                    NDArray logits = model.forward(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
+                            Inputs.causalBias(step, valid, 1, past), cache, rows(requests, active));
+                    last = rowsOf(logits.get(new NDIndex(":, -1, :")));
+                }
+            }
+        }
+        List<Result> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int[] t = tokens.get(i).stream().mapToInt(Integer::intValue).toArray();
+            float[] lp = new float[t.length];
+            for (int j = 0; j < lp.length; j++) {
+                lp[j] = logprobs.get(i).get(j);
+            }
+            out.add(new Result(t, lp, finish[i]));
+        }
+        return out;
+    }
+
+    private static FinishReason finished(Request req, List<Integer> generated, int token) {
+        for (int s : req.stopTokens()) {
+            if (s == token) {
+                return FinishReason.EOS;
+            }
+        }
+        if (req.stopCheck() != null && req.stopCheck().test(generated.stream().mapToInt(Integer::intValue).toArray())) {
+            return FinishReason.STOP_STRING;
+        }
+        return generated.size() >= req.maxTokens() ? FinishReason.LENGTH : null;
+    }
+
+    private static LoraRows rows(List<Request> requests, int[] active) {
+        List<LoraAdapter> a = new ArrayList<>(active.length);
+        for (int r : active) {
+            a.add(requests.get(r).adapter());
+        }
+        LoraRows rows = LoraRows.of(a);
+        return rows.none() ? null : rows;
+    }
+
+    private static boolean[][] extend(boolean[][] valid) {
+        boolean[][] out = new boolean[valid.length][];
+        for (int i = 0; i < valid.length; i++) {
+            out[i] = Arrays.copyOf(valid[i], valid[i].length + 1);
+            out[i][valid[i].length] = true;
+        }
+        return out;
+    }
+
+    private static float[][] rowsOf(NDArray logits2d) {
+        int b = (int) logits2d.getShape().get(0);
+        int v = (int) logits2d.getShape().get(1);
+        float[] flat = logits2d.toFloatArray();
+        float[][] out = new float[b][];
+        for (int i = 0; i < b; i++) {
+            out[i] = Arrays.copyOfRange(flat, i * v, (i + 1) * v);
+        }
+        return out;
+    }
+}
