@@ -34,15 +34,19 @@ public final class SequenceBatch {
         return completions.stream().mapToLong(c -> c.length).sum();
     }
 
-    /** Log-probabilities and completion mask, both [B, W-1] in {@code scope}. */
-    public record Logprobs(NDArray logprobs, NDArray mask, int width) {
+    /** Log-probabilities, completion mask and (when asked) entropies, all [B, W-1] in {@code scope}. */
+    public record Logprobs(NDArray logprobs, NDArray mask, NDArray entropy, int width) {
+    }
+
+    public Logprobs logprobs(DecoderModel model, NDManager scope, LoraRows lora) {
+        return logprobs(model, scope, lora, false);
     }
 
     /**
      * {@code log p(x_{s+1} | x_{<=s})} for every position s of every row (inside a gradient collector they carry
      * gradients), and the mask of positions whose target is a completion token.
      */
-    public Logprobs logprobs(DecoderModel model, NDManager scope, LoraRows lora) {
+    public Logprobs logprobs(DecoderModel model, NDManager scope, LoraRows lora, boolean withEntropy) {
         List<int[]> seqs = new ArrayList<>();
         for (int i = 0; i < prompts.size(); i++) {
             int[] p = prompts.get(i);
@@ -72,7 +76,8 @@ public final class SequenceBatch {
         NDArray logp = shifted.logSoftmax(-1);
         NDArray idx = scope.create(targets, new Shape(b, w - 1, 1));
         NDArray picked = logp.gather(idx, 2).squeeze(2);
-        return new Logprobs(picked, scope.create(mask, new Shape(b, w - 1)), w);
+        NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
+        return new Logprobs(picked, scope.create(mask, new Shape(b, w - 1)), entropy, w);
     }
 
     /** Old (sampling) logprobs laid out like {@link Logprobs#logprobs()}: row r's completion tokens at the end. */

@@ -1,0 +1,79 @@
+package org.pettingllms.torch.engine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LoraAdapter;
+
+/**
+ * The weights shared by the embedded sampler and learner: models by name, adapters by policy, and the published
+ * weight version of each policy. Sampling holds the read lock for a whole batch; weight updates hold the write
+ * lock, so a batch never mixes weights.
+ */
+public final class PolicyRegistry implements AutoCloseable {
+    private final Map<String, DecoderModel> models;
+    private final Map<PolicyRef, LoraAdapter> adapters = new LinkedHashMap<>();
+    private final Map<PolicyRef, Long> versions = new LinkedHashMap<>();
+    private final LoraSettings lora;
+    private final long seed;
+    private final ReadWriteLock lock = new ReentrantReadWriteLock();
+
+    public PolicyRegistry(Map<String, DecoderModel> models, LoraSettings lora, long seed) {
+        this.models = Map.copyOf(models);
+        this.lora = lora;
+        this.seed = seed;
+    }
+
+    public DecoderModel model(String name) {
+        DecoderModel m = models.get(name);
+        if (m == null) {
+            throw new IllegalArgumentException("no model named '" + name + "'; loaded models: " + models.keySet());
+        }
+        return m;
+    }
+
+    /** The adapter of an adapter policy, created fresh (B = 0, so it starts as the base model) on first use. */
+    public synchronized LoraAdapter adapter(PolicyRef ref) {
+        if (ref.adapter() == null) {
+            return null;
+        }
+        return adapters.computeIfAbsent(ref, r -> LoraAdapter.create(r.adapter(), model(r.model()), lora.rank(),
+                lora.alpha(), lora.targetModules(), org.pettingllms.core.util.Seeds.derive(seed, r.toString())));
+    }
+
+    /** Replaces an adapter (after loading one from disk); the old one is closed. */
+    public synchronized void putAdapter(PolicyRef ref, LoraAdapter adapter) {
+        LoraAdapter old = adapters.put(ref, adapter);
+        if (old != null && old != adapter) {
+            old.close();
+        }
+    }
+
+    public synchronized long version(PolicyRef ref) {
+        return versions.getOrDefault(ref, 0L);
+    }
+
+    synchronized long bump(PolicyRef ref) {
+        long v = version(ref) + 1;
+        versions.put(ref, v);
+        return v;
+    }
+
+    synchronized void setVersion(PolicyRef ref, long v) {
+        versions.put(ref, v);
+    }
+
+    public ReadWriteLock lock() {
+        return lock;
+    }
+
+    @Override
+    public synchronized void close() {
+        adapters.values().forEach(LoraAdapter::close);
+        adapters.clear();
+        models.values().forEach(DecoderModel::close);
+    }
+}

@@ -1,0 +1,194 @@
+package org.pettingllms.torch.engine;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import ai.djl.training.GradientCollector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LoraAdapter;
+import org.pettingllms.torch.model.LoraRows;
+import org.pettingllms.torch.train.AdamW;
+import org.pettingllms.torch.train.PpoLoss;
+import org.pettingllms.torch.train.SequenceBatch;
+
+/**
+ * The training state of one policy: its trainable tensors (an adapter's A and B, or all model weights), gradient
+ * accumulators and optimizer. Every forward-backward runs in its own memory scope, closed at the end.
+ */
+final class PolicyTrainer implements AutoCloseable {
+    private final PolicyRef ref;
+    private final DecoderModel model;
+    private final LoraAdapter adapter;
+    private final Map<String, NDArray> trainable;
+    private final NDManager manager;
+    private final Map<String, NDArray> grads = new LinkedHashMap<>();
+    private final AdamW optimizer;
+    private final TrainSettings settings;
+
+    PolicyTrainer(PolicyRef ref, PolicyRegistry registry, TrainSettings settings) {
+        this.ref = ref;
+        this.settings = settings;
+        this.model = registry.model(ref.model());
+        this.adapter = registry.adapter(ref);
+        this.trainable = adapter != null ? adapter.parameters() : model.parameters();
+        this.manager = model.manager().newSubManager();
+        trainable.forEach((k, p) -> {
+            p.setRequiresGradient(true);
+            grads.put(k, manager.zeros(p.getShape()));
+        });
+        this.optimizer = new AdamW(settings.adam(), manager, trainable);
+    }
+
+    Map<String, NDArray> trainable() {
+        return trainable;
+    }
+
+    AdamW optimizer() {
+        return optimizer;
+    }
+
+    Learner.LossStats forwardBackward(List<TrainExample> batch, LossConfig cfg) {
+        long totalTokens = batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
+        if (batch.isEmpty() || totalTokens == 0) {
+            return new Learner.LossStats(0, 0, 0, 0, 0);
+        }
+        double loss = 0;
+        double clip = 0;
+        double kl = 0;
+        double entropy = 0;
+        int micro = settings.microBatchSize();
+        for (int from = 0; from < batch.size(); from += micro) {
+            List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + micro));
+            long chunkTokens = chunk.stream().mapToLong(e -> e.completionTokens().size()).sum();
+            // weights that make the accumulated gradient equal the gradient of the whole mini-batch's loss
+            double weight = cfg.aggregation() == LossConfig.Aggregation.TOKEN_MEAN
+                    ? (double) chunkTokens / totalTokens : (double) chunk.size() / batch.size();
+            StepResult r = step(chunk, cfg, weight);
+            loss += r.lossValue() * weight;
+            clip += r.clipFraction() * chunkTokens;
+            kl += r.kl() * weight;
+            entropy += r.entropy() * weight;
+        }
+        return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, totalTokens);
+    }
+
+    /** Host values of one micro-batch's loss. */
+    private record StepResult(double lossValue, double clipFraction, double kl, double entropy) {
+    }
+
+    private StepResult step(List<TrainExample> chunk, LossConfig cfg, double weight) {
+        List<int[]> prompts = new ArrayList<>();
+        List<int[]> completions = new ArrayList<>();
+        List<float[]> old = new ArrayList<>();
+        float[] adv = new float[chunk.size()];
+        for (int i = 0; i < chunk.size(); i++) {
+            TrainExample e = chunk.get(i);
+            prompts.add(e.promptTokens().toArray());
+            completions.add(e.completionTokens().toArray());
+            old.add(e.oldLogprobs().toArray());
+            adv[i] = (float) e.advantage();
+        }
+        SequenceBatch sb = new SequenceBatch(prompts, completions);
+        StepResult result;
+        try (NDManager scope = model.manager().newSubManager();
+             GradientCollector gc = Torch.engine().newGradientCollector()) {
+            LoraRows lora = adapter == null ? null : LoraRows.all(adapter, chunk.size());
+            SequenceBatch.Logprobs lp = sb.logprobs(model, scope, lora, cfg.entropyCoef() > 0);
+            NDArray oldLp = sb.alignCompletionValues(scope, old, lp.width());
+            NDArray refLp = null;
+            if (cfg.klCoef() > 0) {
+                if (adapter == null) {
+                    throw new UnsupportedOperationException("KL to a reference needs an adapter policy (the base model"
+                            + " is the reference); full fine-tuning with klCoef > 0 is not supported yet");
+                }
+                refLp = sb.logprobs(model, scope, null).logprobs().stopGradient();
+            }
+            PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
+                    lp.mask(), refLp, lp.entropy(), cfg);
+            gc.backward(r.loss().mul(weight));
+            result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy());
+        }
+        accumulateGradients();
+        return result;
+    }
+
+    /** Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients. */
+    private void accumulateGradients() {
+        try (NDManager tmp = manager.newSubManager()) {
+            NDArray zero = tmp.create(0f);
+            trainable.forEach((k, p) -> {
+                NDArray g = p.getGradient();
+                grads.get(k).addi(g);
+                g.muli(zero);
+                g.close();
+            });
+        }
+    }
+
+    /** Clips, applies AdamW at {@code lr}, clears the accumulators; skipped when the norm is not finite. */
+    Learner.OptimStats optimStep(double lr) {
+        double sq = 0;
+        try (NDManager tmp = manager.newSubManager()) {
+            for (NDArray g : grads.values()) {
+                NDArray squared = g.square();
+                squared.attach(tmp);
+                NDArray s = squared.sum();
+                s.attach(tmp);
+                sq += s.getFloat();
+            }
+        }
+        double norm = Math.sqrt(sq);
+        boolean skip = !Double.isFinite(norm);
+        try (NDManager tmp = manager.newSubManager()) {
+            if (!skip) {
+                if (norm > settings.maxGradNorm()) {
+                    NDArray scale = tmp.create((float) (settings.maxGradNorm() / (norm + 1e-6)));
+                    grads.values().forEach(g -> g.muli(scale));
+                }
+                optimizer.update(grads, lr);
+                NDArray zero = tmp.create(0f);
+                grads.values().forEach(g -> g.muli(zero));
+            } else {
+                // NaN * 0 is NaN: overwrite the accumulators and the tensors' own gradients from the host
+                grads.values().forEach(g -> g.set(new float[Math.toIntExact(g.getShape().size())]));
+                trainable.values().forEach(p -> {
+                    NDArray g = p.getGradient();
+                    g.set(new float[Math.toIntExact(g.getShape().size())]);
+                    g.close();
+                });
+            }
+        }
+        return new Learner.OptimStats(norm, lr, skip);
+    }
+
+    long optimizerSteps() {
+        return optimizer.step();
+    }
+
+    PolicyRef ref() {
+        return ref;
+    }
+
+    LoraAdapter adapter() {
+        return adapter;
+    }
+
+    DecoderModel model() {
+        return model;
+    }
+
+    @Override
+    public void close() {
+        optimizer.close();
+        manager.close();
+    }
+}

@@ -1,0 +1,144 @@
+package org.pettingllms.torch.engine;
+
+import ai.djl.ndarray.NDArray;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.Lock;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.io.Tensor;
+
+/**
+ * The embedded learner: PPO-clip updates of the policies in a {@link PolicyRegistry}, full fine-tuning for a
+ * model policy and LoRA-only for an adapter policy (an update touches only that adapter). Weight updates take the
+ * registry's write lock, so the sampler never sees half-updated weights.
+ */
+public final class TorchLearner implements Learner, AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final PolicyRegistry registry;
+    private final TrainSettings settings;
+    private final Map<PolicyRef, PolicyTrainer> trainers = new LinkedHashMap<>();
+
+    public TorchLearner(PolicyRegistry registry, TrainSettings settings) {
+        this.registry = registry;
+        this.settings = settings;
+    }
+
+    private synchronized PolicyTrainer trainer(PolicyRef ref) {
+        return trainers.computeIfAbsent(ref, r -> new PolicyTrainer(r, registry, settings));
+    }
+
+    @Override
+    public LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss) {
+        return trainer(policy).forwardBackward(batch, loss);
+    }
+
+    @Override
+    public OptimStats optimStep(PolicyRef policy) {
+        PolicyTrainer t = trainer(policy);
+        double lr = settings.lr().lr((int) t.optimizerSteps());
+        Lock w = registry.lock().writeLock();
+        w.lock();
+        try {
+            return t.optimStep(lr);
+        } finally {
+            w.unlock();
+        }
+    }
+
+    @Override
+    public long publish(PolicyRef policy) {
+        return registry.bump(policy);
+    }
+
+    /**
+     * Writes the policy's trainable weights (PEFT adapter or full HF model), its optimizer state and
+     * {@code trainer_state.json} into {@code dir}. The directory is replaced atomically: written beside, then
+     * renamed, so a crash leaves either the old or the new checkpoint.
+     */
+    @Override
+    public void save(PolicyRef policy, Path dir) throws IOException {
+        PolicyTrainer t = trainer(policy);
+        Path parent = dir.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
+        Lock r = registry.lock().readLock();
+        r.lock();
+        try {
+            if (t.adapter() != null) {
+                t.adapter().save(tmp, policy.model());
+            } else {
+                t.model().save(tmp);
+            }
+            Map<String, Tensor> opt = new LinkedHashMap<>();
+            t.optimizer().state().forEach((k, a) -> opt.put(k, new Tensor(a.getShape().getShape(), a.toFloatArray())));
+            SafeTensors.write(tmp.resolve("optimizer.safetensors"), opt);
+            ObjectNode state = JSON.createObjectNode().put("optimizer_steps", t.optimizerSteps())
+                    .put("weight_version", registry.version(policy)).put("policy", policy.toString());
+            Files.writeString(tmp.resolve("trainer_state.json"), state.toPrettyString());
+        } finally {
+            r.unlock();
+        }
+        Path old = parent.resolve(dir.getFileName() + ".old");
+        deleteTree(old);
+        if (Files.exists(dir)) {
+            Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+        deleteTree(old);
+    }
+
+    /** Restores what {@link #save} wrote: weights in place, optimizer moments, step and weight version. */
+    @Override
+    public void load(PolicyRef policy, Path dir) throws IOException {
+        PolicyTrainer t = trainer(policy);
+        Path weights = dir.resolve(t.adapter() != null ? "adapter_model.safetensors" : "model.safetensors");
+        Map<String, Tensor> w = SafeTensors.read(weights);
+        Map<String, float[]> opt = new LinkedHashMap<>();
+        SafeTensors.read(dir.resolve("optimizer.safetensors")).forEach((k, v) -> opt.put(k, v.data()));
+        var state = JSON.readTree(dir.resolve("trainer_state.json").toFile());
+        Lock lock = registry.lock().writeLock();
+        lock.lock();
+        try {
+            for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
+                Tensor src = w.get(e.getKey());
+                if (src == null || src.numel() != e.getValue().getShape().size()) {
+                    throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
+                }
+                e.getValue().set(src.data());
+            }
+            t.optimizer().restore(opt, state.path("optimizer_steps").asLong());
+            registry.setVersion(policy, state.path("weight_version").asLong());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (var walk = Files.walk(p)) {
+            for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        trainers.values().forEach(PolicyTrainer::close);
+        trainers.clear();
+    }
+}

@@ -1,0 +1,100 @@
+package org.pettingllms.torch.train;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * AdamW (Loshchilov and Hutter): decoupled weight decay {@code p -= lr * wd * p}, then
+ * {@code m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2; p -= lr * m_hat / (sqrt(v_hat) + eps)} with bias-corrected
+ * moments. Updates parameters in place; its state lives in its own manager.
+ */
+public final class AdamW implements AutoCloseable {
+    /** AT-GRPO.md defaults: betas 0.9 / 0.999, weight decay 0.01. */
+    public record Config(double beta1, double beta2, double eps, double weightDecay) {
+        public static final Config DEFAULT = new Config(0.9, 0.999, 1e-8, 0.01);
+    }
+
+    private final Config config;
+    private final NDManager manager;
+    private final Map<String, NDArray> params;
+    private final Map<String, NDArray> m = new LinkedHashMap<>();
+    private final Map<String, NDArray> v = new LinkedHashMap<>();
+    private long step;
+
+    public AdamW(Config config, NDManager parent, Map<String, NDArray> params) {
+        this.config = config;
+        this.manager = parent.newSubManager();
+        this.params = params;
+        params.forEach((k, p) -> {
+            m.put(k, manager.zeros(p.getShape()));
+            v.put(k, manager.zeros(p.getShape()));
+        });
+    }
+
+    public long step() {
+        return step;
+    }
+
+    /** One update with gradients {@code grads} (same keys as the parameters) at learning rate {@code lr}. */
+    public void update(Map<String, NDArray> grads, double lr) {
+        step++;
+        double bc1 = 1 - Math.pow(config.beta1(), step);
+        double bc2 = 1 - Math.pow(config.beta2(), step);
+        try (NDManager tmp = manager.newSubManager()) {
+            for (Map.Entry<String, NDArray> e : params.entrySet()) {
+                NDArray p = e.getValue();
+                NDArray g = grads.get(e.getKey());
+                NDArray mk = m.get(e.getKey());
+                NDArray vk = v.get(e.getKey());
+                // in-place ops with a Number operand create a scalar array on the target's manager; scalars are
+                // made in tmp instead, so nothing accumulates in the long-lived managers
+                if (config.weightDecay() > 0) {
+                    p.muli(scalar(tmp, 1 - lr * config.weightDecay()));
+                }
+                mk.muli(scalar(tmp, config.beta1())).addi(t(tmp, g.mul(1 - config.beta1())));
+                vk.muli(scalar(tmp, config.beta2())).addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
+                NDArray denom = t(tmp, t(tmp, t(tmp, vk.div(bc2)).sqrt()).add(config.eps()));
+                p.subi(t(tmp, t(tmp, mk.div(denom)).mul(lr / bc1)));
+            }
+        }
+    }
+
+    static NDArray scalar(NDManager tmp, double value) {
+        return tmp.create((float) value);
+    }
+
+    private static NDArray t(NDManager tmp, NDArray a) {
+        a.attach(tmp);
+        return a;
+    }
+
+    /** The optimizer state as named host tensors: {@code <param>.exp_avg}, {@code <param>.exp_avg_sq}. */
+    public Map<String, NDArray> state() {
+        Map<String, NDArray> out = new LinkedHashMap<>();
+        m.forEach((k, a) -> out.put(k + ".exp_avg", a));
+        v.forEach((k, a) -> out.put(k + ".exp_avg_sq", a));
+        return out;
+    }
+
+    /** Restores moments (in place) and the step count. */
+    public void restore(Map<String, float[]> state, long restoredStep) {
+        m.forEach((k, a) -> a.set(require(state, k + ".exp_avg")));
+        v.forEach((k, a) -> a.set(require(state, k + ".exp_avg_sq")));
+        this.step = restoredStep;
+    }
+
+    private static float[] require(Map<String, float[]> state, String key) {
+        float[] f = state.get(key);
+        if (f == null) {
+            throw new IllegalArgumentException("optimizer state lacks '" + key + "'");
+        }
+        return f;
+    }
+
+    @Override
+    public void close() {
+        manager.close();
+    }
+}

@@ -1,0 +1,195 @@
+package org.pettingllms.torch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import ai.djl.Device;
+import ai.djl.ndarray.BaseNDManager;
+import ai.djl.ndarray.NDArray;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.algo.LrSchedule;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.LoraSettings;
+import org.pettingllms.torch.engine.PolicyRegistry;
+import org.pettingllms.torch.engine.TorchLearner;
+import org.pettingllms.torch.engine.TrainSettings;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LoraRows;
+import org.pettingllms.torch.sampling.Generator;
+import org.pettingllms.torch.train.AdamW;
+
+class TorchLearnerTest {
+    static final PolicyRef BASE = PolicyRef.of("tiny");
+    static final PolicyRef TOOL = new PolicyRef("tiny", "tool");
+    static final PolicyRef PLAN = new PolicyRef("tiny", "plan");
+    static final int[] PROMPT = {1, 17, 42, 5};
+
+    static PolicyRegistry registry() throws Exception {
+        return new PolicyRegistry(Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu())),
+                new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()), 3);
+    }
+
+    static TrainSettings settings(double lr) {
+        return new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, lr, 0, 1000, 1.0),
+                new AdamW.Config(0.9, 0.999, 1e-8, 0.0), 1.0, 2);
+    }
+
+    /** Samples a few completions of the policy and turns them into examples with the given advantages. */
+    static List<TrainExample> examples(PolicyRegistry reg, PolicyRef ref, double... advantages) {
+        List<Generator.Request> reqs = new ArrayList<>();
+        for (int i = 0; i < advantages.length; i++) {
+            reqs.add(new Generator.Request(PROMPT, reg.adapter(ref), 1.0, 0, 1.0, 6, new int[0], null, 10 + i));
+        }
+        List<Generator.Result> res = Generator.generate(reg.model(ref.model()), reqs);
+        List<TrainExample> out = new ArrayList<>();
+        for (int i = 0; i < res.size(); i++) {
+            out.add(new TrainExample(IntSeq.of(PROMPT), IntSeq.of(res.get(i).tokens()), FloatSeq.of(res.get(i).logprobs()),
+                    advantages[i]));
+        }
+        return out;
+    }
+
+    static Map<String, float[]> snapshot(Map<String, NDArray> params) {
+        Map<String, float[]> out = new LinkedHashMap<>();
+        params.forEach((k, v) -> out.put(k, v.toFloatArray()));
+        return out;
+    }
+
+    static double sequenceLogprob(PolicyRegistry reg, PolicyRef ref, TrainExample e) {
+        var r = Generator.generate(reg.model(ref.model()), List.of(Generator.Request.greedy(PROMPT, 1, reg.adapter(ref))));
+        // recompute with the trainer's forward
+        var sb = new org.pettingllms.torch.train.SequenceBatch(List.of(PROMPT), List.of(e.completionTokens().toArray()));
+        try (var scope = reg.model(ref.model()).manager().newSubManager()) {
+            var lp = sb.logprobs(reg.model(ref.model()), scope, reg.adapter(ref) == null ? null
+                    : LoraRows.all(reg.adapter(ref), 1));
+            return lp.logprobs().mul(lp.mask()).sum().getFloat() + 0 * r.size();
+        }
+    }
+
+    @Test
+    void aPositiveAdvantageMakesItsCompletionMoreLikely() throws Exception {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+            List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0, 1.0, -1.0);
+            double before = sequenceLogprob(reg, TOOL, batch.get(0));
+            double beforeNeg = sequenceLogprob(reg, TOOL, batch.get(1));
+            for (int step = 0; step < 5; step++) {
+                Learner.LossStats s = learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
+                assertThat(s.tokens()).isEqualTo(24);
+                Learner.OptimStats o = learner.optimStep(TOOL);
+                assertThat(o.skipped()).isFalse();
+                if (step == 0) {
+                    assertThat(s.loss()).as("on-policy: rho = 1, loss = -mean A = 0").isCloseTo(0, within(1e-6));
+                    assertThat(o.gradNorm()).isPositive();
+                }
+            }
+            assertThat(sequenceLogprob(reg, TOOL, batch.get(0))).isGreaterThan(before);
+            assertThat(sequenceLogprob(reg, TOOL, batch.get(1))).isLessThan(beforeNeg);
+        }
+    }
+
+    @Test
+    void updatingOneRolesAdapterLeavesTheOtherAndTheBaseUntouched() throws Exception {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-2))) {
+            var planBefore = snapshot(reg.adapter(PLAN).parameters());
+            var toolBefore = snapshot(reg.adapter(TOOL).parameters());
+            var baseBefore = snapshot(reg.model("tiny").parameters());
+            learner.forwardBackward(TOOL, examples(reg, TOOL, 1.0, -1.0), LossConfig.DEFAULT);
+            learner.optimStep(TOOL);
+            var planAfter = snapshot(reg.adapter(PLAN).parameters());
+            var toolAfter = snapshot(reg.adapter(TOOL).parameters());
+            planBefore.forEach((k, v) -> assertThat(planAfter.get(k)).as(k).containsExactly(v));
+            baseBefore.forEach((k, v) -> assertThat(reg.model("tiny").parameters().get(k).toFloatArray()).as(k).containsExactly(v));
+            assertThat(toolBefore.keySet().stream().anyMatch(k -> !java.util.Arrays.equals(toolBefore.get(k), toolAfter.get(k))))
+                    .as("the tool adapter changed").isTrue();
+        }
+    }
+
+    @Test
+    void saveThenLoadResumesExactly(@TempDir Path dir) throws Exception {
+        float[] uninterrupted;
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+            List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
+            for (int i = 0; i < 3; i++) {
+                learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
+                learner.optimStep(PLAN);
+            }
+            uninterrupted = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
+        }
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+            List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
+            learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
+            learner.optimStep(PLAN);
+            learner.publish(PLAN);
+            learner.save(PLAN, dir.resolve("plan"));
+            learner.save(PLAN, dir.resolve("plan")); // replacing a checkpoint works and leaves no temp dirs
+            assertThat(dir.resolve("plan/adapter_config.json")).exists();
+            assertThat(dir.resolve("plan/adapter_model.safetensors")).exists();
+            assertThat(dir.resolve("plan/optimizer.safetensors")).exists();
+            try (var files = Files.list(dir)) {
+                assertThat(files.map(p -> p.getFileName().toString())).containsExactly("plan");
+            }
+        }
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+            List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2); // fresh adapter: same samples as before
+            learner.load(PLAN, dir.resolve("plan"));
+            assertThat(reg.version(PLAN)).isEqualTo(1);
+            for (int i = 0; i < 2; i++) {
+                learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
+                learner.optimStep(PLAN);
+            }
+            float[] resumed = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
+            assertThat(resumed).containsExactly(uninterrupted);
+        }
+    }
+
+    @Test
+    void memoryStaysFlatOverManySteps() throws Exception {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+            List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
+            learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
+            learner.optimStep(TOOL);
+            BaseNDManager models = (BaseNDManager) reg.model("tiny").manager();
+            int arraysBefore = countAll(models);
+            for (int i = 0; i < 200; i++) {
+                learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
+                learner.optimStep(TOOL);
+                Generator.generate(reg.model("tiny"), List.of(Generator.Request.greedy(PROMPT, 4, reg.adapter(TOOL))));
+            }
+            assertThat(countAll(models)).as("arrays held by the model's managers").isEqualTo(arraysBefore);
+        }
+    }
+
+    static int countAll(BaseNDManager m) {
+        return m.getManagedArrays().size();
+    }
+
+    @Test
+    void fullFineTuningUpdatesTheModelAndSavesAHuggingFaceDirectory(@TempDir Path dir) throws Exception {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+            var before = snapshot(reg.model("tiny").parameters());
+            learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
+            learner.optimStep(BASE);
+            var after = snapshot(reg.model("tiny").parameters());
+            assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(before.get(k), after.get(k))).count())
+                    .as("weights that changed").isGreaterThan(10);
+            learner.save(BASE, dir.resolve("model"));
+            try (DecoderModel reloaded = DecoderModel.load(dir.resolve("model"), Device.cpu())) {
+                reloaded.parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(after.get(k)));
+                assertThat(reloaded.config()).isEqualTo(reg.model("tiny").config());
+            }
+        }
+    }
+}
