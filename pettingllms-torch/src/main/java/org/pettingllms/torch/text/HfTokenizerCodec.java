@@ -1,0 +1,86 @@
+package org.pettingllms.torch.text;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * A Hugging Face {@code tokenizer.json} through DJL's binding of the Rust tokenizers library (its native library
+ * ships in the jar). No special tokens are added on encode: prompts carry their own (chat templates write them).
+ * Stop tokens: the {@code eos_token} of {@code tokenizer_config.json} and the model's {@code eos_token_id}.
+ */
+public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
+    private final HuggingFaceTokenizer tokenizer;
+    private final int[] stops;
+
+    private HfTokenizerCodec(HuggingFaceTokenizer tokenizer, int[] stops) {
+        this.tokenizer = tokenizer;
+        this.stops = stops;
+    }
+
+    /** Loads {@code dir/tokenizer.json} (and {@code tokenizer_config.json} when present). */
+    public static HfTokenizerCodec load(Path dir, int modelEosId) throws IOException {
+        Path file = dir.resolve("tokenizer.json");
+        if (!Files.exists(file)) {
+            throw new IOException(dir + ": no tokenizer.json");
+        }
+        HuggingFaceTokenizer tok = HuggingFaceTokenizer.builder()
+                .optTokenizerPath(file)
+                .optAddSpecialTokens(false)
+                .optTruncation(false)
+                .optPadding(false)
+                .build();
+        Set<Integer> stops = new LinkedHashSet<>();
+        if (modelEosId >= 0) {
+            stops.add(modelEosId);
+        }
+        Path cfg = dir.resolve("tokenizer_config.json");
+        if (Files.exists(cfg)) {
+            JsonNode eos = new ObjectMapper().readTree(cfg.toFile()).path("eos_token");
+            String eosText = eos.isTextual() ? eos.asText() : eos.path("content").asText(null);
+            if (eosText != null) {
+                long[] ids = tok.encode(eosText, false, false).getIds();
+                if (ids.length == 1) {
+                    stops.add((int) ids[0]);
+                }
+            }
+        }
+        return new HfTokenizerCodec(tok, stops.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    @Override
+    public int[] encode(String text) {
+        Encoding e = tokenizer.encode(text, false, false);
+        long[] ids = e.getIds();
+        int[] out = new int[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            out[i] = (int) ids[i];
+        }
+        return out;
+    }
+
+    @Override
+    public String decode(int[] ids) {
+        long[] l = new long[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            l[i] = ids[i];
+        }
+        return tokenizer.decode(l, false);
+    }
+
+    @Override
+    public int[] stopTokenIds() {
+        return stops.clone();
+    }
+
+    @Override
+    public void close() {
+        tokenizer.close();
+    }
+}
