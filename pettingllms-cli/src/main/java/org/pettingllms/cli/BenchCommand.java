@@ -34,10 +34,20 @@ import picocli.CommandLine.Model.CommandSpec;
  * Benchmarks, printed as JSON. {@code rollout}: rollout-engine throughput with a scripted sampler (no model), so
  * that the engine's own overhead (threads, prompts, stepping, sample records) is known.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON.")
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
+        + "'rollout' (engine overhead with a scripted sampler) or 'model' (embedded model engine throughput).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model")
     String what;
+
+    @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
+    String preset;
+
+    @Option(names = "--model", description = "model: a Hugging Face model directory instead of a preset")
+    java.nio.file.Path modelDir;
+
+    @Option(names = "--seconds", defaultValue = "4", description = "model: seconds per measurement")
+    int seconds;
 
     @Option(names = "--task", defaultValue = "plan-path", description = "plan-path, sokoban or sudoku")
     String task;
@@ -63,8 +73,17 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (what.equals("model")) {
+            var cfg = modelDir == null ? org.pettingllms.torch.bench.ModelBench.preset(preset) : null;
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("benchmark", "model");
+            json.put("preset", modelDir == null ? preset : null);
+            json.putAll(org.pettingllms.torch.bench.ModelBench.run(cfg, modelDir, seconds));
+            print(json);
+            return 0;
+        }
         if (!what.equals("rollout")) {
-            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout");
+            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
@@ -106,10 +125,14 @@ final class BenchCommand implements Callable<Integer> {
         json.put("env_steps_per_s_max", Math.round(sorted[sorted.length - 1]));
         json.put("cores", Runtime.getRuntime().availableProcessors());
         json.put("java", Runtime.version().toString());
+        print(json);
+        return 0;
+    }
+
+    private void print(Map<String, Object> json) throws Exception {
         spec.commandLine().getOut().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(json));
         spec.commandLine().getOut().flush();
-        return 0;
     }
 
     /** 1..8 random moves: as cheap as an answer can be, so the numbers show the engine and the task. */

@@ -1,0 +1,185 @@
+package org.pettingllms.torch.bench;
+
+import ai.djl.Device;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.pettingllms.core.algo.LrSchedule;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.engine.LoraSettings;
+import org.pettingllms.torch.engine.PolicyRegistry;
+import org.pettingllms.torch.engine.TorchLearner;
+import org.pettingllms.torch.engine.TrainSettings;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.Inputs;
+import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.sampling.Generator;
+import org.pettingllms.torch.train.AdamW;
+
+/**
+ * Engine throughput, as numbers: the machine's float32 matmul peak, prefill and KV-cache decode tokens/s, and
+ * training tokens/s (forward + backward + AdamW) for a LoRA and a full update, each with its model FLOP
+ * utilisation against the measured peak. Model FLOPs are counted as 2 * (matmul parameters) per token for a
+ * forward pass, 4x for a LoRA update (no weight gradients) and 6x for a full update; attention score FLOPs are
+ * left out, as usual.
+ */
+public final class ModelBench {
+    private ModelBench() {
+    }
+
+    /** Qwen3-style presets: about 2M and 20M parameters. */
+    public static ModelConfig preset(String name) {
+        return switch (name) {
+            case "2m" -> new ModelConfig("qwen3", 512, 192, 512, 4, 6, 2, 32, 1e-6, 1e6, false, false, 1024, 1, 2);
+            case "20m" -> new ModelConfig("qwen3", 4096, 384, 1024, 10, 6, 2, 64, 1e-6, 1e6, false, false, 1024, 1, 2);
+            default -> throw new IllegalArgumentException("unknown preset '" + name + "'; presets: 2m, 20m");
+        };
+    }
+
+    public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {
+        Map<String, Object> out = new LinkedHashMap<>();
+        double peak = matmulPeakGflops(seconds);
+        out.put("matmul_peak_gflops", round(peak));
+        DecoderModel loaded = modelDir != null ? DecoderModel.load(modelDir, Device.cpu())
+                : DecoderModel.random(cfg, 1, Device.cpu());
+        try (PolicyRegistry reg = new PolicyRegistry(Map.of("bench", loaded), LoraSettings.DEFAULT, 1)) {
+            DecoderModel model = reg.model("bench");
+            ModelConfig c = model.config();
+            long params = model.parameterCount();
+            long matmulParams = params - (long) c.vocabSize() * c.hiddenSize() // the embedding lookup is not a matmul
+                    + (c.tieWordEmbeddings() ? (long) c.vocabSize() * c.hiddenSize() : 0);
+            out.put("model", modelDir != null ? modelDir.toString() : "random " + c.modelType());
+            out.put("parameters", params);
+            out.put("layers", c.numLayers());
+            out.put("hidden", c.hiddenSize());
+            double fwdFlopsPerToken = 2.0 * matmulParams;
+
+            double prefill = prefillTokensPerSecond(model, 16, 128, seconds);
+            out.put("prefill_tokens_per_s", round(prefill));
+            out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
+            for (int batch : new int[] {1, 16, 64}) {
+                double decode = decodeTokensPerSecond(model, batch, 16, 64);
+                out.put("decode_b" + batch + "_tokens_per_s", round(decode));
+                out.put("decode_b" + batch + "_mfu", round(decode * fwdFlopsPerToken / (peak * 1e9)));
+            }
+            double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), seconds);
+            out.put("train_lora_tokens_per_s", round(lora));
+            out.put("train_lora_mfu", round(lora * 2 * fwdFlopsPerToken / (peak * 1e9)));
+            double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), seconds);
+            out.put("train_full_tokens_per_s", round(full));
+            out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
+        }
+        out.put("threads", Runtime.getRuntime().availableProcessors());
+        out.put("engine", "PyTorch " + Torch.engine().getVersion());
+        return out;
+    }
+
+    /** float32 GEMM throughput of 1024x1024 matrices. */
+    static double matmulPeakGflops(int seconds) {
+        try (NDManager m = Torch.engine().newBaseManager(Device.cpu())) {
+            int n = 1024;
+            NDArray a = m.randomNormal(new Shape(n, n));
+            NDArray b = m.randomNormal(new Shape(n, n));
+            for (int i = 0; i < 3; i++) {
+                a.matMul(b).close();
+            }
+            long start = System.nanoTime();
+            int iters = 0;
+            while (System.nanoTime() - start < seconds * 1e9 / 2 || iters < 5) {
+                a.matMul(b).close();
+                iters++;
+            }
+            return 2.0 * n * n * n * iters / ((System.nanoTime() - start) / 1e9) / 1e9;
+        }
+    }
+
+    static double prefillTokensPerSecond(DecoderModel model, int batch, int len, int seconds) {
+        List<int[]> rows = randomRows(model.config().vocabSize(), batch, len, 1);
+        long tokens = 0;
+        long start = 0;
+        for (int i = 0; ; i++) {
+            if (i == 2) {
+                start = System.nanoTime();
+                tokens = 0;
+            }
+            try (NDManager scope = model.manager().newSubManager()) {
+                Inputs.Batch in = Inputs.leftPadded(scope, rows, 0);
+                model.forward(in.ids(), in.positions(), in.bias(), null, null).toFloatArray();
+            }
+            tokens += (long) batch * len;
+            if (i >= 3 && System.nanoTime() - start > seconds * 1e9 / 2) {
+                return tokens / ((System.nanoTime() - start) / 1e9);
+            }
+        }
+    }
+
+    static double decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens) {
+        List<Generator.Request> reqs = new ArrayList<>();
+        for (int[] p : randomRows(model.config().vocabSize(), batch, promptLen, 2)) {
+            reqs.add(new Generator.Request(p, null, 1.0, 0, 1.0, newTokens, new int[0], null, p[0]));
+        }
+        Generator.generate(model, reqs.subList(0, 1)); // warm-up
+        long start = System.nanoTime();
+        List<Generator.Result> r = Generator.generate(model, reqs);
+        double s = (System.nanoTime() - start) / 1e9;
+        return r.stream().mapToLong(x -> x.tokens().length).sum() / s;
+    }
+
+    static double trainTokensPerSecond(PolicyRegistry reg, PolicyRef policy, int seconds) {
+        ModelConfig c = reg.model(policy.model()).config();
+        List<TrainExample> batch = new ArrayList<>();
+        SplittableRandom rng = new SplittableRandom(3);
+        for (int[] row : randomRows(c.vocabSize(), 16, 96, 3)) {
+            int[] prompt = java.util.Arrays.copyOf(row, 32);
+            int[] completion = java.util.Arrays.copyOfRange(row, 32, 96);
+            float[] old = new float[completion.length];
+            java.util.Arrays.fill(old, (float) -Math.log(c.vocabSize()));
+            batch.add(new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), rng.nextGaussian()));
+        }
+        TrainSettings settings = new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, 1e-5, 0, 1, 1),
+                AdamW.Config.DEFAULT, 1.0, 16);
+        try (TorchLearner learner = new TorchLearner(reg, settings)) {
+            long tokens = 0;
+            long start = 0;
+            for (int i = 0; ; i++) {
+                if (i == 1) {
+                    start = System.nanoTime();
+                    tokens = 0;
+                }
+                tokens += learner.forwardBackward(policy, batch, LossConfig.DEFAULT).tokens() + 32L * batch.size();
+                learner.optimStep(policy);
+                if (i >= 2 && System.nanoTime() - start > seconds * 1e9 / 2) {
+                    return tokens / ((System.nanoTime() - start) / 1e9);
+                }
+            }
+        }
+    }
+
+    private static List<int[]> randomRows(int vocab, int batch, int len, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        List<int[]> rows = new ArrayList<>();
+        for (int b = 0; b < batch; b++) {
+            int[] r = new int[len];
+            for (int i = 0; i < len; i++) {
+                r[i] = 3 + rng.nextInt(vocab - 3);
+            }
+            rows.add(r);
+        }
+        return rows;
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,24 @@
+package org.pettingllms.torch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.text.HfTokenizerCodec;
+
+/** The Qwen3 tokenizer through the native tokenizers library, offline. */
+class HfTokenizerCodecTest {
+    @Test
+    void qwen3TokenizerRoundTripsAndKnowsItsSpecialTokens() throws Exception {
+        try (HfTokenizerCodec codec = HfTokenizerCodec.load(SharedFiles.fixture("qwen3-tokenizer"), -1)) {
+            int[] ids = codec.encode("<|im_start|>user\nHello, world! 12+30=42<|im_end|>");
+            assertThat(ids[0]).isEqualTo(151644); // <|im_start|>
+            assertThat(ids[ids.length - 1]).isEqualTo(151645); // <|im_end|>
+            assertThat(codec.stopTokenIds()).containsExactly(151645); // eos_token of tokenizer_config.json
+            for (String s : new String[] {"RRDDL", "plan-path-v1 tool\n#..A\n>", "Grüße, 世界 \uD83D\uDE00", "  two  spaces"}) {
+                assertThat(codec.decode(codec.encode(s))).isEqualTo(s);
+            }
+            assertThat(codec.encode("Hello")).hasSize(1);
+        }
+    }
+}
