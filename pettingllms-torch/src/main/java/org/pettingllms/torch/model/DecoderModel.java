@@ -211,7 +211,6 @@ public final class DecoderModel implements AutoCloseable {
         NDArray emb = freqs.concat(freqs, -1).expandDims(1); // [B, 1, T, hd]
         NDArray cos = emb.cos();
         NDArray sin = emb.sin();
-        double scale = 1.0 / Math.sqrt(config.headDim());
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
             NDArray x = rmsNorm(h, l.ln1());
@@ -225,13 +224,7 @@ public final class DecoderModel implements AutoCloseable {
                 k = kv[0];
                 v = kv[1];
             }
-            if (config.groups() > 1) {
-                k = k.repeat(1, config.groups());
-                v = v.repeat(1, config.groups());
-            }
-            NDArray scores = q.matMul(k.transpose(0, 1, 3, 2)).mul(scale).add(bias);
-            NDArray attn = scores.softmax(-1).matMul(v).transpose(0, 2, 1, 3)
-                    .reshape(b, t, (long) config.numHeads() * config.headDim());
+            NDArray attn = attention(q, k, v, bias, b, t);
             h = h.add(lin(l.o(), attn, lora));
             NDArray y = rmsNorm(h, l.ln2());
             NDArray gate = lin(l.gate(), y, lora);
@@ -240,6 +233,24 @@ public final class DecoderModel implements AutoCloseable {
         h = rmsNorm(h, params.get("model.norm.weight"));
         NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
         return h.matMul(Scope.of(h, head.transpose()));
+    }
+
+    /**
+     * Grouped-query attention without copying keys and values per query head: the g = heads / kvHeads query heads
+     * that share a key-value head are stacked along the time axis, [B, kvH, g*T, hd], so one matmul serves them
+     * (query head h uses key-value head h / g, as transformers' repeat_kv).
+     */
+    private NDArray attention(NDArray q, NDArray k, NDArray v, NDArray bias, long b, long t) {
+        long kvh = config.numKvHeads();
+        long g = config.groups();
+        long hd = config.headDim();
+        long s = k.getShape().get(2);
+        NDArray qg = q.reshape(b, kvh, g * t, hd);
+        NDArray scores = qg.matMul(k.transpose(0, 1, 3, 2)).mul(1.0 / Math.sqrt(hd))
+                .reshape(b, kvh, g, t, s).add(bias.expandDims(1));
+        NDArray probs = scores.softmax(-1).reshape(b, kvh, g * t, s);
+        return probs.matMul(v).reshape(b, config.numHeads(), t, hd).transpose(0, 2, 1, 3)
+                .reshape(b, t, (long) config.numHeads() * hd);
     }
 
     private NDArray lin(Linear l, NDArray x, LoraRows lora) {

@@ -60,7 +60,9 @@ public final class Generator {
             rngs[i] = new SplittableRandom(requests.get(i).seed());
         }
         try (NDManager gen = model.manager().newSubManager()) {
-            KvCache cache = new KvCache(gen, model.config().numLayers());
+            int width = requests.stream().mapToInt(r -> r.prompt().length).max().orElse(0);
+            int maxNew = requests.stream().mapToInt(Request::maxTokens).max().orElse(0);
+            KvCache cache = new KvCache(gen, model.config().numLayers(), width + maxNew);
             int[] active = new int[n];
             Arrays.setAll(active, i -> i);
             boolean[][] valid;
