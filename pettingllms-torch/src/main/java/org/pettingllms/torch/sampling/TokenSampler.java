@@ -1,6 +1,5 @@
 package org.pettingllms.torch.sampling;
 
-import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -36,12 +35,21 @@ public final class TokenSampler {
 
     private static int sample(float[] logits, double temperature, int topK, double topP, SplittableRandom rng) {
         int v = logits.length;
-        Integer[] order = new Integer[v];
-        for (int i = 0; i < v; i++) {
-            order[i] = i;
+        if (topK <= 0 && topP >= 1.0) {
+            // plain sampling: no ordering needed, one pass over the vocabulary
+            double top = Double.NEGATIVE_INFINITY;
+            for (float l : logits) {
+                top = Math.max(top, l / temperature);
+            }
+            double[] p = new double[v];
+            double z = 0;
+            for (int i = 0; i < v; i++) {
+                p[i] = Math.exp(logits[i] / temperature - top);
+                z += p[i];
+            }
+            return draw(p, v, z, rng, null);
         }
-        // descending by logit, ties by index: a stable, deterministic order
-        Arrays.sort(order, (a, b) -> logits[a] != logits[b] ? Float.compare(logits[b], logits[a]) : Integer.compare(a, b));
+        int[] order = descending(logits);
         int keep = topK > 0 ? Math.min(topK, v) : v;
         double[] p = new double[keep];
         double top = logits[order[0]] / temperature;
@@ -52,27 +60,51 @@ public final class TokenSampler {
         }
         if (topP < 1.0) {
             double cum = 0;
-            int cut = keep;
             for (int i = 0; i < keep; i++) {
                 cum += p[i] / z;
                 if (cum >= topP) {
-                    cut = i + 1;
+                    keep = i + 1;
                     break;
                 }
             }
-            keep = cut;
             z = 0;
             for (int i = 0; i < keep; i++) {
                 z += p[i];
             }
         }
+        return draw(p, keep, z, rng, order);
+    }
+
+    /** Index i with probability p[i] / z among the first {@code n}; mapped through {@code order} when given. */
+    private static int draw(double[] p, int n, double z, SplittableRandom rng, int[] order) {
         double u = rng.nextDouble() * z;
-        for (int i = 0; i < keep; i++) {
+        int pick = n - 1;
+        for (int i = 0; i < n; i++) {
             u -= p[i];
             if (u <= 0) {
-                return order[i];
+                pick = i;
+                break;
             }
         }
-        return order[keep - 1];
+        return order == null ? pick : order[pick];
+    }
+
+    /**
+     * Token ids by descending logit, ties by ascending id: a primitive sort of keys that pack the logit's
+     * order-preserving bits above the id.
+     */
+    static int[] descending(float[] logits) {
+        long[] keys = new long[logits.length];
+        for (int i = 0; i < logits.length; i++) {
+            int bits = Float.floatToIntBits(-logits[i]);
+            int ordered = bits ^ ((bits >> 31) & 0x7FFFFFFF); // float order as signed int order
+            keys[i] = ((long) ordered << 32) | i;
+        }
+        java.util.Arrays.sort(keys);
+        int[] out = new int[logits.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (int) keys[i];
+        }
+        return out;
     }
 }
