@@ -111,12 +111,16 @@ public final class TorchLearner implements Learner, AutoCloseable {
         Lock lock = registry.lock().writeLock();
         lock.lock();
         try {
-            for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
-                Tensor src = w.get(e.getKey());
-                if (src == null || src.numel() != e.getValue().getShape().size()) {
-                    throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
+            if (t.adapter() == null) {
+                t.model().setWeights(w);
+            } else {
+                for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
+                    Tensor src = w.get(e.getKey());
+                    if (src == null || src.numel() != e.getValue().getShape().size()) {
+                        throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
+                    }
+                    e.getValue().set(src.data());
                 }
-                e.getValue().set(src.data());
             }
             t.optimizer().restore(opt, state.path("optimizer_steps").asLong());
             registry.setVersion(policy, state.path("weight_version").asLong());

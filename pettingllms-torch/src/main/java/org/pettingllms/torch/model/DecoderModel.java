@@ -74,6 +74,36 @@ public final class DecoderModel implements AutoCloseable {
         return new Linear(name, need(name + ".weight"), bias ? need(name + ".bias") : null);
     }
 
+    /** Linear weights are held transposed ([in, out]); see {@link Linear}. */
+    static boolean isLinearWeight(String name) {
+        return name.startsWith("model.layers.") && name.endsWith("_proj.weight");
+    }
+
+    /** The transpose of a 2-d host tensor. */
+    static Tensor transpose(Tensor t) {
+        int rows = (int) t.shape()[0];
+        int cols = (int) t.shape()[1];
+        float[] out = new float[rows * cols];
+        float[] in = t.data();
+        for (int r = 0; r < rows; r++) {
+            for (int c = 0; c < cols; c++) {
+                out[c * rows + r] = in[r * cols + c];
+            }
+        }
+        return new Tensor(new long[] {cols, rows}, out);
+    }
+
+    /** Overwrites weights in place from Hugging Face layout tensors (every weight must be given). */
+    public void setWeights(Map<String, Tensor> tensors) {
+        for (Map.Entry<String, NDArray> e : params.entrySet()) {
+            Tensor t = tensors.get(e.getKey());
+            if (t == null || t.numel() != e.getValue().getShape().size()) {
+                throw new IllegalArgumentException("weights lack '" + e.getKey() + "' or it has the wrong size");
+            }
+            e.getValue().set((isLinearWeight(e.getKey()) ? transpose(t) : t).data());
+        }
+    }
+
     public static DecoderModel load(Path dir, Device device) throws IOException {
         ModelConfig cfg = ModelConfig.read(dir);
         return fromTensors(cfg, SafeTensors.readModelDir(dir), device);
@@ -83,9 +113,11 @@ public final class DecoderModel implements AutoCloseable {
         NDManager m = Torch.engine().newBaseManager(device);
         Map<String, NDArray> params = new LinkedHashMap<>();
         tensors.forEach((k, t) -> {
-            if (!k.endsWith("rotary_emb.inv_freq")) {
-                params.put(k, m.create(t.data(), new Shape(t.shape())));
+            if (k.endsWith("rotary_emb.inv_freq")) {
+                return;
             }
+            Tensor stored = isLinearWeight(k) ? transpose(t) : t;
+            params.put(k, m.create(stored.data(), new Shape(stored.shape())));
         });
         if (cfg.tieWordEmbeddings()) {
             params.remove("lm_head.weight");
@@ -164,7 +196,10 @@ public final class DecoderModel implements AutoCloseable {
         return manager;
     }
 
-    /** Every weight, keyed by its Hugging Face name. */
+    /**
+     * Every weight as held in memory, keyed by its Hugging Face name (linear weights transposed, [in, out]):
+     * what training updates in place.
+     */
     public Map<String, NDArray> parameters() {
         return params;
     }
@@ -181,10 +216,13 @@ public final class DecoderModel implements AutoCloseable {
         return out;
     }
 
-    /** Host copies of the weights (tied output head left out, as Hugging Face saves it). */
+    /** Host copies of the weights in Hugging Face layout (tied output head left out, as transformers saves it). */
     public Map<String, Tensor> stateDict() {
         Map<String, Tensor> out = new LinkedHashMap<>();
-        params.forEach((k, v) -> out.put(k, new Tensor(v.getShape().getShape(), v.toFloatArray())));
+        params.forEach((k, v) -> {
+            Tensor t = new Tensor(v.getShape().getShape(), v.toFloatArray());
+            out.put(k, isLinearWeight(k) ? transpose(t) : t);
+        });
         return out;
     }
 

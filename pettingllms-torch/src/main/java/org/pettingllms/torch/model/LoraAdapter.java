@@ -88,8 +88,8 @@ public final class LoraAdapter implements AutoCloseable {
             if (!targets(lin.name(), targetModules)) {
                 continue;
             }
-            long out = lin.weight().getShape().get(0);
-            long in = lin.weight().getShape().get(1);
+            long out = lin.out();
+            long in = lin.in();
             float[] a = new float[(int) (rank * in)];
             double bound = 1 / Math.sqrt(in);
             for (int i = 0; i < a.length; i++) {
@@ -130,7 +130,7 @@ public final class LoraAdapter implements AutoCloseable {
                 continue;
             }
             if (a == null || b == null || a.shape()[0] != r || b.shape()[1] != r
-                    || a.shape()[1] != lin.weight().getShape().get(1) || b.shape()[0] != lin.weight().getShape().get(0)) {
+                    || a.shape()[1] != lin.in() || b.shape()[0] != lin.out()) {
                 m.close();
                 throw new IOException(dir + ": LoRA tensors of " + lin.name() + " are missing or have wrong shapes"
                         + " for rank " + r);

@@ -58,8 +58,8 @@ public final class LoraRows {
         if (!any) {
             return null;
         }
-        long in = lin.weight().getShape().get(1);
-        long out = lin.weight().getShape().get(0);
+        long in = lin.in();
+        long out = lin.out();
         var scope = x.getManager();
         NDList aT = new NDList();
         NDList bT = new NDList();
