@@ -43,4 +43,23 @@ class TokenSamplerTest {
         int[] cold = histogram(0.5, 0, 1);        // p^2 = .25, .09, .0225, .0025 (sum .365): 0.25/0.365 = 0.685
         assertThat(cold[0] / 40_000.0).isCloseTo(0.25 / 0.365, within(0.01));
     }
+
+    @Test
+    void theDeviceSideFastPathSamplesTheSameDistributions() {
+        float[] logp = logits; // already normalised: log of probabilities summing to 1
+        float[] probs = {0.5f, 0.3f, 0.15f, 0.05f};
+        SplittableRandom rng = new SplittableRandom(4);
+        int[] plain = new int[4];
+        int[] top2 = new int[4];
+        for (int i = 0; i < 40_000; i++) {
+            plain[TokenSampler.pick(logp, probs, false, 0, 1.0, rng).token()]++;
+            top2[TokenSampler.pick(logp, probs, false, 2, 1.0, rng).token()]++;
+        }
+        assertThat(plain[1] / 40_000.0).isCloseTo(0.3, within(0.01));
+        assertThat(top2[2] + top2[3]).isZero();
+        assertThat(top2[1] / 40_000.0).isCloseTo(0.375, within(0.01));
+        var greedy = TokenSampler.pick(logp, probs, true, 0, 1.0, rng);
+        assertThat(greedy.token()).isZero();
+        assertThat(greedy.logprob()).isEqualTo(logp[0]);
+    }
 }

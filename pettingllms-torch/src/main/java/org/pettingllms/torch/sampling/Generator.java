@@ -67,12 +67,12 @@ public final class Generator {
             Arrays.setAll(active, i -> i);
             boolean[][] valid;
             long[] nextPos = new long[n];
-            float[][] last;
+            float[][][] last;
             try (NDManager step = gen.newSubManager()) {
                 List<int[]> prompts = requests.stream().map(Request::prompt).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
                 NDArray logits = model.forward(in.ids(), in.positions(), in.bias(), cache, rows(requests, active));
-                last = rowsOf(logits.get(new NDIndex(":, -1, :")));
+                last = distributions(logits.get(new NDIndex(":, -1, :")), requests, active);
                 valid = in.valid();
                 for (int i = 0; i < n; i++) {
                     nextPos[i] = requests.get(i).prompt().length;
@@ -84,7 +84,8 @@ public final class Generator {
                 for (int a = 0; a < active.length; a++) {
                     int r = active[a];
                     Request req = requests.get(r);
-                    TokenSampler.Pick p = TokenSampler.pick(last[a], req.temperature(), req.topK(), req.topP(), rngs[r]);
+                    TokenSampler.Pick p = TokenSampler.pick(last[0][a], last[1][a], req.temperature() == 0,
+                            req.topK(), req.topP(), rngs[r]);
                     tokens.get(r).add(p.token());
                     logprobs.get(r).add(p.logprob());
                     nextTok[a] = p.token();
@@ -125,7 +126,7 @@ public final class Generator {
                     int past = (int) cache.length();
                     NDArray logits = model.forward(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
                             Inputs.causalBias(step, valid, 1, past), cache, rows(requests, active));
-                    last = rowsOf(logits.get(new NDIndex(":, -1, :")));
+                    last = distributions(logits.get(new NDIndex(":, -1, :")), requests, active);
                 }
             }
         }
@@ -169,6 +170,20 @@ public final class Generator {
             out[i][valid[i].length] = true;
         }
         return out;
+    }
+
+    /**
+     * The next-token distributions of the active rows, computed on the device: [0] log-probabilities at
+     * temperature 1 (the reported logprobs), [1] probabilities at each row's sampling temperature.
+     */
+    private static float[][][] distributions(NDArray logits, List<Request> requests, int[] active) {
+        float[] inverseT = new float[active.length];
+        for (int a = 0; a < active.length; a++) {
+            double t = requests.get(active[a]).temperature();
+            inverseT[a] = t == 0 ? 1f : (float) (1 / t);
+        }
+        NDArray scaled = logits.mul(logits.getManager().create(inverseT, new Shape(active.length, 1)));
+        return new float[][][] {rowsOf(logits.logSoftmax(-1)), rowsOf(scaled.softmax(-1))};
     }
 
     private static float[][] rowsOf(NDArray logits2d) {

@@ -15,6 +15,58 @@ public final class TokenSampler {
     public record Pick(int token, float logprob) {
     }
 
+    /**
+     * The fast path used by the generator, with the distributions computed on the device: {@code logp} the
+     * temperature-1 log-probabilities, {@code probs} the softmax at the sampling temperature (ignored when
+     * greedy).
+     */
+    public static Pick pick(float[] logp, float[] probs, boolean greedy, int topK, double topP, SplittableRandom rng) {
+        int token;
+        if (greedy) {
+            token = 0;
+            for (int i = 1; i < logp.length; i++) {
+                if (logp[i] > logp[token]) {
+                    token = i;
+                }
+            }
+        } else if (topK <= 0 && topP >= 1.0) {
+            double[] p = new double[probs.length];
+            double z = 0;
+            for (int i = 0; i < p.length; i++) {
+                p[i] = probs[i];
+                z += p[i];
+            }
+            token = draw(p, p.length, z, rng, null);
+        } else {
+            int[] order = descending(probs);
+            int keep = topK > 0 ? Math.min(topK, probs.length) : probs.length;
+            double[] p = new double[keep];
+            double z = 0;
+            for (int i = 0; i < keep; i++) {
+                p[i] = probs[order[i]];
+                z += p[i];
+            }
+            token = draw(p, nucleus(p, keep, z, topP), -1, rng, order);
+        }
+        return new Pick(token, logp[token]);
+    }
+
+    /** How many of the (descending) probabilities {@code p} the nucleus {@code topP} keeps. */
+    private static int nucleus(double[] p, int keep, double z, double topP) {
+        if (topP >= 1.0) {
+            return keep;
+        }
+        double cum = 0;
+        for (int i = 0; i < keep; i++) {
+            cum += p[i] / z;
+            if (cum >= topP) {
+                return i + 1;
+            }
+        }
+        return keep;
+    }
+
+    /** Reference path from raw logits (host-side softmax); same semantics as the fast path. */
     public static Pick pick(float[] logits, double temperature, int topK, double topP, SplittableRandom rng) {
         double max = Double.NEGATIVE_INFINITY;
         int argmax = 0;
@@ -77,6 +129,12 @@ public final class TokenSampler {
 
     /** Index i with probability p[i] / z among the first {@code n}; mapped through {@code order} when given. */
     private static int draw(double[] p, int n, double z, SplittableRandom rng, int[] order) {
+        if (z < 0) {
+            z = 0;
+            for (int i = 0; i < n; i++) {
+                z += p[i];
+            }
+        }
         double u = rng.nextDouble() * z;
         int pick = n - 1;
         for (int i = 0; i < n; i++) {
