@@ -54,14 +54,24 @@ public final class RecordingLearner implements Learner {
         return versions.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
     }
 
+    /** Saves its counters (it has no weights), so that resuming can be tested without a model. */
     @Override
-    public void save(PolicyRef policy, Path dir) {
-        throw new UnsupportedOperationException("RecordingLearner keeps no weights to save");
+    public void save(PolicyRef policy, Path dir) throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir);
+        java.nio.file.Files.writeString(dir.resolve("recording.txt"), optimSteps(policy) + " " + version(policy));
     }
 
     @Override
-    public void load(PolicyRef policy, Path dir) {
-        throw new UnsupportedOperationException("RecordingLearner keeps no weights to load");
+    public void load(PolicyRef policy, Path dir) throws java.io.IOException {
+        String[] parts = java.nio.file.Files.readString(dir.resolve("recording.txt")).trim().split(" ");
+        steps.put(policy, new AtomicLong(Long.parseLong(parts[0])));
+        versions.put(policy, new AtomicLong(Long.parseLong(parts[1])));
+    }
+
+    /** The last published version of a policy (0 before any). */
+    public long version(PolicyRef policy) {
+        AtomicLong v = versions.get(policy);
+        return v == null ? 0 : v.get();
     }
 
     public List<Batch> batches() {

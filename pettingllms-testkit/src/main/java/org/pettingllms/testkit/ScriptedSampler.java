@@ -38,6 +38,11 @@ public final class ScriptedSampler implements Sampler {
         return new ScriptedSampler(new TextPolicySampler(policy));
     }
 
+    /** Answers from a seeded policy, stamped with each policy's current weight version. */
+    public static ScriptedSampler of(TextPolicy policy, java.util.function.ToLongFunction<PolicyRef> versions) {
+        return new ScriptedSampler(new TextPolicySampler(policy, versions));
+    }
+
     /** Answers chosen by candidate index: {@code answers(policy, prompt, c)} for c = 0..n-1. */
     public static ScriptedSampler byCandidate(CandidateScript script) {
         return new ScriptedSampler((policy, prompt, n, params) -> {

@@ -17,14 +17,22 @@ import org.pettingllms.core.util.Seeds;
  */
 public final class TextPolicySampler implements Sampler {
     private final TextPolicy policy;
+    private final java.util.function.ToLongFunction<PolicyRef> versions;
 
     public TextPolicySampler(TextPolicy policy) {
+        this(policy, p -> 0);
+    }
+
+    /** @param versions the weight version to stamp on a policy's completions (its published version) */
+    public TextPolicySampler(TextPolicy policy, java.util.function.ToLongFunction<PolicyRef> versions) {
         this.policy = policy;
+        this.versions = versions;
     }
 
     @Override
     public List<Completion> sample(PolicyRef ref, Prompt prompt, int n, SamplingParams params) {
         IntSeq promptTokens = IntSeq.of(prompt.text().codePoints().toArray());
+        long version = versions.applyAsLong(ref);
         List<Completion> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String text = policy.answer(ref, prompt, new SplittableRandom(Seeds.derive(params.seed(), i)));
@@ -42,7 +50,7 @@ public final class TextPolicySampler implements Sampler {
                 finish = FinishReason.LENGTH;
             }
             out.add(new Completion(promptTokens, IntSeq.of(tokens), FloatSeq.of(new float[tokens.length]), text,
-                    finish, 0));
+                    finish, version));
         }
         return out;
     }

@@ -3,6 +3,8 @@ package org.pettingllms.core.config;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.algo.GroupFilter;
+import org.pettingllms.core.algo.LrSchedule;
+import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.algo.Grouping;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
@@ -14,7 +16,8 @@ import org.pettingllms.core.rollout.RolloutConfig;
  * A run, as loaded from YAML over the defaults in {@code defaults.yaml} (see {@link ConfigLoader}). Every
  * section is a small immutable record; range checks live in the compact constructors.
  */
-public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, Algo algo, Validation validation) {
+public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, Algo algo, Train train, Engine engine,
+                        Validation validation) {
 
     /** @param seed the seed of every random choice in the run */
     public record Run(String name, long seed, String outputDir) {
@@ -84,6 +87,54 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
 
         public GroupFilter filter() {
             return GroupFilter.parse(groupFilter);
+        }
+    }
+
+    /**
+     * The policy update (AT-GRPO.md, "Policy loss"): PPO-clip, AdamW, schedule, and the run's rhythm.
+     *
+     * @param steps           training steps (the real horizon of the cosine schedule)
+     * @param checkpointEvery steps between checkpoints (0: only at the end)
+     * @param validateEvery   steps between validations (0: never during training)
+     */
+    public record Train(int steps, double learningRate, LrSchedule.Kind schedule, int warmupSteps, double minLrRatio,
+                        double weightDecay, double maxGradNorm, int microBatchSize, LossConfig.Aggregation aggregation,
+                        double clipLow, double clipHigh, double klCoef, double entropyCoef, int checkpointEvery,
+                        int validateEvery) {
+        public Train {
+            if (steps < 1 || microBatchSize < 1 || checkpointEvery < 0 || validateEvery < 0) {
+                throw new IllegalArgumentException("need steps >= 1, microBatchSize >= 1, checkpointEvery >= 0 and "
+                        + "validateEvery >= 0");
+            }
+            lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef); // range checks
+            lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio);
+        }
+
+        public LossConfig loss() {
+            return lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef);
+        }
+
+        public LrSchedule lr() {
+            return lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio);
+        }
+
+        private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {
+            return new LossConfig(lo, hi, a, kl, ent);
+        }
+
+        private static LrSchedule lrSchedule(LrSchedule.Kind k, double lr, int warmup, int steps, double min) {
+            return new LrSchedule(k, lr, Math.min(warmup, steps), steps, min);
+        }
+    }
+
+    /** The embedded engine: device, batching and the shape of fresh LoRA adapters. */
+    public record Engine(String device, int maxBatchRows, int loraRank, double loraAlpha, List<String> loraTargets) {
+        public Engine {
+            loraTargets = List.copyOf(loraTargets);
+            if (maxBatchRows < 1 || loraRank < 1 || loraAlpha <= 0 || loraTargets.isEmpty()) {
+                throw new IllegalArgumentException("need maxBatchRows >= 1, loraRank >= 1, loraAlpha > 0 and "
+                        + "at least one LoRA target");
+            }
         }
     }
 

@@ -1,0 +1,149 @@
+package org.pettingllms.core.train;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pettingllms.core.algo.Advantages;
+import org.pettingllms.core.algo.PolicyRouter;
+import org.pettingllms.core.algo.ScoredSample;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.GroupKey;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Sample;
+import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.core.util.Seeds;
+
+/**
+ * The training loop of AT-GRPO (AT-GRPO.md, Algorithm 1). {@link #step} reads top to bottom: publish weights,
+ * problems, tree rollouts, groups, filter, advantages, routing, per-policy updates, metrics, validation,
+ * checkpoint. Strictly on-policy: every sample must come from the weights published at the start of its step.
+ */
+public final class Trainer {
+    private final RunConfig cfg;
+    private final Task<?> task;
+    private final ProblemSource problems;
+    private final PolicyMap policies;
+    private final Learner learner;
+    private final RolloutEngine engine;
+    private final MetricsLog metrics;
+    private final Checkpoints checkpoints;
+
+    public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
+                   Learner learner, Path runDir) {
+        this.cfg = cfg;
+        this.task = task;
+        this.problems = problems;
+        this.policies = policies;
+        this.learner = learner;
+        this.engine = new RolloutEngine(sampler);
+        try {
+            java.nio.file.Files.createDirectories(runDir.resolve("checkpoints"));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot create the run directory " + runDir, e);
+        }
+        this.metrics = new MetricsLog(runDir.resolve("metrics.jsonl"));
+        this.checkpoints = new Checkpoints(runDir.resolve("checkpoints"), learner, policies);
+    }
+
+    /** Runs steps {@code from .. steps-1}, or resumes after the last checkpoint; returns the last step's metrics. */
+    public Map<String, Object> run(boolean resume) throws IOException {
+        int from = resume ? checkpoints.restoreLatest() + 1 : 0;
+        metrics.truncateFrom(from);
+        Map<String, Object> last = Map.of();
+        for (int step = from; step < cfg.train().steps(); step++) {
+            last = step(step);
+        }
+        return last;
+    }
+
+    /** One training step. */
+    public Map<String, Object> step(int step) throws IOException {
+        long t0 = System.nanoTime();
+        // 1. strictly on-policy: the sampler uses the latest weights of every trained policy
+        Map<PolicyRef, Long> versions = new LinkedHashMap<>();
+        policies.trainedPolicies().forEach(p -> versions.put(p, learner.publish(p)));
+        // 2. this step's problems: a fixed slice of the training split, so a resumed run sees the same data
+        int e = cfg.rollout().problemsPerStep();
+        List<Problem> batch = problems.problems(ProblemSource.Split.TRAIN, (long) step * e, e);
+        // 3. tree rollouts (or parallel sampling for the GRPO baseline); rewards are mixed in the engine
+        RolloutResult rollout = engine.run(task, batch, policies, rolloutConfig(step));
+        checkOnPolicy(rollout.samples(), versions);
+        long t1 = System.nanoTime();
+        // 4. groups by (problem, role, turn) or an ablation; optional filter
+        Map<GroupKey, List<Sample>> groups = cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
+        // 5. GRPO advantages per group
+        List<ScoredSample> scored = Advantages.compute(groups, cfg.algo().normalizeByStd());
+        // 6. each sample to its role's policy; untrained roles dropped
+        Map<PolicyRef, List<ScoredSample>> routed = PolicyRouter.route(scored, policies);
+        // 7. one update per policy (an adapter policy updates only its adapter)
+        Map<PolicyRef, Learner.LossStats> losses = new LinkedHashMap<>();
+        Map<PolicyRef, Learner.OptimStats> optims = new LinkedHashMap<>();
+        routed.forEach((policy, samples) -> {
+            if (!samples.isEmpty()) {
+                losses.put(policy, learner.forwardBackward(policy,
+                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train().loss()));
+                optims.put(policy, learner.optimStep(policy));
+            }
+        });
+        long t2 = System.nanoTime();
+        // 8. metrics, periodic validation, checkpoint
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("step", step);
+        m.putAll(StepMetrics.rollout("", rollout, task.roles()));
+        m.putAll(StepMetrics.training(rollout.samples(), scored, losses, optims));
+        boolean last = step == cfg.train().steps() - 1;
+        if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
+            m.putAll(StepMetrics.rollout("val/", validate(), task.roles()));
+        }
+        long t3 = System.nanoTime();
+        m.put("time/rollout_s", (t1 - t0) / 1e9);
+        m.put("time/update_s", (t2 - t1) / 1e9);
+        m.put("time/validate_s", (t3 - t2) / 1e9);
+        m.put("time/step_s", (t3 - t0) / 1e9);
+        m.put("tokens/per_s", ((Number) m.get("tokens/completion")).doubleValue() / Math.max(1e-9, (t2 - t0) / 1e9));
+        metrics.append(m);
+        if (due(step, cfg.train().checkpointEvery()) || last) {
+            checkpoints.save(step);
+        }
+        return m;
+    }
+
+    /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */
+    public RolloutResult validate() {
+        RunConfig.Validation v = cfg.validation();
+        RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, v.samplesPerProblem(), false,
+                cfg.task().style(), v.sampling().toParams(Seeds.derive(cfg.run().seed(), "validation")),
+                cfg.rollout().toRolloutConfig(cfg.task().style(), 0).mix(), cfg.rollout().concurrency());
+        return engine.run(task, problems.problems(ProblemSource.Split.TEST, 0, v.problems()), policies, rc);
+    }
+
+    private RolloutConfig rolloutConfig(int step) {
+        return cfg.rollout().toRolloutConfig(cfg.task().style(), Seeds.derive(cfg.run().seed(), "rollout", step));
+    }
+
+    private static boolean due(int step, int every) {
+        return every > 0 && (step + 1) % every == 0;
+    }
+
+    /** Every trained sample must come from the weights published for its policy at the start of the step. */
+    private void checkOnPolicy(List<Sample> samples, Map<PolicyRef, Long> versions) {
+        for (Sample s : samples) {
+            Long v = versions.get(s.policy());
+            if (v != null && s.completion().weightVersion() != v) {
+                throw new IllegalStateException("off-policy sample: role '" + s.role() + "' of " + s.problemId()
+                        + " was sampled with weight version " + s.completion().weightVersion() + " of " + s.policy()
+                        + ", but version " + v + " was published for this step");
+            }
+        }
+    }
+}

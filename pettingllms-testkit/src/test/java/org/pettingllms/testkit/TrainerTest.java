@@ -1,0 +1,101 @@
+package org.pettingllms.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.train.Trainer;
+
+/** The training loop with a scripted sampler and a recording learner: routing, on-policy checks, resume. */
+class TrainerTest {
+    final CounterTask task = new CounterTask(List.of("a", "b"), 3);
+    final PolicyMap l2 = PolicyMap.forLevel(Level.L2, task.roles(), "m", Set.of());
+    /** Problem i of a split: target 6 + i % 5. */
+    final ProblemSource source = (split, from, count) -> {
+        List<Problem> out = new ArrayList<>();
+        for (long i = from; i < from + count; i++) {
+            out.add(Problem.generated(split + "-" + i, 6 + i % 5));
+        }
+        return out;
+    };
+
+    RunConfig config(int steps) {
+        return ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
+                List.of("train.steps=" + steps, "rollout.problemsPerStep=4", "rollout.k=3", "train.checkpointEvery=1",
+                        "train.validateEvery=2", "validation.problems=3"));
+    }
+
+    Trainer trainer(RunConfig cfg, RecordingLearner learner, Path dir) {
+        ScriptedSampler sampler = ScriptedSampler.of((p, prompt, rng) -> Integer.toString(rng.nextInt(4)),
+                learner::version);
+        return new Trainer(cfg, task, source, l2, sampler, learner, dir);
+    }
+
+    @Test
+    void aStepUpdatesEachRolesAdapterWithItsOwnSamples(@TempDir Path dir) throws Exception {
+        RecordingLearner learner = new RecordingLearner();
+        Map<String, Object> m = trainer(config(1), learner, dir).step(0);
+        assertThat(learner.batches()).hasSize(2);
+        for (RecordingLearner.Batch b : learner.batches()) {
+            assertThat(b.policy().adapter()).isIn("a", "b");
+            assertThat(b.examples()).isNotEmpty();
+        }
+        assertThat(learner.optimSteps(new PolicyRef("m", "a"))).isEqualTo(1);
+        assertThat(m).containsKeys("step", "success/rate", "reward/a/mean", "reward/b/team", "adv/nonzero_frac",
+                "train/loss/m+a", "train/grad_norm/m+b", "time/rollout_s", "tokens/per_s");
+        assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
+        assertThat(dir.resolve("checkpoints/latest.json")).exists();
+    }
+
+    @Test
+    void aKilledRunResumesWithTheSameDataSeedsAndMetrics(@TempDir Path dir) throws Exception {
+        RunConfig cfg = config(5);
+        trainer(cfg, new RecordingLearner(), dir.resolve("full")).run(false);
+        // killed after step 3 (index 2), with a torn metrics line; then a fresh process resumes
+        Trainer killed = trainer(cfg, new RecordingLearner(), dir.resolve("resumed"));
+        for (int step = 0; step < 3; step++) {
+            killed.step(step);
+        }
+        Files.writeString(dir.resolve("resumed/metrics.jsonl"), "{\"step\": 3, \"torn", java.nio.file.StandardOpenOption.APPEND);
+        RecordingLearner fresh = new RecordingLearner();
+        trainer(cfg, fresh, dir.resolve("resumed")).run(true);
+        assertThat(fresh.optimSteps(new PolicyRef("m", "a"))).isEqualTo(5);
+        var full = MetricsLog.read(dir.resolve("full/metrics.jsonl"));
+        var resumed = MetricsLog.read(dir.resolve("resumed/metrics.jsonl"));
+        assertThat(resumed).hasSize(5);
+        for (int i = 0; i < 5; i++) {
+            assertThat(withoutTimes(resumed.get(i))).as("step %d", i).isEqualTo(withoutTimes(full.get(i)));
+        }
+        assertThat(full.get(4)).containsKey("val/success/rate");
+    }
+
+    static Map<String, Object> withoutTimes(Map<String, Object> m) {
+        Map<String, Object> out = new java.util.TreeMap<>(m);
+        out.keySet().removeIf(k -> k.startsWith("time/") || k.equals("tokens/per_s"));
+        return out;
+    }
+
+    @Test
+    void samplesFromStaleWeightsStopTraining(@TempDir Path dir) {
+        RecordingLearner learner = new RecordingLearner();
+        ScriptedSampler stale = ScriptedSampler.of((p, prompt, rng) -> "1", p -> 0); // never sees a publication
+        Trainer t = new Trainer(config(1), task, source, l2, stale, learner, dir);
+        assertThatThrownBy(() -> t.step(0)).hasMessageContaining("off-policy sample")
+                .hasMessageContaining("version 0");
+    }
+}
