@@ -99,4 +99,35 @@ class CliTest {
         }
         assertThat(json.get("train_full_mfu").asDouble()).isBetween(0.0, 1.5);
     }
+
+    @Test
+    void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String[] common = {CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
+                "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2", "--set", "rollout.k=2",
+                "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=2",
+                "--set", "validation.sampling.maxTokens=6", "--set", "task.maxTurns=2", "--set", "train.checkpointEvery=1"};
+        Result first = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).contains("step 1/2 | success").contains("step 2/2").contains("(val ");
+        Path runDir = dir.resolve("plan-path-L2");
+        assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(2);
+        JsonNode runJson = new ObjectMapper().readTree(runDir.resolve("run.json").toFile());
+        assertThat(runJson.at("/config/policy/level").asText()).isEqualTo("L2");
+        assertThat(runJson.at("/versions/pytorch").asText()).isEqualTo("2.7.1");
+        assertThat(runDir.resolve("checkpoints/step-000001/fresh_tiny+tool/adapter_model.safetensors")).exists();
+        assertThat(runDir.resolve("checkpoints/step-000001/fresh_tiny+plan/adapter_config.json")).exists();
+
+        Result again = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
+        assertThat(again.code()).isEqualTo(2);
+        assertThat(again.err()).contains("--resume");
+
+        Result resumed = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=3", "--resume"}));
+        assertThat(resumed.code()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("step 3/3").doesNotContain("step 1/3");
+        assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(3);
+    }
+
+    static String[] concat(String[]... parts) {
+        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+    }
 }

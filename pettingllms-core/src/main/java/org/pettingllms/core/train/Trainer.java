@@ -57,11 +57,18 @@ public final class Trainer {
 
     /** Runs steps {@code from .. steps-1}, or resumes after the last checkpoint; returns the last step's metrics. */
     public Map<String, Object> run(boolean resume) throws IOException {
+        return run(resume, m -> { });
+    }
+
+    /** As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). */
+    public Map<String, Object> run(boolean resume, java.util.function.Consumer<Map<String, Object>> onStep)
+            throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         Map<String, Object> last = Map.of();
         for (int step = from; step < cfg.train().steps(); step++) {
             last = step(step);
+            onStep.accept(last);
         }
         return last;
     }

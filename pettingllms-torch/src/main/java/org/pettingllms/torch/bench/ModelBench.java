@@ -38,13 +38,9 @@ public final class ModelBench {
     private ModelBench() {
     }
 
-    /** Qwen3-style presets: about 2M and 20M parameters. */
+    /** See {@link org.pettingllms.torch.model.Presets}. */
     public static ModelConfig preset(String name) {
-        return switch (name) {
-            case "2m" -> new ModelConfig("qwen3", 512, 192, 512, 4, 6, 2, 32, 1e-6, 1e6, false, false, 1024, 1, 2);
-            case "20m" -> new ModelConfig("qwen3", 4096, 384, 1024, 10, 6, 2, 64, 1e-6, 1e6, false, false, 1024, 1, 2);
-            default -> throw new IllegalArgumentException("unknown preset '" + name + "'; presets: 2m, 20m");
-        };
+        return org.pettingllms.torch.model.Presets.of(name);
     }
 
     public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {

@@ -1,0 +1,116 @@
+package org.pettingllms.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.train.Trainer;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code train}: AT-GRPO training of a run's policies on the embedded engine. */
+@Command(name = "train", mixinStandardHelpOptions = true,
+        description = "Train the run's policies with AT-GRPO on the embedded engine (CPU by default).")
+final class TrainCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
+            description = "run config (YAML); default: configs/plan-path/L2.yaml")
+    Path config;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. train.steps=5")
+    List<String> overrides = new ArrayList<>();
+
+    @Option(names = "--resume", description = "continue the run from its last checkpoint")
+    boolean resume;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        RunConfig cfg = setup.config();
+        Path runDir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
+        if (!resume && Files.exists(runDir.resolve("metrics.jsonl"))) {
+            throw new IllegalArgumentException("run directory " + runDir + " already holds a run; pass --resume to "
+                    + "continue it, or set run.name (--set run.name=...) for a new one");
+        }
+        Files.createDirectories(runDir);
+        writeRunJson(runDir, cfg);
+        PrintWriter out = spec.commandLine().getOut();
+        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
+            Trainer trainer = new Trainer(cfg, setup.task(), new SeededProblems(setup.task().id(), cfg.run().seed()),
+                    setup.policies(), engine.sampler(), engine.learner(), runDir);
+            out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
+                    cfg.train().steps(), runDir);
+            out.flush();
+            trainer.run(resume, m -> {
+                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps()));
+                out.flush();
+            });
+        }
+        out.printf("done: metrics in %s, checkpoints in %s%n", runDir.resolve("metrics.jsonl"),
+                runDir.resolve("checkpoints"));
+        out.flush();
+        return 0;
+    }
+
+    /** {@code run.json}: the resolved config, versions, seed and machine, written at start. */
+    static void writeRunJson(Path runDir, RunConfig cfg) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode run = json.createObjectNode();
+        run.set("config", ConfigLoader.toTree(cfg));
+        run.put("seed", cfg.run().seed());
+        ObjectNode versions = run.putObject("versions");
+        String v = TrainCommand.class.getPackage().getImplementationVersion();
+        versions.put("pettingllms", v == null ? "dev" : v);
+        versions.put("java", Runtime.version().toString());
+        versions.put("pytorch", Torch.engine().getVersion());
+        ObjectNode machine = run.putObject("machine");
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
+        Path tmp = Files.createTempFile(runDir, "run", ".tmp");
+        Files.writeString(tmp, run.toPrettyString());
+        Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** One compact console line per step. */
+    static final class StepLine {
+        private StepLine() {
+        }
+
+        static String of(Map<String, Object> m, List<String> roles, int steps) {
+            StringBuilder sb = new StringBuilder();
+            sb.append(String.format("step %d/%d | success %.0f%%", ((Number) m.get("step")).intValue() + 1, steps,
+                    100 * num(m, "success/rate")));
+            if (m.containsKey("val/success/rate")) {
+                sb.append(String.format(" (val %.0f%%)", 100 * num(m, "val/success/rate")));
+            }
+            sb.append(" | reward");
+            for (String r : roles) {
+                sb.append(String.format(" %s %.2f", r, num(m, "reward/" + r + "/mean")));
+            }
+            sb.append(String.format(" | adv!=0 %.0f%% | %.1f s", 100 * num(m, "adv/nonzero_frac"), num(m, "time/step_s")));
+            return sb.toString();
+        }
+
+        private static double num(Map<String, Object> m, String k) {
+            Object v = m.get(k);
+            return v instanceof Number n ? n.doubleValue() : 0;
+        }
+    }
+}
