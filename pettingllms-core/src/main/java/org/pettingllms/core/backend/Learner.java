@@ -13,6 +13,14 @@ public interface Learner {
     /** Accumulates the gradients of the policy loss over {@code batch}; may be called several times per step. */
     LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss);
 
+    /**
+     * Accumulates the gradients of the supervised next-token loss (mean negative log-likelihood of the completion
+     * tokens) over {@code batch}, for warm-up; the advantages and old logprobs of the examples are ignored.
+     */
+    default LossStats forwardBackwardSupervised(PolicyRef policy, List<TrainExample> batch) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no supervised loss");
+    }
+
     /** Applies the accumulated gradients (clipped; skipped and reported when their norm is not finite). */
     OptimStats optimStep(PolicyRef policy);
 

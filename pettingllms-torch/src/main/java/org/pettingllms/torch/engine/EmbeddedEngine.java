@@ -68,7 +68,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         return new EmbeddedEngine(reg, codecs, cfg);
     }
 
-    private TextCodec codec(String model) {
+    public TextCodec codec(String model) {
         TextCodec c = codecs.get(model);
         if (c == null) {
             throw new IllegalArgumentException("no codec for model '" + model + "'");

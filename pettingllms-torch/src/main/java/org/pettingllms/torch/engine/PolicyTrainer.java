@@ -81,6 +81,30 @@ final class PolicyTrainer implements AutoCloseable {
         return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, totalTokens);
     }
 
+    /** Mean negative log-likelihood of all completion tokens of {@code batch}, accumulated over micro-batches. */
+    Learner.LossStats forwardBackwardSupervised(List<TrainExample> batch) {
+        long total = batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
+        if (total == 0) {
+            return new Learner.LossStats(0, 0, 0, 0, 0);
+        }
+        double loss = 0;
+        for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
+            List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + settings.microBatchSize()));
+            SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
+                    chunk.stream().map(e -> e.completionTokens().toArray()).toList());
+            try (NDManager scope = model.manager().newSubManager();
+                 GradientCollector gc = Torch.engine().newGradientCollector()) {
+                SequenceBatch.Logprobs lp = sb.logprobs(model, scope,
+                        adapter == null ? null : LoraRows.all(adapter, chunk.size()));
+                NDArray nll = lp.logprobs().mul(lp.mask()).sum().neg().div((float) total); // token mean over the batch
+                gc.backward(nll);
+                loss += nll.getFloat();
+            }
+            accumulateGradients();
+        }
+        return new Learner.LossStats(loss, 0, 0, 0, total);
+    }
+
     /** Host values of one micro-batch's loss. */
     private record StepResult(double lossValue, double clipFraction, double kl, double entropy) {
     }

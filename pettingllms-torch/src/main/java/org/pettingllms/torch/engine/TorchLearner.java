@@ -45,6 +45,11 @@ public final class TorchLearner implements Learner, AutoCloseable {
     }
 
     @Override
+    public LossStats forwardBackwardSupervised(PolicyRef policy, List<TrainExample> batch) {
+        return trainer(policy).forwardBackwardSupervised(batch);
+    }
+
+    @Override
     public OptimStats optimStep(PolicyRef policy) {
         PolicyTrainer t = trainer(policy);
         double lr = settings.lr().lr((int) t.optimizerSteps());

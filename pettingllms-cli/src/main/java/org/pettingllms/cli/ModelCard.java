@@ -1,0 +1,33 @@
+package org.pettingllms.cli;
+
+/** The model card written beside a model made by {@code sft}: how to make it again, and how good it is. */
+final class ModelCard {
+    private ModelCard() {
+    }
+
+    static String text(String task, String from, long seed, long params, int steps, int batch, double lr, double noise,
+                       double seconds, double singleAgent, double team, int evalProblems, String args) {
+        return """
+                # %s base model
+
+                A small Qwen3-style decoder (character-level vocabulary, compact prompts) trained by this project's own
+                supervised warm-up on solver demonstrations of `%s`, deliberately imperfect, so that reinforcement
+                learning has room to improve it.
+
+                | | |
+                |---|---|
+                | made with | `./pettingllms sft %s` |
+                | started from | `%s`, seed %d |
+                | parameters | %,d |
+                | data | first-turn prompts of generated training problems (seeds from %d), solver answers, %.0f%% of them truncated or random |
+                | training | %d steps x %d problems, AdamW, peak learning rate %s, warmup then cosine |
+                | training time | %.0f s on this machine |
+                | greedy success before RL | single agent %.1f%%, tool + plan %.1f%% (%d test problems) |
+
+                Files: `config.json` and `model.safetensors` in the Hugging Face layout. The tokenizer is the
+                project's character codec (`CharCodec`): ids 0-2 are padding, begin and end; newline is 3; printable
+                ASCII follows from 4.
+                """.formatted(task, task, args, from, seed, params, seed, 100 * noise, steps, batch, lr, seconds,
+                100 * singleAgent, 100 * team, evalProblems);
+    }
+}
