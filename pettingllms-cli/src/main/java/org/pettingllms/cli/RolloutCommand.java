@@ -39,7 +39,8 @@ final class RolloutCommand implements Callable<Integer> {
     List<String> overrides = new ArrayList<>();
 
     @Option(names = "--policy", defaultValue = "scripted",
-            description = "who answers: 'scripted' (built-in solver-based team; the only one until a model engine exists)")
+            description = "who answers: 'scripted' (built-in solver-based team) or 'model' (policy.model on the "
+                    + "embedded engine)")
     String policy;
 
     @Option(names = "--skill", defaultValue = "0.25", description = "scripted policy: chance of answering the solver's plan")
@@ -58,22 +59,29 @@ final class RolloutCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Override
-    public Integer call() {
-        if (!policy.equals("scripted")) {
-            throw new IllegalArgumentException("--policy '" + policy + "': only 'scripted' is available in this version");
+    public Integer call() throws Exception {
+        if (!policy.equals("scripted") && !policy.equals("model")) {
+            throw new IllegalArgumentException("--policy must be 'scripted' or 'model', got '" + policy + "'");
         }
         RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
         List<Problem> list = new SeededProblems(task.id(), cfg.run().seed()).problems(split, 0, problems);
         RolloutConfig rc = cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
-        var engine = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill)));
-        RolloutResult result = engine.run(task, list, setup.policies(), rc);
+        RolloutResult result;
+        if (policy.equals("model")) {
+            try (var embedded = org.pettingllms.torch.engine.EmbeddedEngine.open(cfg, setup.policies())) {
+                result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
+            }
+        } else {
+            result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill)))
+                    .run(task, list, setup.policies(), rc);
+        }
         PrintWriter out = spec.commandLine().getOut();
         for (EpisodeResult e : result.episodes().subList(0, Math.min(show, result.episodes().size()))) {
             printEpisode(out, e);
         }
-        printSummary(out, cfg, task, result);
+        printSummary(out, cfg, task, result, policy.equals("model") ? cfg.policy().model() : "scripted policy");
         out.flush();
         return 0;
     }
@@ -88,11 +96,11 @@ final class RolloutCommand implements Callable<Integer> {
         out.println();
     }
 
-    private static void printSummary(PrintWriter out, RunConfig cfg, Task<?> task, RolloutResult result) {
+    private static void printSummary(PrintWriter out, RunConfig cfg, Task<?> task, RolloutResult result, String who) {
         RolloutStats stats = RolloutStats.of(result, task.roles());
         var r = cfg.rollout();
-        out.printf("%s | level %s | %s K=%d | %d episodes | scripted policy%n", task.id(), cfg.policy().level(),
-                r.mode().name().toLowerCase(), r.k(), stats.episodes());
+        out.printf("%s | level %s | %s K=%d | %d episodes | %s%n", task.id(), cfg.policy().level(),
+                r.mode().name().toLowerCase(), r.k(), stats.episodes(), who);
         out.printf("%-6s %12s %10s %10s %13s %9s %12s%n", "role", "path reward", "local", "team", "all cand.",
                 "invalid", "unparseable");
         for (Map.Entry<String, RolloutStats.RoleStats> e : stats.roles().entrySet()) {

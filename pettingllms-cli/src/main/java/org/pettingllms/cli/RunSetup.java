@@ -16,6 +16,15 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
 
     static RunSetup load(Path configFile, List<String> overrides) {
         RunConfig cfg = ConfigLoader.load(configFile, overrides);
+        String model = cfg.policy().model();
+        String home = System.getenv("PETTINGLLMS_HOME");
+        if (home != null && !model.startsWith("fresh:") && !Path.of(model).isAbsolute() && !Files.exists(Path.of(model))
+                && Files.isDirectory(Path.of(home).resolve(model))) {
+            // configs name the shipped models relative to the installation, wherever the command runs from
+            List<String> withModel = new java.util.ArrayList<>(overrides);
+            withModel.add("policy.model=" + Path.of(home).resolve(model));
+            cfg = ConfigLoader.load(configFile, withModel);
+        }
         Task<?> task = Tasks.create(cfg.task());
         for (String r : cfg.policy().untrainedRoles()) {
             if (!task.roles().contains(r)) {

@@ -128,7 +128,7 @@ final class SftCommand implements Callable<Integer> {
             engine.registry().model(model).save(out);
             Files.writeString(out.resolve("README.md"), ModelCard.text(task.id(), model, cfg.run().seed(),
                     engine.registry().model(model).parameterCount(), steps, batch, lr, noise, seconds, sa, mas,
-                    evalProblems, String.join(" ", spec.commandLine().getParseResult().originalArgs())));
+                    evalProblems, String.join(" ", spec.commandLine().getParseResult().originalArgs()).replaceFirst("^sft ", "")));
             o.printf("greedy success on %d test problems: single agent %.1f%%, tool+plan %.1f%% | saved %s%n",
                     evalProblems, 100 * sa, 100 * mas, out);
             o.flush();

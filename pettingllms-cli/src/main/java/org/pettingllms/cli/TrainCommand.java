@@ -82,10 +82,7 @@ final class TrainCommand implements Callable<Integer> {
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
-        Path tmp = Files.createTempFile(runDir, "run", ".tmp");
-        Files.writeString(tmp, run.toPrettyString());
-        Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        org.pettingllms.core.util.AtomicFiles.writeString(runDir.resolve("run.json"), run.toPrettyString());
     }
 
     /** One compact console line per step. */

@@ -127,6 +127,25 @@ class CliTest {
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(3);
     }
 
+    @Test
+    void sftWritesAModelWithACardThatTrainCanStartFrom(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path model = dir.resolve("model");
+        Result r = run("sft", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",
+                "--steps", "3", "--batch", "4", "--eval", "4", "--out", model.toString(),
+                "--set", "validation.sampling.maxTokens=8", "--set", "task.maxTurns=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("step 3/3 | loss").contains("greedy success on 4 test problems");
+        assertThat(model.resolve("config.json")).exists();
+        assertThat(model.resolve("model.safetensors")).exists();
+        assertThat(Files.readString(model.resolve("README.md"))).contains("sudoku-v1").contains("greedy success before RL");
+        Result train = run("train", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=" + model,
+                "--set", "run.outputDir=" + dir, "--set", "train.steps=1", "--set", "rollout.problemsPerStep=2",
+                "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=0",
+                "--set", "task.maxTurns=1");
+        assertThat(train.code()).as(train.err()).isZero();
+        assertThat(dir.resolve("sudoku-L1/checkpoints/step-000000")).isDirectory();
+    }
+
     static String[] concat(String[]... parts) {
         return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
     }

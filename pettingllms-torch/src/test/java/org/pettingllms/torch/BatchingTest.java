@@ -106,4 +106,24 @@ class BatchingTest {
         assertThat(r.finish()).isEqualTo(org.pettingllms.core.data.FinishReason.EOS);
         assertThat(free.finish()).isEqualTo(org.pettingllms.core.data.FinishReason.LENGTH);
     }
+
+    @Test
+    void rowsThatFinishEarlyLeaveTheBatchWithoutDisturbingTheOthers() {
+        // row i stops after 2 + 3i tokens (a stop check), so rows leave the batch at different steps
+        List<Generator.Request> reqs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            int stopAt = 2 + 3 * i;
+            reqs.add(new Generator.Request(PROMPTS.get(i), i == 2 ? adapter : null, 1.0, 0, 1.0, 12, new int[0],
+                    t -> t.length >= stopAt, 40 + i));
+        }
+        List<Generator.Result> batched = Generator.generate(model, reqs);
+        for (int i = 0; i < 3; i++) {
+            Generator.Result alone = Generator.generate(model, List.of(reqs.get(i))).get(0);
+            assertThat(batched.get(i).tokens()).as("row %d", i).hasSize(2 + 3 * i).containsExactly(alone.tokens());
+            for (int t = 0; t < alone.logprobs().length; t++) {
+                assertThat(batched.get(i).logprobs()[t]).isCloseTo(alone.logprobs()[t], within(1e-4f));
+            }
+            assertThat(batched.get(i).finish()).isEqualTo(org.pettingllms.core.data.FinishReason.STOP_STRING);
+        }
+    }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
@@ -32,10 +32,8 @@ final class Checkpoints {
         for (PolicyRef p : policies.trainedPolicies()) {
             learner.save(p, stepDir.resolve(folder(p)));
         }
-        Path tmp = Files.createTempFile(dir, "latest", ".tmp");
-        Files.writeString(tmp, JSON.createObjectNode().put("step", step).put("dir", stepDir.getFileName().toString())
-                .toPrettyString());
-        Files.move(tmp, dir.resolve("latest.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.writeString(dir.resolve("latest.json"), JSON.createObjectNode().put("step", step)
+                .put("dir", stepDir.getFileName().toString()).toPrettyString());
     }
 
     /** Loads the latest complete checkpoint into the learner; returns its step. */

@@ -78,6 +78,9 @@ public final class TorchLearner implements Learner, AutoCloseable {
         Path parent = dir.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
+        if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         Lock r = registry.lock().readLock();
         r.lock();
         try {

@@ -13,7 +13,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import org.pettingllms.core.util.AtomicFiles;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -116,7 +116,7 @@ public final class SafeTensors {
         }
         byte[] json = JSON.writeValueAsBytes(header);
         int padded = (json.length + 7) / 8 * 8; // keep the data 8-byte aligned, as the reference writer does
-        Path tmp = Files.createTempFile(file.toAbsolutePath().getParent(), file.getFileName().toString(), ".tmp");
+        Path tmp = AtomicFiles.tempBeside(file);
         try (OutputStream out = Files.newOutputStream(tmp)) {
             ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded);
             out.write(len.array());
@@ -132,7 +132,7 @@ public final class SafeTensors {
             Files.deleteIfExists(tmp);
             throw e;
         }
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        AtomicFiles.publish(tmp, file);
     }
 
     /**

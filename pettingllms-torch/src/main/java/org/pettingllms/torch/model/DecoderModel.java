@@ -10,7 +10,6 @@ import ai.djl.nn.Activation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -230,9 +229,7 @@ public final class DecoderModel implements AutoCloseable {
     public void save(Path dir) throws IOException {
         Files.createDirectories(dir);
         SafeTensors.write(dir.resolve("model.safetensors"), stateDict());
-        Path tmp = Files.createTempFile(dir, "config", ".tmp");
-        Files.writeString(tmp, config.toJson().toPrettyString());
-        Files.move(tmp, dir.resolve("config.json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        org.pettingllms.core.util.AtomicFiles.writeString(dir.resolve("config.json"), config.toJson().toPrettyString());
     }
 
     /**

@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,10 +155,7 @@ public final class LoraAdapter implements AutoCloseable {
                 .put("base_model_name_or_path", baseModel);
         var t = cfg.putArray("target_modules");
         targetModules.forEach(t::add);
-        Path tmp = Files.createTempFile(dir, "adapter_config", ".tmp");
-        Files.writeString(tmp, cfg.toPrettyString());
-        Files.move(tmp, dir.resolve("adapter_config.json"), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
+        org.pettingllms.core.util.AtomicFiles.writeString(dir.resolve("adapter_config.json"), cfg.toPrettyString());
     }
 
     static boolean targets(String module, List<String> targetModules) {
