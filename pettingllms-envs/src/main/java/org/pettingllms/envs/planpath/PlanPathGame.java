@@ -4,8 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.planning.Game;
+import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 
@@ -16,7 +15,7 @@ import org.pettingllms.envs.planning.Move;
  * more when the episode's total number of moves equals the BFS shortest-path length. Moves after the goal are
  * ignored.
  */
-public final class PlanPathGame implements Game<PathBoard, List<Move>> {
+public final class PlanPathGame extends MoveGame<PathBoard> {
     public static final String ID = "plan-path-v1";
     static final int MAX_TRIES = 2000;
 
@@ -122,11 +121,6 @@ public final class PlanPathGame implements Game<PathBoard, List<Move>> {
     }
 
     @Override
-    public Optional<List<Move>> parse(String answer) {
-        return Move.parse(answer);
-    }
-
-    @Override
     public Outcome<PathBoard> apply(PathBoard b, List<Move> moves) {
         int pos = b.pos();
         int count = b.moves();
@@ -170,23 +164,8 @@ public final class PlanPathGame implements Game<PathBoard, List<Move>> {
     }
 
     @Override
-    public String format(List<Move> action, PromptStyle style) {
-        return style == PromptStyle.CHAT ? Move.chat(action) : Move.compact(action);
-    }
-
-    @Override
-    public List<Move> randomAction(PathBoard b, SplittableRandom rng) {
-        return Move.random(rng, 1 + rng.nextInt(b.rows() + b.cols()));
-    }
-
-    @Override
-    public List<Move> truncate(List<Move> action, int keep) {
-        return List.copyOf(action.subList(0, Math.min(keep, action.size())));
-    }
-
-    @Override
-    public int length(List<Move> action) {
-        return action.size();
+    protected int span(PathBoard b) {
+        return b.rows() + b.cols();
     }
 
     @Override
@@ -196,8 +175,4 @@ public final class PlanPathGame implements Game<PathBoard, List<Move>> {
                 + "by a shortest path.";
     }
 
-    @Override
-    public String answerFormat() {
-        return Move.CHAT_ANSWER_FORMAT;
-    }
 }

@@ -3,9 +3,7 @@ package org.pettingllms.envs.sokoban;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.SplittableRandom;
-import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.planning.Game;
+import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 
@@ -14,7 +12,7 @@ import org.pettingllms.envs.planning.Move;
  * -0.5; shaping {@code 0.1 * (0.99 * phi' - phi)} with phi = -(sum of box distances to the nearest goal); all
  * boxes on goals +10 and done; at the step cap (200 moves) -5 and done.
  */
-public final class SokobanGame implements Game<SokobanBoard, List<Move>> {
+public final class SokobanGame extends MoveGame<SokobanBoard> {
     public static final String ID = "sokoban-v1";
 
     public record Options(int rows, int cols, int boxes, int topologySteps, double changeDirection,
@@ -94,11 +92,6 @@ public final class SokobanGame implements Game<SokobanBoard, List<Move>> {
     }
 
     @Override
-    public Optional<List<Move>> parse(String answer) {
-        return Move.parse(answer);
-    }
-
-    @Override
     public Outcome<SokobanBoard> apply(SokobanBoard b, List<Move> moves) {
         int player = b.player();
         List<Integer> boxes = new ArrayList<>(b.boxes());
@@ -149,23 +142,8 @@ public final class SokobanGame implements Game<SokobanBoard, List<Move>> {
     }
 
     @Override
-    public String format(List<Move> action, PromptStyle style) {
-        return style == PromptStyle.CHAT ? Move.chat(action) : Move.compact(action);
-    }
-
-    @Override
-    public List<Move> randomAction(SokobanBoard b, SplittableRandom rng) {
-        return Move.random(rng, 1 + rng.nextInt(b.rows() + b.cols()));
-    }
-
-    @Override
-    public List<Move> truncate(List<Move> action, int keep) {
-        return List.copyOf(action.subList(0, Math.min(keep, action.size())));
-    }
-
-    @Override
-    public int length(List<Move> action) {
-        return action.size();
+    protected int span(SokobanBoard b) {
+        return b.rows() + b.cols();
     }
 
     @Override
@@ -174,8 +152,4 @@ public final class SokobanGame implements Game<SokobanBoard, List<Move>> {
                 + "it if the cell behind it is free; boxes cannot be pulled. Push every box onto a goal.";
     }
 
-    @Override
-    public String answerFormat() {
-        return Move.CHAT_ANSWER_FORMAT;
-    }
 }
