@@ -125,6 +125,13 @@ class CliTest {
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).contains("step 3/3").doesNotContain("step 1/3");
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(3);
+
+        Result report = run("report", runDir.toString());
+        assertThat(report.code()).as(report.err()).isZero();
+        String html = Files.readString(runDir.resolve("report.html"));
+        assertThat(html).contains("<h2>Success rate</h2>").contains("data:image/png;base64,")
+                .contains("Reward per role").contains("Latest validation transcripts").contains("plan-path-v1 plan");
+        assertThat(run("report", dir.toString()).err()).contains("no metrics.jsonl");
     }
 
     @Test

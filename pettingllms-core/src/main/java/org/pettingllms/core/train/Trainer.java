@@ -37,6 +37,7 @@ public final class Trainer {
     private final RolloutEngine engine;
     private final MetricsLog metrics;
     private final Checkpoints checkpoints;
+    private final Transcripts transcripts;
 
     public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
                    Learner learner, Path runDir) {
@@ -53,6 +54,7 @@ public final class Trainer {
         }
         this.metrics = new MetricsLog(runDir.resolve("metrics.jsonl"));
         this.checkpoints = new Checkpoints(runDir.resolve("checkpoints"), learner, policies);
+        this.transcripts = new Transcripts(runDir.resolve("transcripts.jsonl"));
     }
 
     /** Runs steps {@code from .. steps-1}, or resumes after the last checkpoint; returns the last step's metrics. */
@@ -65,6 +67,7 @@ public final class Trainer {
             throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
+        transcripts.truncateFrom(from);
         Map<String, Object> last = Map.of();
         for (int step = from; step < cfg.train().steps(); step++) {
             last = step(step);
@@ -110,7 +113,9 @@ public final class Trainer {
         m.putAll(StepMetrics.training(rollout.samples(), scored, losses, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
-            m.putAll(StepMetrics.rollout("val/", validate(), task.roles()));
+            RolloutResult val = validate();
+            m.putAll(StepMetrics.rollout("val/", val, task.roles()));
+            transcripts.append(step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
         long t3 = System.nanoTime();
         m.put("time/rollout_s", (t1 - t0) / 1e9);

@@ -1,0 +1,83 @@
+package org.pettingllms.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.model.LoraAdapter;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code evaluate}: validation of a model (and per-role adapters) on the test split, as the trainer validates. */
+@Command(name = "evaluate", mixinStandardHelpOptions = true,
+        description = "Evaluate a model (with optional per-role LoRA adapters) on the test split.")
+final class EvaluateCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "CONFIG", description = "run config (YAML)")
+    Path config;
+
+    @Option(names = "--model", description = "a Hugging Face model directory (default: the config's policy.model)")
+    String model;
+
+    @Option(names = "--adapters", paramLabel = "ROLE=DIR", description = "a PEFT adapter for a role (L2), repeatable")
+    Map<String, Path> adapters = Map.of();
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
+    List<String> overrides = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> sets = new ArrayList<>(overrides);
+        if (model != null) {
+            sets.add("policy.model=" + model);
+        }
+        RunSetup setup = RunSetup.load(config, sets);
+        RunConfig cfg = setup.config();
+        PrintWriter out = spec.commandLine().getOut();
+        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
+            for (Map.Entry<String, Path> a : adapters.entrySet()) {
+                PolicyRef ref = setup.policies().policyOf(a.getKey());
+                if (ref.adapter() == null) {
+                    throw new IllegalArgumentException("--adapters " + a.getKey() + "=...: role '" + a.getKey()
+                            + "' has no adapter at level " + cfg.policy().level() + " (adapters need L2)");
+                }
+                engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
+                        a.getValue()));
+            }
+            RunConfig.Validation v = cfg.validation();
+            RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, v.samplesPerProblem(), false,
+                    cfg.task().style(), v.sampling().toParams(1), cfg.rollout().toRolloutConfig(cfg.task().style(), 0)
+                    .mix(), cfg.rollout().concurrency());
+            long start = System.nanoTime();
+            var result = new RolloutEngine(engine.sampler()).run(setup.task(),
+                    new SeededProblems(setup.task().id(), cfg.run().seed()).problems(Split.TEST, 0, v.problems()),
+                    setup.policies(), rc);
+            RolloutStats stats = RolloutStats.of(result, setup.task().roles());
+            out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s%n",
+                    setup.task().id(), cfg.policy().model(), v.problems(), v.samplesPerProblem(),
+                    100 * stats.successRate(), stats.meanTurns(), (System.nanoTime() - start) / 1e9);
+            stats.roles().forEach((role, s) -> out.printf("  %-6s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
+                            + " | unparseable %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
+                    100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
+                    100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0)));
+            out.flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,157 @@
+package org.pettingllms.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.util.AtomicFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code report}: one self-contained HTML page for a run (plots embedded as PNG, so it works offline): success,
+ * per-role rewards and their parts, turns, loss and KL, throughput, the resolved config and the latest
+ * validation transcripts.
+ */
+@Command(name = "report", mixinStandardHelpOptions = true, description = "Write report.html for a run directory.")
+final class ReportCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "a run directory (runs/<name>)")
+    Path runDir;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        Path metricsFile = runDir.resolve("metrics.jsonl");
+        if (!Files.exists(metricsFile)) {
+            throw new IllegalArgumentException(runDir + " is not a run directory: no metrics.jsonl");
+        }
+        List<Map<String, Object>> rows = MetricsLog.read(metricsFile);
+        StringBuilder html = new StringBuilder();
+        html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>pettingllms report: ")
+                .append(esc(runDir.getFileName().toString())).append("</title><style>body{font-family:sans-serif;"
+                        + "max-width:1100px;margin:auto}img{max-width:100%}pre{background:#f4f4f4;padding:8px;"
+                        + "overflow-x:auto;font-size:12px}</style></head><body>");
+        html.append("<h1>Run ").append(esc(runDir.getFileName().toString())).append("</h1>");
+        html.append("<p>").append(rows.size()).append(" steps</p>");
+        chart(html, rows, "Success rate", List.of("success/rate", "val/success/rate"));
+        chart(html, rows, "Reward per role (chosen path, per episode)", keys(rows, "reward/", "/mean"));
+        chart(html, rows, "Reward parts", keys(rows, "reward/", "/local", "/team"));
+        chart(html, rows, "Turns per episode", List.of("episode/turns", "val/episode/turns"));
+        chart(html, rows, "Loss", keys(rows, "train/loss/"));
+        chart(html, rows, "KL to the reference", keys(rows, "train/kl/"));
+        chart(html, rows, "Samples with a non-zero advantage", List.of("adv/nonzero_frac"));
+        chart(html, rows, "Time per step (s)", List.of("time/rollout_s", "time/update_s", "time/validate_s"));
+        chart(html, rows, "Completion tokens per second", List.of("tokens/per_s"));
+        Path runJson = runDir.resolve("run.json");
+        if (Files.exists(runJson)) {
+            html.append("<h2>Config</h2><pre>").append(esc(Files.readString(runJson))).append("</pre>");
+        }
+        transcripts(html, runDir.resolve("transcripts.jsonl"));
+        html.append("</body></html>");
+        Path out = runDir.resolve("report.html");
+        AtomicFiles.writeString(out, html.toString());
+        spec.commandLine().getOut().println("wrote " + out);
+        spec.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /** Keys present in the rows that start with {@code prefix} and end with one of {@code suffixes}. */
+    private static List<String> keys(List<Map<String, Object>> rows, String prefix, String... suffixes) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Map<String, Object> r : rows) {
+            for (String k : r.keySet()) {
+                if (k.startsWith(prefix) && (suffixes.length == 0 || endsWithAny(k, suffixes))
+                        && !k.startsWith(prefix + "team/")) {
+                    out.add(k);
+                }
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static boolean endsWithAny(String k, String[] suffixes) {
+        for (String s : suffixes) {
+            if (k.endsWith(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void chart(StringBuilder html, List<Map<String, Object>> rows, String title, List<String> series)
+            throws Exception {
+        XYChart chart = new XYChartBuilder().width(900).height(320).title(title).xAxisTitle("step").build();
+        chart.getStyler().setMarkerSize(4);
+        int drawn = 0;
+        for (String key : series) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            for (Map<String, Object> r : rows) {
+                if (r.get(key) instanceof Number n && r.get("step") instanceof Number s) {
+                    xs.add(s.doubleValue() + 1);
+                    ys.add(n.doubleValue());
+                }
+            }
+            if (!xs.isEmpty()) {
+                chart.addSeries(key, xs, ys).setMarker(SeriesMarkers.CIRCLE);
+                drawn++;
+            }
+        }
+        if (drawn == 0) {
+            return;
+        }
+        byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+        html.append("<h2>").append(esc(title)).append("</h2><img alt=\"").append(esc(title))
+                .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(png)).append("\">");
+    }
+
+    private static void transcripts(StringBuilder html, Path file) throws Exception {
+        if (!Files.exists(file)) {
+            return;
+        }
+        List<String> lines = Files.readAllLines(file);
+        ObjectMapper json = new ObjectMapper();
+        html.append("<h2>Latest validation transcripts</h2>");
+        int lastStep = -1;
+        List<JsonNode> latest = new ArrayList<>();
+        for (String l : lines) {
+            JsonNode n = json.readTree(l);
+            if (n.path("step").asInt() > lastStep) {
+                lastStep = n.path("step").asInt();
+                latest.clear();
+            }
+            latest.add(n);
+        }
+        for (JsonNode e : latest) {
+            html.append("<h3>").append(esc(e.path("problem").asText())).append(" (step ").append(lastStep + 1)
+                    .append(e.path("success").asBoolean() ? ", success" : ", no success").append(")</h3>");
+            for (JsonNode s : e.path("path")) {
+                html.append("<p><b>turn ").append(s.path("turn").asInt() + 1).append(", ").append(esc(s.path("role")
+                        .asText())).append("</b></p><pre>").append(esc(s.path("prompt").asText())).append("</pre><p>answer: <code>")
+                        .append(esc(s.path("answer").asText())).append("</code> &rarr; ").append(esc(s.path("summary").asText()))
+                        .append(String.format(" (reward %.3f)", s.path("reward").asDouble())).append("</p>");
+            }
+        }
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+}
