@@ -74,7 +74,7 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (what.equals("model")) {
-            var cfg = modelDir == null ? org.pettingllms.torch.bench.ModelBench.preset(preset) : null;
+            var cfg = modelDir == null ? org.pettingllms.torch.model.Presets.of(preset) : null;
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);

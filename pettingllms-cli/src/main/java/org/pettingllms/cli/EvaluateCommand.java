@@ -61,9 +61,7 @@ final class EvaluateCommand implements Callable<Integer> {
                         a.getValue()));
             }
             RunConfig.Validation v = cfg.validation();
-            RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, v.samplesPerProblem(), false,
-                    cfg.task().style(), v.sampling().toParams(1), cfg.rollout().toRolloutConfig(cfg.task().style(), 0)
-                    .mix(), cfg.rollout().concurrency());
+            RolloutConfig rc = cfg.validationRollout(1);
             long start = System.nanoTime();
             var result = new RolloutEngine(engine.sampler()).run(setup.task(),
                     new SeededProblems(setup.task().id(), cfg.run().seed()).problems(Split.TEST, 0, v.problems()),

@@ -117,9 +117,7 @@ final class SftCommand implements Callable<Integer> {
             learner.publish(base);
             double seconds = (System.nanoTime() - start) / 1e9;
             RolloutEngine rollouts = new RolloutEngine(engine.sampler());
-            var evalCfg = new RolloutConfig(RolloutConfig.Mode.PARALLEL, 1, false, cfg.task().style(),
-                    cfg.validation().sampling().toParams(1), cfg.rollout().toRolloutConfig(cfg.task().style(), 0).mix(),
-                    cfg.rollout().concurrency());
+            RolloutConfig evalCfg = cfg.validationRollout(1);
             List<Problem> test = problems.problems(Split.TEST, 0, evalProblems);
             double mas = RolloutStats.of(rollouts.run(task, test, l1, evalCfg), task.roles()).successRate();
             var single = new PlanningTask<>(task.game(), List.of(PlanningTask.PLAN), task.maxTurns());

@@ -74,8 +74,11 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
         }
 
         public RolloutConfig toRolloutConfig(PromptStyle style, long seed) {
-            return new RolloutConfig(mode, k, greedySelect, style, sampling.toParams(seed),
-                    new RewardMix(alpha, localWeight, processWeight), concurrency);
+            return new RolloutConfig(mode, k, greedySelect, style, sampling.toParams(seed), mix(), concurrency);
+        }
+
+        public RewardMix mix() {
+            return new RewardMix(alpha, localWeight, processWeight);
         }
     }
 
@@ -136,6 +139,15 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
                         + "at least one LoRA target");
             }
         }
+    }
+
+    /**
+     * How validation rolls out (AT-GRPO.md, "Validation"): no tree sampling, {@code samplesPerProblem} independent
+     * trajectories per problem with the validation sampling parameters, the training reward mix.
+     */
+    public RolloutConfig validationRollout(long seed) {
+        return new RolloutConfig(RolloutConfig.Mode.PARALLEL, validation.samplesPerProblem(), false, task.style(),
+                validation.sampling().toParams(seed), rollout.mix(), rollout.concurrency());
     }
 
     /** Validation: no tree sampling; {@code samplesPerProblem} trajectories per problem. */

@@ -132,11 +132,9 @@ public final class Trainer {
 
     /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */
     public RolloutResult validate() {
-        RunConfig.Validation v = cfg.validation();
-        RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, v.samplesPerProblem(), false,
-                cfg.task().style(), v.sampling().toParams(Seeds.derive(cfg.run().seed(), "validation")),
-                cfg.rollout().toRolloutConfig(cfg.task().style(), 0).mix(), cfg.rollout().concurrency());
-        return engine.run(task, problems.problems(ProblemSource.Split.TEST, 0, v.problems()), policies, rc);
+        RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
+        return engine.run(task, problems.problems(ProblemSource.Split.TEST, 0, cfg.validation().problems()), policies,
+                rc);
     }
 
     private RolloutConfig rolloutConfig(int step) {

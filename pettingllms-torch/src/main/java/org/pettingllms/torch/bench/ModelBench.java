@@ -38,11 +38,6 @@ public final class ModelBench {
     private ModelBench() {
     }
 
-    /** See {@link org.pettingllms.torch.model.Presets}. */
-    public static ModelConfig preset(String name) {
-        return org.pettingllms.torch.model.Presets.of(name);
-    }
-
     public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
         double peak = matmulPeakGflops(seconds);
