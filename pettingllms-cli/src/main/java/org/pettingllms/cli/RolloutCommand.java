@@ -1,8 +1,6 @@
 package org.pettingllms.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -22,8 +20,8 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -31,12 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "rollout", mixinStandardHelpOptions = true,
         description = "Roll out a task with tree sampling and print transcripts and a summary (debugging, demo).")
 final class RolloutCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
-            description = "run config (YAML); default: configs/plan-path/L2.yaml")
-    Path config;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. rollout.k=8")
-    List<String> overrides = new ArrayList<>();
+    @Mixin
+    RunOptions runOptions = new RunOptions();
 
     @Option(names = "--policy", defaultValue = "scripted",
             description = "who answers: 'scripted' (built-in solver-based team) or 'model' (policy.model on the "
@@ -63,7 +57,7 @@ final class RolloutCommand implements Callable<Integer> {
         if (!policy.equals("scripted") && !policy.equals("model")) {
             throw new IllegalArgumentException("--policy must be 'scripted' or 'model', got '" + policy + "'");
         }
-        RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
         List<Problem> list = new SeededProblems(task.id(), cfg.run().seed()).problems(split, 0, problems);

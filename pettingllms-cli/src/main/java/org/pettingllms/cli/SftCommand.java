@@ -30,9 +30,9 @@ import org.pettingllms.torch.engine.TrainSettings;
 import org.pettingllms.torch.text.TextCodec;
 import org.pettingllms.torch.train.AdamW;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -42,12 +42,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "sft", mixinStandardHelpOptions = true,
         description = "Supervised warm-up of the run's base model on (noisy) solver demonstrations.")
 final class SftCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
-            description = "run config (YAML); default: configs/plan-path/L2.yaml")
-    Path config;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
-    List<String> overrides = new ArrayList<>();
+    @Mixin
+    RunOptions runOptions = new RunOptions();
 
     @Option(names = "--steps", defaultValue = "400", description = "optimizer steps")
     int steps;
@@ -72,7 +68,7 @@ final class SftCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
         if (!(setup.task() instanceof PlanningTask<?, ?> task)) {
             throw new IllegalArgumentException("sft makes demonstrations for the planning games only; task "

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,21 +15,17 @@ import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code train}: AT-GRPO training of a run's policies on the embedded engine. */
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Train the run's policies with AT-GRPO on the embedded engine (CPU by default).")
 final class TrainCommand implements Callable<Integer> {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
-            description = "run config (YAML); default: configs/plan-path/L2.yaml")
-    Path config;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. train.steps=5")
-    List<String> overrides = new ArrayList<>();
+    @Mixin
+    RunOptions runOptions = new RunOptions();
 
     @Option(names = "--resume", description = "continue the run from its last checkpoint")
     boolean resume;
@@ -40,7 +35,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RunSetup setup = RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
         Path runDir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
         if (!resume && Files.exists(runDir.resolve("metrics.jsonl"))) {
