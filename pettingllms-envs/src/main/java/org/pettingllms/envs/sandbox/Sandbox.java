@@ -1,0 +1,254 @@
+package org.pettingllms.envs.sandbox;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs untrusted Python in a separate, limited process (ENVIRONMENTS.md, "The sandbox"): its own temporary
+ * directory (removed afterwards), stdin from the caller, stdout/stderr captured up to a cap, wall-clock, CPU,
+ * memory, file-size and process-count limits, an empty environment, no network ({@link Isolation#NAMESPACES}),
+ * and the whole process tree killed when a limit is hit. At most {@code concurrency} programs run at once;
+ * callers beyond that wait. Whatever the program does, {@link #run} returns an {@link Execution}.
+ */
+public final class Sandbox {
+    private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
+    private static final int SETUP_FAILED = 120;
+    private static final int SIGXCPU = 24;
+
+    private final SandboxLimits limits;
+    private final Isolation isolation;
+    private final String python;
+    private final Path base;
+    private final BlockingQueue<Integer> slots;
+
+    private Sandbox(SandboxLimits limits, int concurrency, Isolation isolation, String python, Path base) {
+        this.limits = limits;
+        this.isolation = isolation;
+        this.python = python;
+        this.base = base;
+        this.slots = new ArrayBlockingQueue<>(concurrency);
+        for (int i = 0; i < concurrency; i++) {
+            slots.add(i);
+        }
+    }
+
+    /**
+     * A sandbox with the best isolation this machine allows; checks that Python runs in it.
+     *
+     * @throws SandboxException when no python3 is found or a trivial program fails in the sandbox
+     */
+    public static Sandbox create(SandboxLimits limits, int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("sandbox concurrency must be >= 1, got " + concurrency);
+        }
+        String python = findPython();
+        Isolation isolation = Isolation.detect();
+        Path base;
+        try {
+            base = Files.createTempDirectory("pettingllms-sandbox-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+        } catch (IOException e) {
+            throw new SandboxException("cannot create the sandbox directory in " + System.getProperty("java.io.tmpdir"), e);
+        }
+        Sandbox box = new Sandbox(limits, concurrency, isolation, python, base);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(base)));
+        Execution probe = box.run("print(6 * 7)", "");
+        if (!probe.ok() || !probe.stdout().strip().equals("42")) {
+            throw new SandboxException("python3 (" + python + ") does not run in the sandbox (" + isolation + "): "
+                    + probe.summary() + "; install Python 3 for all users (for example: apt-get install python3)");
+        }
+        LOG.debug("sandbox ready: {} isolation, python {}, {} slots", isolation, python, concurrency);
+        return box;
+    }
+
+    /** A sandbox with the default limits and one slot per CPU. */
+    public static Sandbox createDefault() {
+        return create(SandboxLimits.DEFAULT, Runtime.getRuntime().availableProcessors());
+    }
+
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    public SandboxLimits limits() {
+        return limits;
+    }
+
+    /** Runs {@code source} with {@code stdin} under this sandbox's limits. */
+    public Execution run(String source, String stdin) {
+        return run(source, stdin, limits);
+    }
+
+    /** Runs {@code source} with {@code stdin} under {@code limits}; blocks while all slots are busy. */
+    public Execution run(String source, String stdin, SandboxLimits limits) {
+        int slot;
+        try {
+            slot = slots.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SandboxException("interrupted while waiting for a sandbox slot", e);
+        }
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory(base, "run-");
+            Files.writeString(dir.resolve("main.py"), source, StandardCharsets.UTF_8);
+            return execute(dir, slot, stdin, limits);
+        } catch (IOException e) {
+            throw new SandboxException("sandbox I/O failed in " + dir, e);
+        } finally {
+            if (dir != null) {
+                deleteTree(dir);
+            }
+            slots.add(slot);
+        }
+    }
+
+    private Execution execute(Path dir, int slot, String stdin, SandboxLimits limits) throws IOException {
+        List<String> program = new ArrayList<>(List.of("prlimit",
+                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1),
+                "--as=" + limits.memoryBytes(), "--fsize=" + limits.fileBytes(), "--core=0", "--nofile=64"));
+        if (isolation == Isolation.NAMESPACES) {
+            program.add("--nproc=" + limits.processes()); // per sandbox user; root ignores it, so BASIC cannot
+        }
+        program.addAll(List.of("--", "env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8",
+                python, "-I", "-B", "main.py"));
+        ProcessBuilder pb = new ProcessBuilder(isolation.wrap(program, dir, slot)).directory(dir.toFile());
+        pb.environment().clear();
+        pb.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+        long start = System.nanoTime();
+        Process p = pb.start();
+        AtomicReference<Execution.Status> killedFor = new AtomicReference<>();
+        Thread in = Thread.ofVirtual().start(() -> feed(p.getOutputStream(), stdin));
+        Capture out = new Capture(p.getInputStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
+        Capture err = new Capture(p.getErrorStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
+        try {
+            if (!p.waitFor(limits.wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
+                kill(p, killedFor, Execution.Status.TIMEOUT);
+            }
+            p.waitFor();
+            out.join();
+            err.join();
+            in.join();
+        } catch (InterruptedException e) {
+            kill(p, killedFor, Execution.Status.TIMEOUT);
+            Thread.currentThread().interrupt();
+            throw new SandboxException("interrupted while a sandboxed program ran", e);
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        int code = p.exitValue();
+        String stderr = err.text();
+        if (code == SETUP_FAILED && killedFor.get() == null) {
+            throw new SandboxException("sandbox setup failed (" + isolation + "): " + stderr.strip());
+        }
+        return new Execution(classify(code, stderr, killedFor.get()), killedFor.get() != null ? -1 : code, out.text(),
+                stderr, ms);
+    }
+
+    private static Execution.Status classify(int code, String stderr, Execution.Status killedFor) {
+        if (killedFor != null) {
+            return killedFor;
+        }
+        if (code == 0) {
+            return Execution.Status.OK;
+        }
+        if (stderr.contains("MemoryError") || stderr.contains("Cannot allocate memory")) {
+            return Execution.Status.MEMORY_LIMIT;
+        }
+        if (code == 128 + SIGXCPU || code == 128 + 9) {
+            return Execution.Status.CPU_LIMIT; // SIGXCPU at the soft limit, SIGKILL at the hard one
+        }
+        return code > 128 ? Execution.Status.KILLED : Execution.Status.ERROR;
+    }
+
+    /** Kills the launcher and every descendant; with namespaces, the kernel then ends the whole PID namespace. */
+    private static void kill(Process p, AtomicReference<Execution.Status> killedFor, Execution.Status why) {
+        killedFor.compareAndSet(null, why);
+        try (Stream<ProcessHandle> kids = p.descendants()) {
+            kids.forEach(ProcessHandle::destroyForcibly);
+        }
+        p.destroyForcibly();
+    }
+
+    private static void feed(OutputStream os, String stdin) {
+        try (os) {
+            os.write(stdin.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // the program exited without reading all of its input: not an error of ours
+        }
+    }
+
+    /** Reads a stream up to a cap on a virtual thread; past the cap it calls {@code overflow} and drains. */
+    private static final class Capture {
+        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        private final Thread thread;
+
+        Capture(InputStream is, int cap, Runnable overflow) {
+            thread = Thread.ofVirtual().start(() -> {
+                byte[] chunk = new byte[8192];
+                boolean over = false;
+                try (is) {
+                    for (int n; (n = is.read(chunk)) >= 0; ) {
+                        int keep = Math.min(n, cap - buf.size());
+                        if (keep > 0) {
+                            buf.write(chunk, 0, keep);
+                        }
+                        if (keep < n && !over) {
+                            over = true;
+                            overflow.run();
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process was killed while we read: keep what arrived
+                }
+            });
+        }
+
+        void join() throws InterruptedException {
+            thread.join();
+        }
+
+        String text() {
+            return buf.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String findPython() {
+        String configured = System.getenv("PETTINGLLMS_PYTHON");
+        List<String> candidates = configured != null ? List.of(configured)
+                : List.of("/usr/bin/python3", "/usr/local/bin/python3");
+        for (String c : candidates) {
+            if (Files.isExecutable(Path.of(c))) {
+                return c;
+            }
+        }
+        throw new SandboxException("no Python 3 interpreter found (looked at " + candidates + "); install python3"
+                + " (for example: apt-get install python3) or set PETTINGLLMS_PYTHON to its path");
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not remove sandbox directory {}: {}", root, e.toString());
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package org.pettingllms.envs.sandbox;
+
+import java.time.Duration;
+
+/**
+ * Resource limits of one sandboxed execution.
+ *
+ * @param wallTime     wall-clock limit; the whole process tree is killed when it passes
+ * @param cpuSeconds   CPU-time limit (RLIMIT_CPU)
+ * @param memoryBytes  address-space limit (RLIMIT_AS)
+ * @param fileBytes    largest file the program may write (RLIMIT_FSIZE)
+ * @param processes    processes and threads the program's user may run (RLIMIT_NPROC)
+ * @param outputBytes  cap on captured stdout and on stderr; the program is stopped when it writes more
+ */
+public record SandboxLimits(Duration wallTime, int cpuSeconds, long memoryBytes, long fileBytes, int processes,
+                            int outputBytes) {
+    /** Generous enough for contest programs, small enough that a hostile one cannot hurt the trainer. */
+    public static final SandboxLimits DEFAULT = new SandboxLimits(Duration.ofSeconds(10), 10, 1L << 30, 16L << 20, 32,
+            1 << 20);
+
+    public SandboxLimits {
+        if (wallTime.isNegative() || wallTime.isZero()) {
+            throw new IllegalArgumentException("wallTime must be > 0, got " + wallTime);
+        }
+        if (cpuSeconds < 1 || memoryBytes < (32L << 20) || fileBytes < 0 || processes < 1 || outputBytes < 1) {
+            throw new IllegalArgumentException("sandbox limits out of range: cpuSeconds >= 1, memoryBytes >= 32 MiB,"
+                    + " fileBytes >= 0, processes >= 1, outputBytes >= 1; got " + this);
+        }
+    }
+
+    public SandboxLimits withWallTime(Duration d) {
+        return new SandboxLimits(d, Math.max(1, (int) Math.ceil(d.toMillis() / 1000.0)), memoryBytes, fileBytes,
+                processes, outputBytes);
+    }
+
+    public SandboxLimits withMemoryBytes(long bytes) {
+        return new SandboxLimits(wallTime, cpuSeconds, bytes, fileBytes, processes, outputBytes);
+    }
+
+    public SandboxLimits withOutputBytes(int bytes) {
+        return new SandboxLimits(wallTime, cpuSeconds, memoryBytes, fileBytes, processes, bytes);
+    }
+}

@@ -1,0 +1,201 @@
+package org.pettingllms.envs.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.SocketTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Hostile programs: each limit holds, the result says why, and the machine is unharmed. */
+class SandboxTest {
+    static Sandbox box;
+
+    @BeforeAll
+    static void create() {
+        box = Sandbox.create(SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(4)), 2);
+    }
+
+    @Test
+    void runsAProgramWithStdinAndCapturesBothStreams() {
+        Execution e = box.run("import sys\nn = int(input())\nprint(n * 2)\nprint('warn', file=sys.stderr)", "21\n");
+        assertThat(e.status()).isEqualTo(Execution.Status.OK);
+        assertThat(e.stdout()).isEqualTo("42\n");
+        assertThat(e.stderr()).isEqualTo("warn\n");
+    }
+
+    @Test
+    void anExceptionIsAnErrorWithItsMessage() {
+        Execution e = box.run("raise ValueError('bad input')", "");
+        assertThat(e.status()).isEqualTo(Execution.Status.ERROR);
+        assertThat(e.exitCode()).isEqualTo(1);
+        assertThat(e.summary()).contains("ValueError: bad input");
+    }
+
+    @Test
+    void anInfiniteLoopIsKilledAtTheWallClockLimit() {
+        Execution e = box.run("while True:\n    pass", "", box.limits().withWallTime(Duration.ofMillis(1500)));
+        assertThat(e.status()).isEqualTo(Execution.Status.TIMEOUT);
+        assertThat(e.wallMs()).isBetween(1400L, 4000L);
+    }
+
+    @Test
+    void aSleeperIsKilledAtTheWallClockLimitThoughItUsesNoCpu() {
+        Execution e = box.run("import time\ntime.sleep(60)", "", box.limits().withWallTime(Duration.ofMillis(800)));
+        assertThat(e.status()).isEqualTo(Execution.Status.TIMEOUT);
+    }
+
+    @Test
+    void cpuTimeIsLimited() {
+        SandboxLimits cpu1 = new SandboxLimits(Duration.ofSeconds(8), 1, 1L << 30, 1 << 20, 32, 1 << 20);
+        Execution e = box.run("while True:\n    pass", "", cpu1);
+        assertThat(e.status()).isEqualTo(Execution.Status.CPU_LIMIT);
+        assertThat(e.wallMs()).isLessThan(6000);
+    }
+
+    @Test
+    void aMemoryHogStopsAtTheMemoryLimit() {
+        Execution e = box.run("x = bytearray(2 * 1024 ** 3)\nprint('allocated')", "",
+                box.limits().withMemoryBytes(256L << 20));
+        assertThat(e.status()).isEqualTo(Execution.Status.MEMORY_LIMIT);
+        assertThat(e.stdout()).doesNotContain("allocated");
+    }
+
+    @Test
+    void hundredMegabytesOfOutputAreCutAtTheCapAndTheProgramKilled() {
+        Execution e = box.run("import sys\nfor _ in range(100):\n    sys.stdout.write('x' * (1 << 20))\n"
+                + "print('finished', file=sys.stderr)", "", box.limits().withOutputBytes(64 * 1024));
+        assertThat(e.status()).isEqualTo(Execution.Status.OUTPUT_LIMIT);
+        assertThat(e.stdout()).hasSize(64 * 1024);
+        assertThat(e.stderr()).doesNotContain("finished");
+    }
+
+    @Test
+    void filesAreLimitedInSizeAndTheDirectoryIsRemoved() {
+        SandboxLimits small = new SandboxLimits(Duration.ofSeconds(4), 4, 1L << 30, 1 << 20, 32, 1 << 20);
+        Execution e = box.run("import os\nprint(os.getcwd(), flush=True)\nopen('big', 'wb').write(b'0' * (8 << 20))",
+                "", small);
+        assertThat(e.status()).isEqualTo(Execution.Status.ERROR);
+        assertThat(e.stderr()).contains("File too large");
+        assertThat(Path.of(e.stdout().strip())).doesNotExist();
+    }
+
+    @Test
+    void writingOutsideItsDirectoryFails(@TempDir Path outside) throws Exception {
+        assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
+        String tmpName = "/tmp/pettingllms-escape-" + UUID.randomUUID();
+        Path target = outside.resolve("escaped.txt");
+        Execution e = box.run("""
+                import os
+                hits = []
+                for p in [%s, %s, '../escaped.txt', '/escaped.txt', '/dev/shm/escaped']:
+                    try:
+                        with open(p, 'w') as f:
+                            f.write('pwned')
+                        hits.append(p)
+                    except OSError as err:
+                        pass
+                print('written:', hits)
+                """.formatted(pyStr(target.toString()), pyStr(tmpName)), "");
+        assertThat(e.stdout()).contains("written: []");
+        assertThat(target).doesNotExist();
+        assertThat(Path.of(tmpName)).doesNotExist();
+        assertThat(Path.of("/escaped.txt")).doesNotExist();
+    }
+
+    @Test
+    void theNetworkIsUnreachable() throws Exception {
+        assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            server.setSoTimeout(100);
+            Execution e = box.run("""
+                    import socket
+                    for host, port in [('127.0.0.1', %d), ('1.1.1.1', 53)]:
+                        try:
+                            socket.create_connection((host, port), timeout=2).close()
+                            print('connected', host)
+                        except OSError as err:
+                            print('refused', host)
+                    """.formatted(server.getLocalPort()), "");
+            assertThat(e.stdout()).doesNotContain("connected").contains("refused 127.0.0.1", "refused 1.1.1.1");
+            try {
+                server.accept().close();
+                throw new AssertionError("the sandboxed program reached a server of the host");
+            } catch (SocketTimeoutException expected) {
+                // nobody connected
+            }
+        }
+    }
+
+    @Test
+    void theParentsEnvironmentIsNotVisible() {
+        long parent = ProcessHandle.current().pid();
+        Execution e = box.run("""
+                import os
+                print(sorted(os.environ))
+                try:
+                    print(open('/proc/%d/environ').read())
+                except OSError:
+                    print('no parent environ')
+                """.formatted(parent), "");
+        assertThat(e.stdout()).startsWith("['HOME', 'LANG', 'PATH']").contains("no parent environ");
+        for (String secretish : List.of("JAVA_HOME", "MAVEN", "USER=")) {
+            assertThat(e.stdout()).doesNotContain(secretish);
+        }
+    }
+
+    @Test
+    void aForkBombIsContainedAndLeavesNoProcessBehind() {
+        assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
+        Execution e = box.run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass", "",
+                box.limits().withWallTime(Duration.ofSeconds(2)));
+        assertThat(e.status()).isIn(Execution.Status.TIMEOUT, Execution.Status.ERROR);
+        assertThat(sandboxUserProcesses()).isZero();
+        assertThat(box.run("print('still fine')", "").stdout()).isEqualTo("still fine\n");
+    }
+
+    @Test
+    void aBoundedPoolRunsManyProgramsConcurrently() throws Exception {
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Execution>> runs = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                int n = i;
+                runs.add(pool.submit(() -> box.run("print(%d * %d)".formatted(n, n), "")));
+            }
+            for (int i = 0; i < 8; i++) {
+                assertThat(runs.get(i).get().stdout().strip()).isEqualTo(Integer.toString(i * i));
+            }
+        }
+    }
+
+    private static String pyStr(String s) {
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    /** Processes owned by the sandbox users, read from /proc. */
+    private static long sandboxUserProcesses() {
+        try (var procs = Files.list(Path.of("/proc"))) {
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).filter(p -> {
+                try {
+                    int uid = (Integer) Files.getAttribute(p, "unix:uid");
+                    return uid >= Isolation.BASE_UID && uid < Isolation.BASE_UID + 64;
+                } catch (Exception gone) {
+                    return false;
+                }
+            }).count();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
