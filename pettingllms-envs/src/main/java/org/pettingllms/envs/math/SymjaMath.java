@@ -1,0 +1,176 @@
+package org.pettingllms.envs.math;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.matheclipse.core.eval.ExprEvaluator;
+import org.matheclipse.core.expression.F;
+import org.matheclipse.core.form.tex.TeXParser;
+import org.matheclipse.core.interfaces.IExpr;
+import org.matheclipse.core.interfaces.ISymbol;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * LaTeX equivalence through the Symja computer-algebra system. Symja's engine is bound to one thread and not
+ * thread-safe, so all work runs on one daemon thread; each question has a deadline, after which the answer is
+ * "unknown" (a runaway simplification never blocks a rollout) and the engine is replaced.
+ */
+final class SymjaMath {
+    private static final Logger LOG = LoggerFactory.getLogger(SymjaMath.class);
+    private static final SymjaMath INSTANCE = new SymjaMath();
+    private static final double REL_TOL = 1e-6;
+
+    private ExecutorService thread = newThread();
+    private ExprEvaluator evaluator;
+    private TeXParser tex;
+
+    static SymjaMath get() {
+        return INSTANCE;
+    }
+
+    /** Whether two LaTeX expressions are equal; empty when Symja cannot parse one of them or time runs out. */
+    synchronized Optional<Boolean> equal(String a, String b, Duration deadline) {
+        Future<Optional<Boolean>> f = thread.submit(() -> compare(a, b));
+        try {
+            return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            LOG.debug("Symja gave no answer within {} for '{}' vs '{}'", deadline, a, b);
+            thread.shutdownNow();
+            thread = newThread();
+            evaluator = null;
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (Exception e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The numeric value of a closed-form LaTeX expression, when it has one. */
+    synchronized Optional<Double> value(String latex, Duration deadline) {
+        Future<Optional<Double>> f = thread.submit(() -> {
+            IExpr x = parse(latex);
+            return x == null ? Optional.<Double>empty() : numeric(x);
+        });
+        try {
+            return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            f.cancel(true);
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Boolean> compare(String a, String b) {
+        IExpr x = parse(a);
+        IExpr y = parse(b);
+        if (x == null || y == null) {
+            return Optional.empty();
+        }
+        IExpr diff = evaluator.eval(F.Subtract(x, y));
+        if (diff.isZero()) {
+            return Optional.of(true);
+        }
+        List<ISymbol> vars = variables(diff);
+        if (vars.isEmpty()) {
+            Optional<Double> vx = numeric(x);
+            Optional<Double> vy = numeric(y);
+            if (vx.isPresent() && vy.isPresent()) {
+                return Optional.of(close(vx.get(), vy.get()));
+            }
+            Optional<Double> d = numeric(diff); // for example (x + 1) - (x - 1) = 2
+            return d.map(v -> Math.abs(v) < 1e-12);
+        }
+        if (evaluator.eval(F.Simplify(diff)).isZero()) {
+            return Optional.of(true);
+        }
+        // numeric fallback: equal expressions agree at random points
+        SplittableRandom rng = new SplittableRandom(vars.size());
+        for (int trial = 0; trial < 3; trial++) {
+            IExpr px = x;
+            IExpr py = y;
+            for (ISymbol v : vars) {
+                IExpr point = F.num(0.5 + 2.5 * rng.nextDouble());
+                px = F.subst(px, v, point);
+                py = F.subst(py, v, point);
+            }
+            Optional<Double> vx = numeric(px);
+            Optional<Double> vy = numeric(py);
+            if (vx.isEmpty() || vy.isEmpty() || !close(vx.get(), vy.get())) {
+                return Optional.of(false);
+            }
+        }
+        return Optional.of(true);
+    }
+
+    private IExpr parse(String latex) {
+        if (evaluator == null) {
+            evaluator = new ExprEvaluator();
+            PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
+            evaluator.getEvalEngine().setOutPrintStream(quiet);
+            evaluator.getEvalEngine().setErrorPrintStream(quiet);
+            evaluator.getEvalEngine().setQuietMode(true);
+            tex = new TeXParser();
+        }
+        try {
+            IExpr x = tex.parse(forSymja(latex));
+            return x == null || x.toString().contains("$Aborted") ? null : evaluator.eval(x);
+        } catch (RuntimeException | StackOverflowError e) {
+            return null;
+        }
+    }
+
+    /** Rewrites what Symja's TeX reader misreads: {@code n(n+1)} is a product, not a function call; binomials. */
+    static String forSymja(String latex) {
+        String s = latex.replaceAll("(?<![\\\\a-zA-Z])([a-zA-Z])\\s*\\(", "$1 \\\\cdot (");
+        return s.replaceAll("\\\\binom\\s*\\{([^{}]*)\\}\\s*\\{([^{}]*)\\}", "\\\\frac{($1)!}{($2)!(($1)-($2))!}");
+    }
+
+    private Optional<Double> numeric(IExpr x) {
+        try {
+            double v = evaluator.evalf(x);
+            return Double.isNaN(v) ? Optional.empty() : Optional.of(v);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private List<ISymbol> variables(IExpr x) {
+        List<ISymbol> out = new ArrayList<>();
+        IExpr vs = evaluator.eval(F.Variables(x));
+        if (vs.isList()) {
+            for (int i = 1; i < vs.size(); i++) {
+                if (vs.getAt(i) instanceof ISymbol s) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    static boolean close(double a, double b) {
+        if (Double.isInfinite(a) || Double.isInfinite(b)) {
+            return a == b;
+        }
+        return Math.abs(a - b) <= REL_TOL * Math.max(Math.abs(a), Math.abs(b)) + 1e-12;
+    }
+
+    private static ExecutorService newThread() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "symja");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+}
