@@ -88,7 +88,7 @@ final class BenchCommand implements Callable<Integer> {
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
             case "random" -> BenchCommand::randomMoves;
-            case "solver" -> ScriptedPolicies.forTask(t, 0.5);
+            case "solver" -> ScriptedPolicies.forTask(t, 0.5, List.of());
             default -> throw new IllegalArgumentException("--policy must be random or solver, got '" + policy + "'");
         };
         PolicyMap policies = PolicyMap.forLevel(Level.L2, t.roles(), "bench", Set.of());

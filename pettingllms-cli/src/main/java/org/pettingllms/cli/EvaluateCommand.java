@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.StopReason;
-import org.pettingllms.core.rollout.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
@@ -35,6 +36,10 @@ final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--adapters", paramLabel = "ROLE=DIR", description = "a PEFT adapter for a role (L2), repeatable")
     Map<String, Path> adapters = Map.of();
 
+    @Option(names = "--policy", defaultValue = "model", description = "model (default), or for dataset tasks"
+            + " oracle (answers the references) or wrong (never does): checks the environment without a model")
+    String policy;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
     List<String> overrides = new ArrayList<>();
 
@@ -49,33 +54,51 @@ final class EvaluateCommand implements Callable<Integer> {
         }
         RunSetup setup = RunSetup.load(config, sets);
         RunConfig cfg = setup.config();
-        PrintWriter out = spec.commandLine().getOut();
-        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
-            for (Map.Entry<String, Path> a : adapters.entrySet()) {
-                PolicyRef ref = setup.policies().policyOf(a.getKey());
-                if (ref.adapter() == null) {
-                    throw new IllegalArgumentException("--adapters " + a.getKey() + "=...: role '" + a.getKey()
-                            + "' has no adapter at level " + cfg.policy().level() + " (adapters need L2)");
-                }
-                engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
-                        a.getValue()));
+        RunConfig.Validation v = cfg.validation();
+        List<Problem> problems = setup.task().problems(cfg.run().seed()).problems(Split.TEST, 0, v.problems());
+        if (policy.equals("model")) {
+            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
+                loadAdapters(engine, setup, cfg);
+                evaluate(engine.sampler(), setup, problems, cfg.policy().model());
             }
-            RunConfig.Validation v = cfg.validation();
-            RolloutConfig rc = cfg.validationRollout(1);
-            long start = System.nanoTime();
-            var result = new RolloutEngine(engine.sampler()).run(setup.task(),
-                    new SeededProblems(setup.task().id(), cfg.run().seed()).problems(Split.TEST, 0, v.problems()),
-                    setup.policies(), rc);
-            RolloutStats stats = RolloutStats.of(result, setup.task().roles());
-            out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s%n",
-                    setup.task().id(), cfg.policy().model(), v.problems(), v.samplesPerProblem(),
-                    100 * stats.successRate(), stats.meanTurns(), (System.nanoTime() - start) / 1e9);
-            stats.roles().forEach((role, s) -> out.printf("  %-6s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
-                            + " | unparseable %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
-                    100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
-                    100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0)));
-            out.flush();
+        } else if (policy.equals("oracle") || policy.equals("wrong")) {
+            if (!adapters.isEmpty() || model != null) {
+                throw new IllegalArgumentException("--policy " + policy + " takes no --model or --adapters");
+            }
+            evaluate(new TextPolicySampler(ScriptedPolicies.oracle(setup.task(), problems, policy.equals("wrong"))),
+                    setup, problems, policy + " policy");
+        } else {
+            throw new IllegalArgumentException("--policy must be model, oracle or wrong, got '" + policy + "'");
         }
         return 0;
+    }
+
+    private void loadAdapters(EmbeddedEngine engine, RunSetup setup, RunConfig cfg) throws java.io.IOException {
+        for (Map.Entry<String, Path> a : adapters.entrySet()) {
+            PolicyRef ref = setup.policies().policyOf(a.getKey());
+            if (ref.adapter() == null) {
+                throw new IllegalArgumentException("--adapters " + a.getKey() + "=...: role '" + a.getKey()
+                        + "' has no adapter at level " + cfg.policy().level() + " (adapters need L2)");
+            }
+            engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
+                    a.getValue()));
+        }
+    }
+
+    private void evaluate(Sampler sampler, RunSetup setup, List<Problem> problems, String who) {
+        RunConfig cfg = setup.config();
+        PrintWriter out = spec.commandLine().getOut();
+        long start = System.nanoTime();
+        var result = new RolloutEngine(sampler).run(setup.task(), problems, setup.policies(), cfg.validationRollout(1));
+        RolloutStats stats = RolloutStats.of(result, setup.task().roles());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
+                setup.task().id(), who, problems.size(), cfg.validation().samplesPerProblem(),
+                100 * stats.successRate(), stats.meanTurns(), seconds, 1000 * seconds / Math.max(1, problems.size()));
+        stats.roles().forEach((role, s) -> out.printf("  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
+                        + " | unparseable %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
+                100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
+                100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0)));
+        out.flush();
     }
 }

@@ -17,7 +17,6 @@ import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,7 +59,7 @@ final class RolloutCommand implements Callable<Integer> {
         RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
-        List<Problem> list = new SeededProblems(task.id(), cfg.run().seed()).problems(split, 0, problems);
+        List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
         RolloutConfig rc = cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
         RolloutResult result;
         if (policy.equals("model")) {
@@ -68,7 +67,7 @@ final class RolloutCommand implements Callable<Integer> {
                 result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
             }
         } else {
-            result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill)))
+            result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill, list)))
                     .run(task, list, setup.policies(), rc);
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -21,7 +21,6 @@ import org.pettingllms.core.rollout.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.envs.planning.Demonstrations;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -84,7 +83,7 @@ final class SftCommand implements Callable<Integer> {
                      new LrSchedule(LrSchedule.Kind.COSINE, lr, Math.max(1, steps / 20), steps, 0.1),
                      new AdamW.Config(0.9, 0.999, 1e-8, 0.01), 1.0, cfg.train().microBatchSize()))) {
             TextCodec codec = engine.codec(model);
-            SeededProblems problems = new SeededProblems(task.id(), cfg.run().seed());
+            var problems = task.problems(cfg.run().seed());
             SplittableRandom rng = new SplittableRandom(cfg.run().seed());
             o.printf("sft %s on %s | %s parameters | %d steps x %d problems | noise %.2f%n", model, task.id(),
                     engine.registry().model(model).parameterCount(), steps, batch, noise);

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -46,7 +45,7 @@ final class TrainCommand implements Callable<Integer> {
         writeRunJson(runDir, cfg);
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
-            Trainer trainer = new Trainer(cfg, setup.task(), new SeededProblems(setup.task().id(), cfg.run().seed()),
+            Trainer trainer = new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()),
                     setup.policies(), engine.sampler(), engine.learner(), runDir);
             out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
                     cfg.train().steps(), runDir);

@@ -31,4 +31,9 @@ public interface Task<S> {
 
     /** Applies {@code role}'s answer to {@code state}. */
     Transition<S> step(S state, String role, Completion completion);
+
+    /** Where this task's problems come from: generated from seeds unless the task reads a dataset. */
+    default ProblemSource problems(long seed) {
+        return new SeededProblems(id(), seed);
+    }
 }

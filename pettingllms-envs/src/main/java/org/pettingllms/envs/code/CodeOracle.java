@@ -1,0 +1,129 @@
+package org.pettingllms.envs.code;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.sandbox.CodeBlocks;
+
+/**
+ * A policy that knows the solutions (evaluation without a model): the coder answers the dataset's reference
+ * solution, the tester the first ground-truth tests (for HumanEval, the harness's {@code assert candidate(...)
+ * == ...} lines as calls). With {@code wrong}, the coder answers a program that prints the wrong thing.
+ */
+public final class CodeOracle implements TextPolicy {
+    private static final Pattern ASSERT = Pattern.compile("^\\s*assert\\s+(not\\s+)?candidate\\s*\\(");
+    private final List<CodeItem> items;
+    private final boolean wrong;
+
+    public CodeOracle(List<CodeItem> items, boolean wrong) {
+        this.items = List.copyOf(items);
+        this.wrong = wrong;
+    }
+
+    @Override
+    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+        String text = prompt.text();
+        CodeItem item = null;
+        for (CodeItem i : items) {
+            String key = i.functional() != null ? i.functional().prompt() : i.question();
+            if (text.contains(key) && (item == null || key.length() > keyOf(item).length())) {
+                item = i;
+            }
+        }
+        if (item == null) {
+            return "I do not know this problem.";
+        }
+        boolean tester = text.contains(CodePrompts.TESTER_SYSTEM) || text.contains("Write test cases");
+        if (tester) {
+            return TestBlocks.format(tests(item));
+        }
+        if (wrong) {
+            return CodeBlocks.fence(item.functional() != null
+                    ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
+                    : "print('wrong answer')\n");
+        }
+        return CodeBlocks.fence(item.solution() != null ? item.solution() : "print('no reference solution')\n");
+    }
+
+    private static String keyOf(CodeItem i) {
+        return i.functional() != null ? i.functional().prompt() : i.question();
+    }
+
+    /** The first ground-truth tests as tester tests; for function problems, the harness's asserted calls. */
+    static List<TestCase> tests(CodeItem item) {
+        if (item.functional() == null) {
+            return item.tests().subList(0, Math.min(3, item.tests().size()));
+        }
+        String entry = item.functional().entryPoint();
+        List<TestCase> out = new ArrayList<>();
+        for (String line : item.functional().testCode().split("\n")) {
+            Matcher m = ASSERT.matcher(line);
+            if (!m.find() || out.size() >= 3) {
+                continue;
+            }
+            String rest = line.substring(m.end());
+            int close = closing(rest);
+            if (close < 0) {
+                continue; // the call spans several lines
+            }
+            String call = entry + "(" + rest.substring(0, close) + ")";
+            String tail = rest.substring(close + 1).strip();
+            String expected;
+            if (m.group(1) != null) {
+                expected = "False";
+            } else if (tail.isEmpty() || tail.startsWith(",")) {
+                expected = "True";
+            } else if (tail.startsWith("==")) {
+                expected = topLevelBeforeComma(tail.substring(2)).strip().replace("candidate", entry);
+            } else {
+                continue;
+            }
+            out.add(new TestCase(call, expected));
+        }
+        return out;
+    }
+
+    /** Index of the parenthesis closing an already open one, or -1. */
+    private static int closing(String s) {
+        int depth = 1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+                return c == ')' ? i : -1;
+            }
+        }
+        return -1;
+    }
+
+    /** The expression before an assert's message: text up to the first comma outside brackets and strings. */
+    private static String topLevelBeforeComma(String s) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                if (c == quote && s.charAt(i - 1) != '\\') {
+                    quote = 0;
+                }
+            } else if (c == '"' || c == '\'') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if (c == ')' || c == ']' || c == '}') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                return s.substring(0, i);
+            }
+        }
+        return s;
+    }
+}

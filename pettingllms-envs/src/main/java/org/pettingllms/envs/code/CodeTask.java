@@ -1,0 +1,135 @@
+package org.pettingllms.envs.code;
+
+import java.util.List;
+import java.util.Optional;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.RewardParts;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.DatasetProblems;
+import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.sandbox.CodeBlocks;
+
+/**
+ * {@code code-v1} (ENVIRONMENTS.md): a {@code coder} writes a program, a {@code tester} writes test cases.
+ * Coder local reward and team reward: the program's ground-truth pass ratio; success: all pass. The tester's
+ * tests are run on the current program and the mismatches go into both roles' next prompts; when the dataset has
+ * a reference solution, the fraction of the tester's tests it passes is the tester's local reward (a test the
+ * reference fails is a wrong test; reference defect 6 never loaded it), else 0. The episode ends when the
+ * program passes all of the tester's tests, or after T turns. With roles {@code [coder]}: one program.
+ */
+public final class CodeTask implements Task<CodeState> {
+    public static final String CODER = "coder";
+    public static final String TESTER = "tester";
+
+    private final List<String> roles;
+    private final int maxTurns;
+    private final List<CodeItem> train;
+    private final List<CodeItem> test;
+    private final CodeRunner runner;
+    private final int maxTests;
+    private final int maxTesterTests;
+
+    public CodeTask(List<String> roles, int maxTurns, List<CodeItem> train, List<CodeItem> test, CodeRunner runner,
+                    int maxTests, int maxTesterTests) {
+        if (!(roles.equals(List.of(CODER, TESTER)) || roles.equals(List.of(CODER)))) {
+            throw new IllegalArgumentException("code has roles [coder, tester] (multi-agent) or [coder] (single"
+                    + " agent), got " + roles);
+        }
+        this.roles = List.copyOf(roles);
+        this.maxTurns = maxTurns;
+        this.train = List.copyOf(train);
+        this.test = List.copyOf(test);
+        this.runner = runner;
+        this.maxTests = maxTests;
+        this.maxTesterTests = maxTesterTests;
+    }
+
+    @Override
+    public String id() {
+        return "code-v1";
+    }
+
+    @Override
+    public List<String> roles() {
+        return roles;
+    }
+
+    @Override
+    public int maxTurns() {
+        return maxTurns;
+    }
+
+    @Override
+    public ProblemSource problems(long seed) {
+        return new DatasetProblems<>(id(), train, test, seed);
+    }
+
+    @Override
+    public CodeState initialState(Problem problem) {
+        return CodeState.start(DatasetProblems.item(problem, CodeItem.class));
+    }
+
+    @Override
+    public Prompt prompt(CodeState state, String role, int turn, PromptStyle style) {
+        return checkRole(role).equals(CODER) ? CodePrompts.coder(state, style) : CodePrompts.tester(state, style);
+    }
+
+    @Override
+    public Transition<CodeState> step(CodeState state, String role, Completion completion) {
+        return checkRole(role).equals(CODER) ? coderStep(state, completion.text()) : testerStep(state, completion.text());
+    }
+
+    private Transition<CodeState> coderStep(CodeState s, String text) {
+        Optional<String> code = CodeBlocks.lastPython(text);
+        if (code.isEmpty()) {
+            CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
+            return new Transition<>(next, RewardParts.ZERO, roles.size() == 1, s.success(), StopReason.UNPARSEABLE,
+                    "no code block");
+        }
+        double pass = runner.groundTruth(code.get(), s.item(), maxTests);
+        List<CodeRunner.Outcome> mismatches = mismatches(code.get(), s.tests(), s.item());
+        CodeState next = new CodeState(s.item(), code.get(), s.tests(), mismatches, pass);
+        boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();
+        boolean done = roles.size() == 1 || passesTester;
+        return new Transition<>(next, new RewardParts(pass, pass, 0), done, next.success(),
+                next.success() && done ? StopReason.SOLVED : StopReason.OK,
+                "ground truth %.0f%%, tester tests %s".formatted(100 * pass, s.tests().isEmpty() ? "none"
+                        : (s.tests().size() - mismatches.size()) + "/" + s.tests().size()));
+    }
+
+    private Transition<CodeState> testerStep(CodeState s, String text) {
+        List<TestCase> tests = TestBlocks.parse(text, maxTesterTests);
+        if (tests.isEmpty()) {
+            CodeState next = new CodeState(s.item(), s.program(), List.of(), List.of(), s.passRatio());
+            return new Transition<>(next, new RewardParts(0, s.passRatio(), 0), false, s.success(),
+                    StopReason.UNPARSEABLE, "no test cases");
+        }
+        double local = s.item().solution() == null ? 0
+                : CodeRunner.passRatio(runner.run(s.item().solution(), tests, s.item()));
+        List<CodeRunner.Outcome> mismatches = s.program() == null ? List.of() : mismatches(s.program(), tests, s.item());
+        CodeState next = new CodeState(s.item(), s.program(), tests, mismatches, s.passRatio());
+        boolean done = s.program() != null && mismatches.isEmpty();
+        return new Transition<>(next, new RewardParts(local, s.passRatio(), 0), done, s.success(),
+                s.success() && done ? StopReason.SOLVED : StopReason.OK,
+                "%d tests, reference passes %.0f%%, program fails %d".formatted(tests.size(), 100 * local,
+                        mismatches.size()));
+    }
+
+    private List<CodeRunner.Outcome> mismatches(String program, List<TestCase> tests, CodeItem item) {
+        return runner.run(program, tests, item).stream().filter(o -> !o.passed()).toList();
+    }
+
+    private String checkRole(String role) {
+        if (!roles.contains(role)) {
+            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
+        }
+        return role;
+    }
+}
