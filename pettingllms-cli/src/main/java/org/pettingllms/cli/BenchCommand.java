@@ -35,9 +35,10 @@ import picocli.CommandLine.Model.CommandSpec;
  * that the engine's own overhead (threads, prompts, stepping, sample records) is known.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
-        + "'rollout' (engine overhead with a scripted sampler) or 'model' (embedded model engine throughput).")
+        + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
+        + " (sandboxed executions of a trivial program).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -64,6 +65,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "5", description = "unmeasured warm-up rounds")
     int warmup;
 
+    @Option(names = "--slots", defaultValue = "2", description = "sandbox: programs run at once")
+    int slots;
+
     @Option(names = "--policy", defaultValue = "random",
             description = "random (cheap answers: engine overhead) or solver (scripted solver team)")
     String policy;
@@ -82,8 +86,15 @@ final class BenchCommand implements Callable<Integer> {
             print(json);
             return 0;
         }
+        if (what.equals("sandbox")) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("benchmark", "sandbox");
+            json.putAll(org.pettingllms.envs.sandbox.SandboxBench.run(Math.max(8, problems * rounds / 4), slots));
+            print(json);
+            return 0;
+        }
         if (!what.equals("rollout")) {
-            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model");
+            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {

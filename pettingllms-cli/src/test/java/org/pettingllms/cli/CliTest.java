@@ -32,13 +32,42 @@ class CliTest {
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
         try (var files = Files.walk(CONFIGS)) {
             var configs = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(12);
+            assertThat(configs).hasSize(20);
             for (Path c : configs) {
-                Result r = run("rollout", c.toString(), "--problems", "4", "--show", "0");
+                String task = c.getParent().getFileName().toString();
+                // code episodes run every program in the sandbox: two problems are enough to load and play
+                Result r = run("rollout", c.toString(), "--problems", task.equals("code") ? "2" : "4", "--show", "0");
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
-                assertThat(r.out()).contains("success ").contains("plan ");
+                String role = switch (task) {
+                    case "math" -> "reasoner ";
+                    case "code" -> "coder ";
+                    default -> "plan ";
+                };
+                assertThat(r.out()).as("%s", c).contains("success ").contains(role);
             }
         }
+    }
+
+    @Test
+    void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
+        for (String config : new String[] {"math/L1.yaml", "code/L1.yaml"}) {
+            String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6"};
+            Result oracle = run(concat(base, "--policy", "oracle"));
+            assertThat(oracle.code()).as(oracle.err()).isZero();
+            assertThat(oracle.out()).contains("6 test problems").contains("success 100.0%");
+            Result wrong = run(concat(base, "--policy", "wrong"));
+            assertThat(wrong.out()).contains("success 0.0%");
+        }
+        Result bad = run("evaluate", CONFIGS.resolve("math/L1.yaml").toString(), "--policy", "oracle", "--set",
+                "task.options.test=no/such.jsonl");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("config key 'task.options.test'").contains("no/such.jsonl");
+    }
+
+    static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     @Test

@@ -84,13 +84,16 @@ public final class DatasetTasks implements TaskProvider {
         return loader.apply(resolve(path, key));
     }
 
-    /** Relative paths are tried against the working directory, then the installation directory. */
+    /** Relative paths are tried against the working directory, then the installation directory (PETTINGLLMS_HOME). */
     static Path resolve(String path, String key) {
         Path p = Path.of(path);
         if (p.isAbsolute() || Files.exists(p)) {
             return p;
         }
         String home = System.getenv("PETTINGLLMS_HOME");
+        if (home == null) {
+            home = System.getProperty("pettingllms.home"); // set by the build for tests run from module folders
+        }
         if (home != null && Files.exists(Path.of(home).resolve(p))) {
             return Path.of(home).resolve(p);
         }

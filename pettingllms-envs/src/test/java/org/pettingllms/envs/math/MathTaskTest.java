@@ -1,0 +1,169 @@
+package org.pettingllms.envs.math;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.pettingllms.core.algo.RewardMix;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.envs.data.MathRows;
+import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.sandbox.Sandbox;
+import org.pettingllms.testkit.TaskContract;
+
+/** math-v1: rewards and termination as specified, the task contract, and oracle evaluation on real benchmarks. */
+class MathTaskTest {
+    static Sandbox box;
+    static List<MathItem> aime;
+
+    @BeforeAll
+    static void setUp() {
+        box = Sandbox.create(org.pettingllms.envs.sandbox.SandboxLimits.DEFAULT, 2);
+        aime = MathRows.load(MathDatasetsTest.math("aime24.test.jsonl"));
+    }
+
+    static MathTask task(List<String> roles, List<MathItem> test) {
+        return new MathTask(roles, 4, List.of(), test, box, Duration.ofSeconds(20));
+    }
+
+    static final MathItem HALF = new MathItem("h", "What is one half as a fraction?", "\\frac{1}{2}");
+
+    MathState start(MathTask t) {
+        return t.initialState(t.problems(1).problems(Split.TEST, 0, 1).get(0));
+    }
+
+    @Test
+    void toolRewardIsOneIfCorrectZeroIfWrongMinusOneWithoutOutput() {
+        MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
+        MathState s = start(t);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(1/2)\n```")).reward().local()).isEqualTo(1);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(2)\n```")).reward().local()).isEqualTo(0);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nx = 1\n```")).reward().local()).isEqualTo(-1);
+        Transition<MathState> crash = t.step(s, "tool", Completion.ofText("```python\n1/0\n```"));
+        assertThat(crash.reward().local()).isEqualTo(-1);
+        assertThat(crash.stop()).isEqualTo(StopReason.INVALID_ACTION);
+        assertThat(crash.next().tool().output()).contains("ZeroDivisionError");
+        assertThat(t.step(s, "tool", Completion.ofText("the answer is 1/2")).stop()).isEqualTo(StopReason.UNPARSEABLE);
+    }
+
+    @Test
+    void reasonerEarnsLocalAndTeamRewardAndTheEpisodeEndsWhenAnswersAgree() {
+        MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
+        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```")).next();
+        Transition<MathState> agree = t.step(afterTool, "reasoner", Completion.ofText("so \\boxed{\\frac12}"));
+        assertThat(agree.reward().local()).isEqualTo(1);
+        assertThat(agree.reward().team()).isEqualTo(1);
+        assertThat(agree.done()).isTrue();
+        assertThat(agree.success()).isTrue();
+        Transition<MathState> disagree = t.step(afterTool, "reasoner", Completion.ofText("\\boxed{2}"));
+        assertThat(disagree.reward().team()).isEqualTo(0);
+        assertThat(disagree.done()).isFalse();
+        assertThat(disagree.success()).isFalse();
+        assertThat(t.prompt(disagree.next(), "tool", 1, PromptStyle.CHAT).text())
+                .contains("Reasoning agent's latest solution", "Its answer: 2", "Code agent's latest program",
+                        "print(0.5)", "If one is right");
+    }
+
+    @Test
+    void theReasonerSeesTheToolsAnswerOfTheSameTurn() {
+        MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
+        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```")).next();
+        assertThat(t.prompt(afterTool, "reasoner", 0, PromptStyle.CHAT).text()).contains("Its output: 0.5");
+    }
+
+    @Test
+    void theSingleAgentAnswersOnce() {
+        MathTask t = task(List.of("reasoner"), List.of(HALF));
+        Transition<MathState> tr = t.step(start(t), "reasoner", Completion.ofText("\\boxed{3}"));
+        assertThat(tr.done()).isTrue();
+        assertThat(tr.success()).isFalse();
+    }
+
+    static double evaluate(MathTask t, TextPolicy policy, List<Problem> problems) {
+        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle",
+                java.util.Set.of());
+        RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, 1, true, PromptStyle.CHAT,
+                new SamplingParams(0, 0, 1, 4096, List.of(), 1), RewardMix.PAPER, 16);
+        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
+                .successRate();
+    }
+
+    @Test
+    void theOracleTeamScoresAllOfAime24AndTheWrongTeamNothing() {
+        MathTask t = task(List.of("tool", "reasoner"), aime);
+        List<Problem> all = t.problems(1).problems(Split.TEST, 0, 1000);
+        assertThat(all).hasSize(30);
+        assertThat(evaluate(t, new MathOracle(aime, false), all)).isEqualTo(1.0);
+        assertThat(evaluate(t, new MathOracle(aime, true), all)).isEqualTo(0.0);
+    }
+
+    @Test
+    void theOracleReasonerScoresAllOfGsm8kTest() {
+        List<MathItem> gsm = MathRows.load(MathDatasetsTest.math("gsm8k.test.jsonl"));
+        MathTask t = task(List.of("reasoner"), gsm);
+        List<Problem> all = t.problems(1).problems(Split.TEST, 0, 10_000);
+        assertThat(all).hasSize(1319);
+        assertThat(evaluate(t, new MathOracle(gsm, false), all)).isEqualTo(1.0);
+        assertThat(evaluate(t, new MathOracle(gsm, true), all)).isEqualTo(0.0);
+    }
+
+    /** Half right, half wrong: a policy for the contract. */
+    static TextPolicy mixed(List<MathItem> items) {
+        MathOracle right = new MathOracle(items, false);
+        MathOracle wrong = new MathOracle(items, true);
+        return (ref, prompt, rng) -> (rng.nextBoolean() ? right : wrong).answer(ref, prompt, new SplittableRandom(1));
+    }
+
+    @Nested
+    class TeamContract extends TaskContract<MathState> {
+        @Override
+        protected MathTask task() {
+            return MathTaskTest.task(List.of("tool", "reasoner"), aime.subList(0, 4));
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return task().problems(1).problems(Split.TEST, 0, 4);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            return mixed(aime);
+        }
+    }
+
+    @Nested
+    class SingleAgentContract extends TaskContract<MathState> {
+        @Override
+        protected MathTask task() {
+            return MathTaskTest.task(List.of("reasoner"), aime.subList(0, 4));
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return task().problems(1).problems(Split.TEST, 0, 4);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            return mixed(aime);
+        }
+    }
+}
