@@ -51,7 +51,8 @@ class CliTest {
     @Test
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
         for (String config : new String[] {"math/L1.yaml", "code/L1.yaml"}) {
-            String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6"};
+            String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6", "--set",
+                "task.maxTurns=2"};
             Result oracle = run(concat(base, "--policy", "oracle"));
             assertThat(oracle.code()).as(oracle.err()).isZero();
             assertThat(oracle.out()).contains("6 test problems").contains("success 100.0%");
