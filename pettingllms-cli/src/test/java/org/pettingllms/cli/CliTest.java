@@ -36,7 +36,10 @@ class CliTest {
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // code episodes run every program in the sandbox: two problems are enough to load and play
-                Result r = run("rollout", c.toString(), "--problems", task.equals("code") ? "2" : "4", "--show", "0");
+                Result r = task.equals("code")
+                        ? run("rollout", c.toString(), "--problems", "2", "--show", "0", "--set", "rollout.k=2", "--set",
+                        "task.maxTurns=1")
+                        : run("rollout", c.toString(), "--problems", "4", "--show", "0");
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
                 String role = switch (task) {
                     case "math" -> "reasoner ";
