@@ -1,8 +1,10 @@
 package org.pettingllms.torch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.Prompt;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.text.HfTokenizerCodec;
 
@@ -20,5 +22,23 @@ class HfTokenizerCodecTest {
             }
             assertThat(codec.encode("Hello")).hasSize(1);
         }
+    }
+
+    @Test
+    void chatPromptsAreRenderedWithTheModelsTemplate() throws Exception {
+        try (HfTokenizerCodec codec = HfTokenizerCodec.load(SharedFiles.fixture("qwen3-tokenizer"), -1)) {
+            int[] ids = codec.encodePrompt(Prompt.chat("SYS", "What is 1+1?"));
+            assertThat(codec.decode(ids))
+                    .isEqualTo("<|im_start|>system\nSYS<|im_end|>\n<|im_start|>user\nWhat is 1+1?<|im_end|>\n"
+                            + "<|im_start|>assistant\n");
+            assertThat(ids[0]).isEqualTo(151644);
+            assertThat(codec.encodePrompt(Prompt.compact("RRD"))).isEqualTo(codec.encode("RRD"));
+        }
+    }
+
+    @Test
+    void aCodecWithoutTemplateRefusesChatPromptsClearly() {
+        assertThatThrownBy(() -> TorchSamplerTest.CHARS.encodePrompt(Prompt.chat("s", "u")))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("chat template");
     }
 }

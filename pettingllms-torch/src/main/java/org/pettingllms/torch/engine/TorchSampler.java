@@ -18,7 +18,6 @@ import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.torch.sampling.Generator;
 import org.pettingllms.torch.text.TextCodec;
@@ -61,12 +60,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
-        if (prompt.style() != PromptStyle.COMPACT) {
-            throw new UnsupportedOperationException("the embedded sampler renders compact prompts only in this "
-                    + "version; chat prompts need the chat-template renderer (set task.style: compact)");
-        }
         TextCodec codec = codecs.apply(policy.model());
-        int[] ids = codec.encode(prompt.text());
+        int[] ids = codec.encodePrompt(prompt);
         List<Generator.Request> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             rows.add(new Generator.Request(ids, registry.adapter(policy), params.temperature(), params.topK(),

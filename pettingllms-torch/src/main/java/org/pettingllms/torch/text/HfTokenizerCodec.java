@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -18,10 +21,12 @@ import java.util.Set;
 public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
     private final int[] stops;
+    private final ChatTemplate template;
 
-    private HfTokenizerCodec(HuggingFaceTokenizer tokenizer, int[] stops) {
+    private HfTokenizerCodec(HuggingFaceTokenizer tokenizer, int[] stops, ChatTemplate template) {
         this.tokenizer = tokenizer;
         this.stops = stops;
+        this.template = template;
     }
 
     /** Loads {@code dir/tokenizer.json} (and {@code tokenizer_config.json} when present). */
@@ -51,7 +56,8 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
                 }
             }
         }
-        return new HfTokenizerCodec(tok, stops.stream().mapToInt(Integer::intValue).toArray());
+        return new HfTokenizerCodec(tok, stops.stream().mapToInt(Integer::intValue).toArray(),
+                ChatTemplate.load(dir).orElse(null));
     }
 
     @Override
@@ -63,6 +69,20 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
             out[i] = (int) ids[i];
         }
         return out;
+    }
+
+    /** Chat prompts go through the model's chat template, with the assistant's turn opened. */
+    @Override
+    public int[] encodePrompt(Prompt prompt) {
+        if (prompt.style() == PromptStyle.CHAT && template != null) {
+            return encode(template.render(prompt.messages(), true, Map.of()));
+        }
+        return TextCodec.super.encodePrompt(prompt);
+    }
+
+    /** The model's chat template, if it has one. */
+    public java.util.Optional<ChatTemplate> chatTemplate() {
+        return java.util.Optional.ofNullable(template);
     }
 
     @Override

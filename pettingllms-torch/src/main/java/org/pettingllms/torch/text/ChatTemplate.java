@@ -1,0 +1,222 @@
+package org.pettingllms.torch.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hubspot.jinjava.Jinjava;
+import com.hubspot.jinjava.JinjavaConfig;
+import com.hubspot.jinjava.LegacyOverrides;
+import com.hubspot.jinjava.el.JinjavaInterpreterResolver;
+import com.hubspot.jinjava.interpret.RenderResult;
+import com.hubspot.jinjava.interpret.TemplateError;
+import com.hubspot.jinjava.lib.fn.ELFunctionDefinition;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import jinjava.javax.el.CompositeELResolver;
+import org.pettingllms.core.data.ChatMessage;
+
+/**
+ * A Hugging Face chat template ({@code chat_template} in {@code tokenizer_config.json}, or
+ * {@code chat_template.jinja}), rendered with the Jinjava engine the way transformers renders it: blocks trimmed
+ * and left-stripped, {@code raise_exception}, {@code strftime_now}, {@code tojson}, the special tokens, and the
+ * caller's extra variables (for example Qwen3's {@code enable_thinking}). Templates are written for Python's
+ * Jinja2, so Python string methods are provided ({@link PythonStrings}) and two Jinja2 forms Jinjava's parser
+ * rejects are rewritten before parsing: the reversing slice {@code x[::-1]} becomes {@code (x|reverse)}, and
+ * {@code namespace(...)} arguments are parenthesised ({@code last_query_index=messages|length - 1}).
+ */
+public final class ChatTemplate {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern REVERSE_SLICE = Pattern.compile("([A-Za-z_][\\w.]*(?:\\([^()]*\\))?)\\[::-1\\]");
+
+    private static final LegacyOverrides JINJA2 = LegacyOverrides.newBuilder()
+            .withUseTrimmingForNotesAndExpressions(true).withUseNaturalOperatorPrecedence(true)
+            .withKeepNullableLoopValues(true).build();
+
+    private final String source;
+    private final String template;
+    private final Map<String, Object> specialTokens;
+    private final Jinjava jinjava;
+
+    public ChatTemplate(String source, Map<String, Object> specialTokens) {
+        this.source = source;
+        this.template = rewrite(source);
+        this.specialTokens = Map.copyOf(specialTokens);
+        CompositeELResolver resolver = new CompositeELResolver();
+        resolver.add(new PythonStrings());
+        resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
+        // Jinja2's own behaviour where Jinjava keeps older defaults: {{- -}} trimming, operator precedence
+        // (messages|length - 1), null loop values
+        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
+                .withLegacyOverrides(JINJA2).withElResolver(resolver).withFailOnUnknownTokens(false)
+                .build());
+        try {
+            jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
+                    ChatTemplate.class.getMethod("raiseException", String.class)));
+            jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "strftime_now",
+                    ChatTemplate.class.getMethod("strftimeNow", String.class)));
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The chat template of a model directory, if it has one. */
+    public static Optional<ChatTemplate> load(Path modelDir) throws IOException {
+        Path config = modelDir.resolve("tokenizer_config.json");
+        Map<String, Object> tokens = new HashMap<>();
+        String source = null;
+        if (Files.exists(config)) {
+            JsonNode c = JSON.readTree(config.toFile());
+            for (String name : List.of("bos_token", "eos_token", "pad_token", "unk_token")) {
+                JsonNode t = c.get(name);
+                if (t != null && !t.isNull()) {
+                    tokens.put(name, t.isObject() ? t.path("content").asText() : t.asText());
+                }
+            }
+            JsonNode t = c.get("chat_template");
+            if (t != null && t.isTextual()) {
+                source = t.asText();
+            } else if (t != null && t.isArray()) { // named templates: take "default"
+                for (JsonNode named : t) {
+                    if ("default".equals(named.path("name").asText())) {
+                        source = named.path("template").asText();
+                    }
+                }
+            }
+        }
+        Path jinja = modelDir.resolve("chat_template.jinja");
+        if (source == null && Files.exists(jinja)) {
+            source = Files.readString(jinja);
+        }
+        return source == null ? Optional.empty() : Optional.of(new ChatTemplate(source, tokens));
+    }
+
+    /** Renders {@code messages} (with the assistant's opening when {@code addGenerationPrompt}). */
+    public String render(List<ChatMessage> messages, boolean addGenerationPrompt, Map<String, Object> extra) {
+        List<Map<String, Object>> msgs = new ArrayList<>(messages.size());
+        for (ChatMessage m : messages) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("role", m.speaker().name().toLowerCase(java.util.Locale.ROOT));
+            map.put("content", m.content());
+            msgs.add(map);
+        }
+        Map<String, Object> ctx = new HashMap<>(specialTokens);
+        ctx.putAll(extra);
+        ctx.put("messages", msgs);
+        ctx.put("add_generation_prompt", addGenerationPrompt);
+        RenderResult r = jinjava.renderForResult(template, ctx);
+        List<TemplateError> fatal = r.getErrors().stream()
+                .filter(e -> e.getSeverity() == TemplateError.ErrorType.FATAL).toList();
+        if (!fatal.isEmpty()) {
+            TemplateError e = fatal.get(0);
+            Throwable cause = e.getException();
+            while (cause != null && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            String why = cause instanceof IllegalArgumentException && cause.getMessage() != null
+                    ? cause.getMessage() : e.getMessage();
+            throw new IllegalArgumentException("chat template failed at line " + e.getLineno() + ": " + why
+                    + (fatal.size() > 1 ? " (and " + (fatal.size() - 1) + " more errors)" : ""));
+        }
+        return r.getOutput();
+    }
+
+    public String source() {
+        return source;
+    }
+
+    /** Called by templates to reject a conversation. */
+    public static String raiseException(String message) {
+        throw new IllegalArgumentException("the chat template rejected the conversation: " + message);
+    }
+
+    /** Python's {@code strftime} for the few codes templates use. */
+    public static String strftimeNow(String format) {
+        LocalDateTime now = LocalDateTime.now();
+        return format.replace("%Y", now.format(DateTimeFormatter.ofPattern("yyyy")))
+                .replace("%m", now.format(DateTimeFormatter.ofPattern("MM")))
+                .replace("%d", now.format(DateTimeFormatter.ofPattern("dd")))
+                .replace("%b", now.format(DateTimeFormatter.ofPattern("MMM", java.util.Locale.ENGLISH)))
+                .replace("%B", now.format(DateTimeFormatter.ofPattern("MMMM", java.util.Locale.ENGLISH)))
+                .replace("%H", now.format(DateTimeFormatter.ofPattern("HH")))
+                .replace("%M", now.format(DateTimeFormatter.ofPattern("mm")));
+    }
+
+    /** The Jinja2-to-Jinjava source rewrites described on the class. */
+    static String rewrite(String source) {
+        String s = REVERSE_SLICE.matcher(source).replaceAll("($1|reverse)");
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        for (int at; (at = s.indexOf("namespace(", from)) >= 0; ) {
+            int open = at + "namespace(".length() - 1;
+            int close = closing(s, open);
+            if (close < 0) {
+                break;
+            }
+            out.append(s, from, open + 1);
+            List<String> args = topLevelCommaSplit(s.substring(open + 1, close));
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                int eq = a.indexOf('=');
+                out.append(i > 0 ? ", " : "");
+                out.append(eq > 0 && a.substring(0, eq).strip().matches("\\w+") && a.charAt(eq + 1) != '='
+                        ? a.substring(0, eq).strip() + "=(" + a.substring(eq + 1).strip() + ")" : a.strip());
+            }
+            out.append(')');
+            from = close + 1;
+        }
+        return out.append(s.substring(from)).toString();
+    }
+
+    private static int closing(String s, int open) {
+        int depth = 0;
+        char quote = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static List<String> topLevelCommaSplit(String s) {
+        List<String> parts = new ArrayList<>();
+        int depth = 0;
+        char quote = 0;
+        int start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                depth++;
+            } else if (c == ')' || c == ']' || c == '}') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                parts.add(s.substring(start, i));
+                start = i + 1;
+            }
+        }
+        if (!s.substring(start).isBlank()) {
+            parts.add(s.substring(start));
+        }
+        return parts;
+    }
+}

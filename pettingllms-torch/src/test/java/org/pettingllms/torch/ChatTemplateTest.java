@@ -1,0 +1,59 @@
+package org.pettingllms.torch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.ChatMessage;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.text.ChatTemplate;
+
+/**
+ * The Qwen3 chat template renders exactly as transformers renders it. The expected strings were produced by
+ * Python's Jinja2 3.1 with transformers' settings (ImmutableSandboxedEnvironment, trim_blocks, lstrip_blocks,
+ * loopcontrols, tojson) from the fixture's tokenizer_config.json.
+ */
+class ChatTemplateTest {
+    static ChatTemplate qwen3() throws Exception {
+        return ChatTemplate.load(SharedFiles.fixture("qwen3-tokenizer")).orElseThrow();
+    }
+
+    @Test
+    void systemAndUserWithTheGenerationPrompt() throws Exception {
+        assertThat(qwen3().render(List.of(
+                ChatMessage.system("You are a helpful assistant that solves math problems step by step."),
+                ChatMessage.user("Problem:\nWhat is 1+1?\n\nPlease think step by step.")), true, Map.of()))
+                .isEqualTo("<|im_start|>system\nYou are a helpful assistant that solves math problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\nWhat is 1+1?\n\nPlease think step by step.<|im_end|>\n<|im_start|>assistant\n");
+    }
+
+    @Test
+    void thinkingCanBeSwitchedOff() throws Exception {
+        assertThat(qwen3().render(List.of(ChatMessage.user("Hi")), true, Map.of("enable_thinking", false)))
+                .isEqualTo("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n");
+    }
+
+    @Test
+    void earlierReasoningIsDroppedInMultiTurnConversations() throws Exception {
+        assertThat(qwen3().render(List.of(ChatMessage.system("SYS"), ChatMessage.user("Hi there"),
+                ChatMessage.assistant("<think>\nhmm\n</think>\n\nHello!"), ChatMessage.user("Again")), true, Map.of()))
+                .isEqualTo("<|im_start|>system\nSYS<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\nAgain<|im_end|>\n<|im_start|>assistant\n");
+    }
+
+    @Test
+    void aFinalAssistantTurnWithoutTheGenerationPrompt() throws Exception {
+        assertThat(qwen3().render(List.of(ChatMessage.user("Q"), ChatMessage.assistant("A")), false, Map.of()))
+                .isEqualTo("<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nA<|im_end|>\n");
+    }
+
+    @Test
+    void pythonStringMethodsAndTemplateErrors() {
+        ChatTemplate t = new ChatTemplate("{{ messages[0].content.strip().split(',')[-1].upper() }}"
+                + "{% if messages[0].content.startswith(' a') %}!{% endif %}"
+                + "{% if messages|length > 1 %}{{ raise_exception('one message only') }}{% endif %}", Map.of());
+        assertThat(t.render(List.of(ChatMessage.user(" a.b,c.d ")), false, Map.of())).isEqualTo("C.D!");
+        assertThatThrownBy(() -> t.render(List.of(ChatMessage.user("x"), ChatMessage.user("y")), false, Map.of()))
+                .hasMessageContaining("one message only");
+    }
+}
