@@ -81,7 +81,7 @@ final class SftCommand implements Callable<Integer> {
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
              TorchLearner learner = new TorchLearner(engine.registry(), new TrainSettings(
                      new LrSchedule(LrSchedule.Kind.COSINE, lr, Math.max(1, steps / 20), steps, 0.1),
-                     new AdamW.Config(0.9, 0.999, 1e-8, 0.01), 1.0, cfg.train().microBatchSize()))) {
+                     new AdamW.Config(0.9, 0.999, 1e-8, 0.01), 1.0, cfg.train().microBatchSize(), false))) {
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
             SplittableRandom rng = new SplittableRandom(cfg.run().seed());

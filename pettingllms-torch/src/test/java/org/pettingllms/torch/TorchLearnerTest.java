@@ -44,7 +44,7 @@ class TorchLearnerTest {
 
     static TrainSettings settings(double lr) {
         return new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, lr, 0, 1000, 1.0),
-                new AdamW.Config(0.9, 0.999, 1e-8, 0.0), 1.0, 2);
+                new AdamW.Config(0.9, 0.999, 1e-8, 0.0), 1.0, 2, true);
     }
 
     /** Samples a few completions of the policy and turns them into examples with the given advantages. */
@@ -190,6 +190,31 @@ class TorchLearnerTest {
                 reloaded.parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(after.get(k)));
                 assertThat(reloaded.config()).isEqualTo(reg.model("tiny").config());
             }
+        }
+    }
+
+    @Test
+    void fullFineTuningWithKlUsesAFrozenCopyOfTheStartingWeights() throws Exception {
+        LossConfig withKl = new LossConfig(0.2, 0.2, LossConfig.Aggregation.TOKEN_MEAN, 1.0, 0.0);
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(3e-3))) {
+            List<TrainExample> batch = examples(reg, BASE, 1.0, -1.0, 1.0, -1.0);
+            assertThat(learner.forwardBackward(BASE, batch, withKl).kl()).as("policy = reference").isCloseTo(0, within(1e-7));
+            learner.optimStep(BASE);
+            for (int step = 0; step < 4; step++) { // drift away on the advantages alone
+                learner.forwardBackward(BASE, batch, LossConfig.DEFAULT);
+                learner.optimStep(BASE);
+            }
+            List<TrainExample> noAdvantage = batch.stream()
+                    .map(e -> new TrainExample(e.promptTokens(), e.completionTokens(), e.oldLogprobs(), 0.0)).toList();
+            double drifted = learner.forwardBackward(BASE, noAdvantage, withKl).kl();
+            assertThat(drifted).as("the model moved away from the frozen reference").isGreaterThan(1e-5);
+            learner.optimStep(BASE);
+            double last = drifted;
+            for (int step = 0; step < 5; step++) { // the KL term alone pulls the weights back
+                last = learner.forwardBackward(BASE, noAdvantage, withKl).kl();
+                learner.optimStep(BASE);
+            }
+            assertThat(last).isLessThan(drifted);
         }
     }
 }

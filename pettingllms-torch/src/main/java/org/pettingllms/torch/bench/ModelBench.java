@@ -139,7 +139,7 @@ public final class ModelBench {
             batch.add(new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), rng.nextGaussian()));
         }
         TrainSettings settings = new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, 1e-5, 0, 1, 1),
-                AdamW.Config.DEFAULT, 1.0, 16);
+                AdamW.Config.DEFAULT, 1.0, 16, false);
         try (TorchLearner learner = new TorchLearner(reg, settings)) {
             long tokens = 0;
             long start = 0;

@@ -35,7 +35,8 @@ public final class EmbeddedEngine implements AutoCloseable {
         this.sampler = new TorchSampler(registry, this::codec, cfg.engine().maxBatchRows(), 2000);
         RunConfig.Train t = cfg.train();
         this.learner = new TorchLearner(registry, new TrainSettings(t.lr(),
-                new AdamW.Config(0.9, 0.999, 1e-8, t.weightDecay()), t.maxGradNorm(), t.microBatchSize()));
+                new AdamW.Config(0.9, 0.999, 1e-8, t.weightDecay()), t.maxGradNorm(), t.microBatchSize(),
+                t.klCoef() > 0));
     }
 
     public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies) throws IOException {

@@ -33,12 +33,17 @@ final class PolicyTrainer implements AutoCloseable {
     private final Map<String, NDArray> grads = new LinkedHashMap<>();
     private final AdamW optimizer;
     private final TrainSettings settings;
+    /** The KL reference of a fully fine-tuned policy: its weights when training began (null for adapters). */
+    private final DecoderModel reference;
 
+    /** Made before any update of the policy (and before a checkpoint is restored into it), so a frozen reference
+     * copy holds the base weights. */
     PolicyTrainer(PolicyRef ref, PolicyRegistry registry, TrainSettings settings) {
         this.ref = ref;
         this.settings = settings;
         this.model = registry.model(ref.model());
         this.adapter = registry.adapter(ref);
+        this.reference = adapter == null && settings.klReference() ? model.frozenCopy() : null;
         this.trainable = adapter != null ? adapter.parameters() : model.parameters();
         this.manager = model.manager().newSubManager();
         trainable.forEach((k, p) -> {
@@ -130,11 +135,12 @@ final class PolicyTrainer implements AutoCloseable {
             NDArray oldLp = sb.alignCompletionValues(scope, old, lp.width());
             NDArray refLp = null;
             if (cfg.klCoef() > 0) {
-                if (adapter == null) {
-                    throw new UnsupportedOperationException("KL to a reference needs an adapter policy (the base model"
-                            + " is the reference); full fine-tuning with klCoef > 0 is not supported yet");
+                // AT-GRPO.md k3 KL to the reference: the base model without the adapter, or the frozen copy
+                if (adapter == null && reference == null) {
+                    throw new IllegalStateException("klCoef > 0 on a fully fine-tuned policy needs a reference copy:"
+                            + " create the learner with TrainSettings.klReference = true");
                 }
-                refLp = sb.logprobs(model, scope, null).logprobs().stopGradient();
+                refLp = sb.logprobs(adapter != null ? model : reference, scope, null).logprobs().stopGradient();
             }
             PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
                     lp.mask(), refLp, lp.entropy(), cfg);
@@ -214,5 +220,8 @@ final class PolicyTrainer implements AutoCloseable {
     public void close() {
         optimizer.close();
         manager.close();
+        if (reference != null) {
+            reference.close();
+        }
     }
 }

@@ -203,6 +203,18 @@ public final class DecoderModel implements AutoCloseable {
         return params;
     }
 
+    /** A frozen copy of the current weights in a memory scope of its own (a reference policy for the KL term). */
+    public DecoderModel frozenCopy() {
+        NDManager m = Torch.engine().newBaseManager(manager.getDevice());
+        Map<String, NDArray> copy = new LinkedHashMap<>();
+        params.forEach((k, a) -> {
+            NDArray d = a.duplicate();
+            d.attach(m);
+            copy.put(k, d);
+        });
+        return new DecoderModel(config, m, copy);
+    }
+
     public long parameterCount() {
         return params.values().stream().mapToLong(a -> a.getShape().size()).sum();
     }
