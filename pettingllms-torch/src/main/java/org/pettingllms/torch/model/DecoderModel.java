@@ -29,6 +29,10 @@ public final class DecoderModel implements AutoCloseable {
     private final Map<String, NDArray> params;
     private final List<Layer> layers = new ArrayList<>();
     private final NDArray invFreq;
+    /** RoPE's rotate-half as one gather: element j of the rotated vector is element rotation[j]. */
+    private final NDIndex rotation;
+    /** RoPE's rotate-half signs: -1 for the first half (it receives -x2), +1 for the second. */
+    private final NDArray rotationSign;
 
     private record Layer(NDArray ln1, NDArray ln2, NDArray qNorm, NDArray kNorm, Linear q, Linear k, Linear v,
                          Linear o, Linear gate, Linear up, Linear down) {
@@ -59,6 +63,15 @@ public final class DecoderModel implements AutoCloseable {
             inv[i] = (float) (1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim()));
         }
         this.invFreq = manager.create(inv);
+        int hd = config.headDim();
+        long[] perm = new long[hd];
+        float[] sign = new float[hd];
+        for (int j = 0; j < hd; j++) {
+            perm[j] = j < hd / 2 ? j + hd / 2 : j - hd / 2;
+            sign[j] = j < hd / 2 ? -1f : 1f;
+        }
+        this.rotation = new NDIndex("..., {}", manager.create(perm));
+        this.rotationSign = manager.create(sign);
     }
 
     private NDArray need(String name) {
@@ -256,22 +269,29 @@ public final class DecoderModel implements AutoCloseable {
         NDArray h = Scope.of(ids, params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids)));
         NDArray freqs = positions.toType(DataType.FLOAT32, false).expandDims(-1).mul(invFreq);
         NDArray emb = freqs.concat(freqs, -1).expandDims(1); // [B, 1, T, hd]
+        // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather; q also takes the attention
+        // scale 1/sqrt(hd) here, once per forward instead of once per layer on the scores
         NDArray cos = emb.cos();
-        NDArray sin = emb.sin();
+        NDArray sin = emb.sin().mul(rotationSign);
+        float scale = (float) (1.0 / Math.sqrt(config.headDim()));
+        NDArray cosQ = cos.mul(scale);
+        NDArray sinQ = sin.mul(scale);
+        // the g query heads of a key-value head are stacked along time in attention(): the mask repeats g times
+        NDArray groupBias = config.groups() == 1 ? bias : bias.tile(new long[] {1, 1, config.groups(), 1});
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
             NDArray x = rmsNorm(h, l.ln1());
             NDArray q = heads(lin(l.q(), x, lora), b, t, config.numHeads(), l.qNorm());
             NDArray k = heads(lin(l.k(), x, lora), b, t, config.numKvHeads(), l.kNorm());
             NDArray v = lin(l.v(), x, lora).reshape(b, t, config.numKvHeads(), config.headDim()).transpose(0, 2, 1, 3);
-            q = q.mul(cos).add(rotateHalf(q).mul(sin));
-            k = k.mul(cos).add(rotateHalf(k).mul(sin));
+            q = q.mul(cosQ).add(q.get(rotation).mul(sinQ));
+            k = k.mul(cos).add(k.get(rotation).mul(sin));
             if (cache != null) {
                 NDArray[] kv = cache.append(i, k, v);
                 k = kv[0];
                 v = kv[1];
             }
-            NDArray attn = attention(q, k, v, bias, b, t);
+            NDArray attn = attention(q, k, v, groupBias, b, t);
             h = h.add(lin(l.o(), attn, lora));
             NDArray y = rmsNorm(h, l.ln2());
             NDArray gate = lin(l.gate(), y, lora);
@@ -287,15 +307,12 @@ public final class DecoderModel implements AutoCloseable {
      * that share a key-value head are stacked along the time axis, [B, kvH, g*T, hd], so one matmul serves them
      * (query head h uses key-value head h / g, as transformers' repeat_kv).
      */
-    private NDArray attention(NDArray q, NDArray k, NDArray v, NDArray bias, long b, long t) {
+    private NDArray attention(NDArray q, NDArray k, NDArray v, NDArray groupBias, long b, long t) {
         long kvh = config.numKvHeads();
         long g = config.groups();
         long hd = config.headDim();
-        long s = k.getShape().get(2);
-        NDArray qg = q.reshape(b, kvh, g * t, hd);
-        NDArray scores = qg.matMul(k.transpose(0, 1, 3, 2)).mul(1.0 / Math.sqrt(hd))
-                .reshape(b, kvh, g, t, s).add(bias.expandDims(1));
-        NDArray probs = scores.softmax(-1).reshape(b, kvh, g * t, s);
+        NDArray qg = q.reshape(b, kvh, g * t, hd); // q is already scaled by 1/sqrt(hd)
+        NDArray probs = qg.matMul(k.transpose(0, 1, 3, 2)).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
         return probs.matMul(v).reshape(b, config.numHeads(), t, hd).transpose(0, 2, 1, 3)
                 .reshape(b, t, (long) config.numHeads() * hd);
     }
@@ -322,13 +339,6 @@ public final class DecoderModel implements AutoCloseable {
     private NDArray rmsNorm(NDArray x, NDArray w) {
         NDArray var = x.square().mean(new int[] {-1}, true);
         return x.div(var.add(config.rmsNormEps()).sqrt()).mul(w);
-    }
-
-    private NDArray rotateHalf(NDArray x) {
-        int half = config.headDim() / 2;
-        NDArray x1 = x.get(new NDIndex("..., :" + half));
-        NDArray x2 = x.get(new NDIndex("..., " + half + ":"));
-        return x2.neg().concat(x1, -1);
     }
 
     @Override
