@@ -89,7 +89,10 @@ final class EvaluateCommand implements Callable<Integer> {
         RunConfig cfg = setup.config();
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
-        var result = new RolloutEngine(sampler).run(setup.task(), problems, setup.policies(), cfg.validationRollout(1));
+        ProgressBar bar = new ProgressBar("evaluate");
+        var result = new RolloutEngine(sampler, bar).run(setup.task(), problems, setup.policies(),
+                cfg.validationRollout(1));
+        bar.clear();
         RolloutStats stats = RolloutStats.of(result, setup.task().roles());
         double seconds = (System.nanoTime() - start) / 1e9;
         out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",

@@ -89,6 +89,7 @@ final class SftCommand implements Callable<Integer> {
                     engine.registry().model(model).parameterCount(), steps, batch, noise);
             o.flush();
             double emaLoss = Double.NaN;
+            ProgressBar bar = new ProgressBar("sft");
             for (int step = 0; step < steps; step++) {
                 List<TrainExample> examples = new ArrayList<>();
                 for (Problem p : problems.problems(Split.TRAIN, (long) step * batch, batch)) {
@@ -104,10 +105,12 @@ final class SftCommand implements Callable<Integer> {
                 learner.optimStep(base);
                 emaLoss = Double.isNaN(emaLoss) ? loss : 0.95 * emaLoss + 0.05 * loss;
                 if ((step + 1) % Math.max(1, steps / 20) == 0 || step == steps - 1) {
+                    bar.clear();
                     o.printf("step %d/%d | loss %.4f | %.0f s%n", step + 1, steps, emaLoss,
                             (System.nanoTime() - start) / 1e9);
                     o.flush();
                 }
+                bar.update(step + 1, steps);
             }
             learner.publish(base);
             double seconds = (System.nanoTime() - start) / 1e9;

@@ -45,14 +45,23 @@ final class TrainCommand implements Callable<Integer> {
         writeRunJson(runDir, cfg);
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
+            ProgressBar bar = new ProgressBar("episodes");
             Trainer trainer = new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()),
-                    setup.policies(), engine.sampler(), engine.learner(), runDir);
+                    setup.policies(), engine.sampler(), engine.learner(), runDir, bar);
             out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
                     cfg.train().steps(), runDir);
             out.flush();
+            long start = System.nanoTime();
+            int[] stepsDone = {0};
             trainer.run(resume, m -> {
-                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps()));
+                bar.clear();
+                stepsDone[0]++;
+                int left = cfg.train().steps() - 1 - ((Number) m.get("step")).intValue();
+                double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
+                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps())
+                        + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
                 out.flush();
+                bar.restart();
             });
         }
         out.printf("done: metrics in %s, checkpoints in %s%n", runDir.resolve("metrics.jsonl"),

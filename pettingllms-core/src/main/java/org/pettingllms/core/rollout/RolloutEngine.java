@@ -19,9 +19,16 @@ import org.pettingllms.core.task.Task;
  */
 public final class RolloutEngine {
     private final Sampler sampler;
+    private final RolloutProgress progress;
 
     public RolloutEngine(Sampler sampler) {
+        this(sampler, RolloutProgress.NONE);
+    }
+
+    /** @param progress told as each episode finishes (a console progress bar) */
+    public RolloutEngine(Sampler sampler, RolloutProgress progress) {
         this.sampler = sampler;
+        this.progress = progress;
     }
 
     /**
@@ -35,6 +42,8 @@ public final class RolloutEngine {
         long start = System.nanoTime();
         Semaphore permits = new Semaphore(config.concurrency());
         List<Future<EpisodeResult>> futures = new ArrayList<>();
+        int total = problems.size() * (config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k());
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Problem problem : problems) {
                 int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();
@@ -46,6 +55,7 @@ public final class RolloutEngine {
                             return episode.run();
                         } finally {
                             permits.release();
+                            progress.episodeDone(done.incrementAndGet(), total);
                         }
                     }));
                 }

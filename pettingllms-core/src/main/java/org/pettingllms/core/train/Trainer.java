@@ -18,6 +18,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.rollout.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
@@ -41,12 +42,18 @@ public final class Trainer {
 
     public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
                    Learner learner, Path runDir) {
+        this(cfg, task, problems, policies, sampler, learner, runDir, RolloutProgress.NONE);
+    }
+
+    /** @param progress told as rollout and validation episodes finish (a console progress bar) */
+    public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
+                   Learner learner, Path runDir, RolloutProgress progress) {
         this.cfg = cfg;
         this.task = task;
         this.problems = problems;
         this.policies = policies;
         this.learner = learner;
-        this.engine = new RolloutEngine(sampler);
+        this.engine = new RolloutEngine(sampler, progress);
         try {
             java.nio.file.Files.createDirectories(runDir.resolve("checkpoints"));
         } catch (IOException e) {
