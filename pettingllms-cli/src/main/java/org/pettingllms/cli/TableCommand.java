@@ -1,0 +1,179 @@
+package org.pettingllms.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.train.Trainer;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code table}: the shape of the paper's Table 1 at our scale. For each game and seed: the single agent and the
+ * tool + plan team without training, the single agent after GRPO (parallel sampling), the team after AT-GRPO
+ * with one shared model (L1) and with one LoRA adapter per role (L2), and the L2 team with its two adapters
+ * swapped between the roles. Every trained row gets the same step budget; success is greedy, on the same test
+ * problems. Writes a markdown table (mean and range over the seeds).
+ */
+@Command(name = "table", mixinStandardHelpOptions = true,
+        description = "Reproduce the shape of the paper's Table 1 on the planning games (a benchmark: long).")
+final class TableCommand implements Callable<Integer> {
+    static final List<String> METHODS = List.of("single agent", "single agent + GRPO", "tool + plan (no training)",
+            "tool + plan + AT-GRPO, shared model (L1)", "tool + plan + AT-GRPO, adapter per role (L2)",
+            "L2 with the roles' adapters swapped");
+
+    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku", description = "games")
+    List<String> games;
+
+    @Option(names = "--seeds", split = ",", defaultValue = "1,2", description = "run seeds (at least 2 for a spread)")
+    List<Long> seeds;
+
+    @Option(names = "--steps", defaultValue = "10", description = "training steps of every trained row")
+    int steps;
+
+    @Option(names = "--problems", defaultValue = "16", description = "problems per training step")
+    int problemsPerStep;
+
+    @Option(names = "--eval", defaultValue = "100", description = "test problems per evaluation")
+    int evalProblems;
+
+    @Option(names = "--out", defaultValue = "runs/table/table.md", description = "markdown output file")
+    Path out;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a value of every run's config")
+    List<String> overrides = new ArrayList<>();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter o = spec.commandLine().getOut();
+        Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>(); // method -> game -> per seed
+        METHODS.forEach(m -> results.put(m, new LinkedHashMap<>()));
+        long start = System.nanoTime();
+        for (String game : games) {
+            for (long seed : seeds) {
+                record(results, METHODS.get(0), game, evaluate(game, "L0", seed, false));
+                record(results, METHODS.get(1), game, evaluate(game, "L0", seed, true));
+                record(results, METHODS.get(2), game, evaluate(game, "L1", seed, false));
+                record(results, METHODS.get(3), game, evaluate(game, "L1", seed, true));
+                double[] l2 = trainL2AndSwap(game, seed);
+                record(results, METHODS.get(4), game, l2[0]);
+                record(results, METHODS.get(5), game, l2[1]);
+                o.printf("%s seed %d done | %.0f s so far%n", game, seed, (System.nanoTime() - start) / 1e9);
+                o.flush();
+            }
+        }
+        String table = markdown(results);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        org.pettingllms.core.util.AtomicFiles.writeString(out, table);
+        o.println();
+        o.print(table);
+        o.printf("%nwritten to %s (%.0f s)%n", out, (System.nanoTime() - start) / 1e9);
+        o.flush();
+        return 0;
+    }
+
+    private void record(Map<String, Map<String, List<Double>>> r, String method, String game, double success) {
+        r.get(method).computeIfAbsent(game, g -> new ArrayList<>()).add(success);
+    }
+
+    private RunSetup setup(String game, String level, long seed, String tag) {
+        List<String> sets = new ArrayList<>(overrides);
+        sets.addAll(List.of("run.seed=" + seed, "run.name=table/" + game + "/" + tag + "-seed" + seed,
+                "train.steps=" + steps, "rollout.problemsPerStep=" + problemsPerStep, "validation.problems=" + evalProblems,
+                "train.validateEvery=0", "train.checkpointEvery=0"));
+        Path config = Path.of(System.getenv().getOrDefault("PETTINGLLMS_HOME", ".")).resolve("configs")
+                .resolve(game).resolve(level + ".yaml");
+        return RunSetup.load(config, sets);
+    }
+
+    /** Greedy test success of the level's base policies, after {@code steps} training steps when {@code train}. */
+    private double evaluate(String game, String level, long seed, boolean train) throws Exception {
+        RunSetup s = setup(game, level, seed, level + (train ? "-trained" : "-base"));
+        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
+            if (train) {
+                train(s, engine);
+            }
+            return success(s, engine, s.policies());
+        }
+    }
+
+    /** Trains L2, then evaluates it as trained and with the tool's and the plan's adapters exchanged. */
+    private double[] trainL2AndSwap(String game, long seed) throws Exception {
+        RunSetup s = setup(game, "L2", seed, "L2-trained");
+        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
+            train(s, engine);
+            double trained = success(s, engine, s.policies());
+            PolicyRef tool = s.policies().policyOf("tool");
+            PolicyRef plan = s.policies().policyOf("plan");
+            PolicyMap swapped = new PolicyMap(Map.of("tool", plan, "plan", tool), Set.of());
+            return new double[] {trained, success(s, engine, swapped)};
+        }
+    }
+
+    private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
+        RunConfig cfg = s.config();
+        Path dir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
+        if (Files.exists(dir)) { // a table run starts its rows afresh
+            try (var walk = Files.walk(dir)) {
+                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        new Trainer(cfg, s.task(), s.task().problems(cfg.run().seed()), s.policies(), engine.sampler(),
+                engine.learner(), dir, new ProgressBar("  " + cfg.run().name())).run(false);
+    }
+
+    private static double success(RunSetup s, EmbeddedEngine engine, PolicyMap policies) {
+        RunConfig cfg = s.config();
+        var problems = s.task().problems(cfg.run().seed()).problems(Split.TEST, 0, cfg.validation().problems());
+        var result = new RolloutEngine(engine.sampler()).run(s.task(), problems, policies, cfg.validationRollout(1));
+        return RolloutStats.of(result, s.task().roles()).successRate();
+    }
+
+    String markdown(Map<String, Map<String, List<Double>>> results) {
+        StringBuilder sb = new StringBuilder("| method |");
+        games.forEach(g -> sb.append(' ').append(g).append(" |"));
+        sb.append("\n|---|").append("---|".repeat(games.size())).append('\n');
+        for (String m : METHODS) {
+            sb.append("| ").append(m).append(" |");
+            for (String g : games) {
+                List<Double> v = results.get(m).getOrDefault(g, List.of());
+                sb.append(' ').append(cell(v)).append(" |");
+            }
+            sb.append('\n');
+        }
+        sb.append("\nGreedy success (%) on ").append(evalProblems).append(" test problems; mean (min-max) over seeds ")
+                .append(seeds).append("; trained rows: ").append(steps).append(" steps x ").append(problemsPerStep)
+                .append(" problems.\n");
+        return sb.toString();
+    }
+
+    static String cell(List<Double> v) {
+        if (v.isEmpty()) {
+            return "-";
+        }
+        double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return v.size() == 1 ? String.format("%.1f", 100 * mean)
+                : String.format("%.1f (%.1f-%.1f)", 100 * mean, 100 * min, 100 * max);
+    }
+}
