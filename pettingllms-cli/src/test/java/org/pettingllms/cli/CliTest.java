@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -165,6 +167,29 @@ class CliTest {
         assertThat(html).contains("<h2>Success rate</h2>").contains("data:image/png;base64,")
                 .contains("Reward per role").contains("Latest validation transcripts").contains("plan-path-v1 plan");
         assertThat(run("report", dir.toString()).err()).contains("no metrics.jsonl");
+    }
+
+    @Test
+    void everyLevelTrainsOnTheEmbeddedEngine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // L0: one agent with parallel-sampling GRPO; L1: one shared model, fully fine-tuned; L3: a model per role
+        Map<String, List<String>> checkpointsOf = Map.of("L0", List.of("fresh_tiny/model.safetensors"),
+                "L1", List.of("fresh_tiny/model.safetensors"),
+                "L3", List.of("fresh_tiny_tool/model.safetensors", "fresh_tiny_plan/model.safetensors"));
+        for (String level : List.of("L0", "L1", "L3")) {
+            Result r = run("train", CONFIGS.resolve("sokoban/" + level + ".yaml").toString(), "--set",
+                    "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
+                    "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=4", "--set", "validation.problems=2",
+                    "--set", "validation.sampling.maxTokens=4", "--set", "task.maxTurns=1", "--set", "train.steps=1");
+            assertThat(r.code()).as("%s: %s", level, r.err()).isZero();
+            assertThat(r.out()).as(level).contains("step 1/1 | success");
+            Path checkpoints = dir.resolve("sokoban-" + level).resolve("checkpoints");
+            try (var files = Files.walk(checkpoints)) {
+                List<String> written = files.map(p -> checkpoints.relativize(p).toString().replace('\\', '/')).toList();
+                for (String expected : checkpointsOf.get(level)) {
+                    assertThat(written).as(level).anyMatch(p -> p.endsWith(expected));
+                }
+            }
+        }
     }
 
     @Test
