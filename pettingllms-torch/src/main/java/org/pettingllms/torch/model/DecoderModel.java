@@ -286,12 +286,15 @@ public final class DecoderModel implements AutoCloseable {
             NDArray v = lin(l.v(), x, lora).reshape(b, t, config.numKvHeads(), config.headDim()).transpose(0, 2, 1, 3);
             q = q.mul(cosQ).add(q.get(rotation).mul(sinQ));
             k = k.mul(cos).add(k.get(rotation).mul(sin));
+            NDArray kT;
             if (cache != null) {
                 NDArray[] kv = cache.append(i, k, v);
-                k = kv[0];
+                kT = kv[0];
                 v = kv[1];
+            } else {
+                kT = k.transpose(0, 1, 3, 2);
             }
-            NDArray attn = attention(q, k, v, groupBias, b, t);
+            NDArray attn = attention(q, kT, v, groupBias, b, t);
             h = h.add(lin(l.o(), attn, lora));
             NDArray y = rmsNorm(h, l.ln2());
             NDArray gate = lin(l.gate(), y, lora);
@@ -307,12 +310,13 @@ public final class DecoderModel implements AutoCloseable {
      * that share a key-value head are stacked along the time axis, [B, kvH, g*T, hd], so one matmul serves them
      * (query head h uses key-value head h / g, as transformers' repeat_kv).
      */
-    private NDArray attention(NDArray q, NDArray k, NDArray v, NDArray groupBias, long b, long t) {
+    /** @param kT keys transposed, [B, kvH, hd, S] */
+    private NDArray attention(NDArray q, NDArray kT, NDArray v, NDArray groupBias, long b, long t) {
         long kvh = config.numKvHeads();
         long g = config.groups();
         long hd = config.headDim();
         NDArray qg = q.reshape(b, kvh, g * t, hd); // q is already scaled by 1/sqrt(hd)
-        NDArray probs = qg.matMul(k.transpose(0, 1, 3, 2)).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
+        NDArray probs = qg.matMul(kT).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
         return probs.matMul(v).reshape(b, config.numHeads(), t, hd).transpose(0, 2, 1, 3)
                 .reshape(b, t, (long) config.numHeads() * hd);
     }

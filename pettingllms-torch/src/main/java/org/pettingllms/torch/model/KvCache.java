@@ -6,9 +6,11 @@ import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 
 /**
- * Keys and values of the positions seen so far, per layer, preallocated for {@code capacity} positions:
- * [B, kvHeads, capacity, headDim]. A step writes its keys and values in place and attention reads the filled
- * prefix, so decoding never copies the whole cache.
+ * Keys and values of the positions seen so far, per layer, preallocated for {@code capacity} positions: keys
+ * transposed, [B, kvHeads, headDim, capacity], values [B, kvHeads, capacity, headDim]. A step writes its keys and
+ * values in place and attention reads the filled prefix, so decoding never copies the whole cache; keys are kept
+ * transposed because the score matmul q k^T then reads a strided prefix directly (a transposed view of a prefix
+ * made the matmul copy it first, several times slower at batch 64).
  */
 public final class KvCache {
     private final NDManager manager;
@@ -31,27 +33,27 @@ public final class KvCache {
     }
 
     /**
-     * Writes this step's keys and values [B, kvHeads, T, hd] of {@code layer}; returns views of all cached keys and
-     * values, owned by the step's scope.
+     * Writes this step's keys and values [B, kvHeads, T, hd] of {@code layer}; returns views of all cached keys,
+     * transposed [B, kvHeads, hd, S], and values [B, kvHeads, S, hd], owned by the step's scope.
      */
     NDArray[] append(int layer, NDArray k, NDArray v) {
         long t = k.getShape().get(2);
         if (keys[layer] == null) {
-            Shape s = new Shape(k.getShape().get(0), k.getShape().get(1), capacity, k.getShape().get(3));
-            keys[layer] = manager.zeros(s, k.getDataType(), k.getDevice());
-            values[layer] = manager.zeros(s, v.getDataType(), v.getDevice());
+            Shape kv = k.getShape();
+            keys[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), kv.get(3), capacity), k.getDataType(),
+                    k.getDevice());
+            values[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), capacity, kv.get(3)), v.getDataType(),
+                    v.getDevice());
         }
         long from = filled[layer];
         if (from + t > capacity) {
             throw new IllegalStateException("KV cache full: " + capacity + " positions");
         }
-        NDIndex slot = new NDIndex(":, :, {}:{}", from, from + t);
-        keys[layer].set(slot, k);
-        values[layer].set(slot, v);
+        keys[layer].set(new NDIndex(":, :, :, {}:{}", from, from + t), k.transpose(0, 1, 3, 2));
+        values[layer].set(new NDIndex(":, :, {}:{}", from, from + t), v);
         filled[layer] = from + t;
-        NDIndex prefix = new NDIndex(":, :, :{}", filled[layer]);
-        NDArray kv = keys[layer].get(prefix);
-        NDArray vv = values[layer].get(prefix);
+        NDArray kv = keys[layer].get(new NDIndex(":, :, :, :{}", filled[layer]));
+        NDArray vv = values[layer].get(new NDIndex(":, :, :{}", filled[layer]));
         kv.attach(k.getManager());
         vv.attach(k.getManager());
         return new NDArray[] {kv, vv};
