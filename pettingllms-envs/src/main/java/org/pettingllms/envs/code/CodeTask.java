@@ -9,10 +9,8 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.task.DatasetProblems;
-import org.pettingllms.core.task.ProblemSource;
-import org.pettingllms.core.task.Task;
 import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
@@ -24,28 +22,17 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * reference fails is a wrong test; reference defect 6 never loaded it), else 0. The episode ends when the
  * program passes all of the tester's tests, or after T turns. With roles {@code [coder]}: one program.
  */
-public final class CodeTask implements Task<CodeState> {
+public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
     public static final String CODER = "coder";
     public static final String TESTER = "tester";
 
-    private final List<String> roles;
-    private final int maxTurns;
-    private final List<CodeItem> train;
-    private final List<CodeItem> test;
     private final CodeRunner runner;
     private final int maxTests;
     private final int maxTesterTests;
 
     public CodeTask(List<String> roles, int maxTurns, List<CodeItem> train, List<CodeItem> test, CodeRunner runner,
                     int maxTests, int maxTesterTests) {
-        if (!(roles.equals(List.of(CODER, TESTER)) || roles.equals(List.of(CODER)))) {
-            throw new IllegalArgumentException("code has roles [coder, tester] (multi-agent) or [coder] (single"
-                    + " agent), got " + roles);
-        }
-        this.roles = List.copyOf(roles);
-        this.maxTurns = maxTurns;
-        this.train = List.copyOf(train);
-        this.test = List.copyOf(test);
+        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns, train, test, CodeItem.class);
         this.runner = runner;
         this.maxTests = maxTests;
         this.maxTesterTests = maxTesterTests;
@@ -57,23 +44,8 @@ public final class CodeTask implements Task<CodeState> {
     }
 
     @Override
-    public List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public int maxTurns() {
-        return maxTurns;
-    }
-
-    @Override
-    public ProblemSource problems(long seed) {
-        return new DatasetProblems<>(id(), train, test, seed);
-    }
-
-    @Override
     public CodeState initialState(Problem problem) {
-        return CodeState.start(DatasetProblems.item(problem, CodeItem.class));
+        return CodeState.start(row(problem));
     }
 
     @Override
@@ -90,14 +62,14 @@ public final class CodeTask implements Task<CodeState> {
         Optional<String> code = CodeBlocks.lastPython(text);
         if (code.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
-            return new Transition<>(next, RewardParts.ZERO, roles.size() == 1, s.success(), StopReason.UNPARSEABLE,
+            return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StopReason.UNPARSEABLE,
                     "no code block");
         }
         double pass = runner.groundTruth(code.get(), s.item(), maxTests);
         List<CodeRunner.Outcome> mismatches = mismatches(code.get(), s.tests(), s.item());
         CodeState next = new CodeState(s.item(), code.get(), s.tests(), mismatches, pass);
         boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();
-        boolean done = roles.size() == 1 || passesTester;
+        boolean done = roles().size() == 1 || passesTester;
         return new Transition<>(next, new RewardParts(pass, pass, 0), done, next.success(),
                 next.success() && done ? StopReason.SOLVED : StopReason.OK,
                 "ground truth %.0f%%, tester tests %s".formatted(100 * pass, s.tests().isEmpty() ? "none"
@@ -124,12 +96,5 @@ public final class CodeTask implements Task<CodeState> {
 
     private List<CodeRunner.Outcome> mismatches(String program, List<TestCase> tests, CodeItem item) {
         return runner.run(program, tests, item).stream().filter(o -> !o.passed()).toList();
-    }
-
-    private String checkRole(String role) {
-        if (!roles.contains(role)) {
-            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
-        }
-        return role;
     }
 }

@@ -10,9 +10,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.task.DatasetProblems;
-import org.pettingllms.core.task.ProblemSource;
-import org.pettingllms.core.task.Task;
+import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 import org.pettingllms.envs.sandbox.Execution;
@@ -26,27 +24,16 @@ import org.pettingllms.envs.sandbox.SandboxLimits;
  * answer is correct. The episode ends when the two answers agree or after T turns; success is the reasoner's
  * latest answer being correct. With roles {@code [reasoner]} it is the single-agent variant (one answer).
  */
-public final class MathTask implements Task<MathState> {
+public final class MathTask extends DatasetTask<MathState, MathItem> {
     public static final String TOOL = "tool";
     public static final String REASONER = "reasoner";
 
-    private final List<String> roles;
-    private final int maxTurns;
-    private final List<MathItem> train;
-    private final List<MathItem> test;
     private final Sandbox sandbox;
     private final SandboxLimits toolLimits;
 
     public MathTask(List<String> roles, int maxTurns, List<MathItem> train, List<MathItem> test, Sandbox sandbox,
                     Duration toolTimeout) {
-        if (!(roles.equals(List.of(TOOL, REASONER)) || roles.equals(List.of(REASONER)))) {
-            throw new IllegalArgumentException("math has roles [tool, reasoner] (multi-agent) or [reasoner] (single"
-                    + " agent), got " + roles);
-        }
-        this.roles = List.copyOf(roles);
-        this.maxTurns = maxTurns;
-        this.train = List.copyOf(train);
-        this.test = List.copyOf(test);
+        super(roles, List.of(List.of(TOOL, REASONER), List.of(REASONER)), maxTurns, train, test, MathItem.class);
         this.sandbox = sandbox;
         this.toolLimits = sandbox == null ? null : sandbox.limits().withWallTime(toolTimeout);
     }
@@ -57,23 +44,8 @@ public final class MathTask implements Task<MathState> {
     }
 
     @Override
-    public List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public int maxTurns() {
-        return maxTurns;
-    }
-
-    @Override
-    public ProblemSource problems(long seed) {
-        return new DatasetProblems<>(id(), train, test, seed);
-    }
-
-    @Override
     public MathState initialState(Problem problem) {
-        return MathState.start(DatasetProblems.item(problem, MathItem.class));
+        return MathState.start(row(problem));
     }
 
     @Override
@@ -121,19 +93,12 @@ public final class MathTask implements Task<MathState> {
                 correct);
         boolean agree = answer.isPresent() && s.tool() != null && s.tool().answer() != null
                 && AnswerChecker.equivalent(s.tool().answer(), answer.get());
-        boolean done = roles.size() == 1 || agree;
+        boolean done = roles().size() == 1 || agree;
         double r = correct ? 1 : 0;
         StopReason stop = answer.isEmpty() ? StopReason.UNPARSEABLE : done && correct ? StopReason.SOLVED : StopReason.OK;
         return new Transition<>(next, new RewardParts(r, r, 0), done, correct, stop,
                 "answer " + answer.map(MathTask::clip).orElse("(none)") + (correct ? " (correct)" : " (wrong)")
                         + (agree ? ", agrees with the tool" : ""));
-    }
-
-    private String checkRole(String role) {
-        if (!roles.contains(role)) {
-            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
-        }
-        return role;
     }
 
     private static String clip(String s) {

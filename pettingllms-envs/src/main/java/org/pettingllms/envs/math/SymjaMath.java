@@ -58,20 +58,6 @@ final class SymjaMath {
         }
     }
 
-    /** The numeric value of a closed-form LaTeX expression, when it has one. */
-    synchronized Optional<Double> value(String latex, Duration deadline) {
-        Future<Optional<Double>> f = thread.submit(() -> {
-            IExpr x = parse(latex);
-            return x == null ? Optional.<Double>empty() : numeric(x);
-        });
-        try {
-            return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (Exception e) {
-            f.cancel(true);
-            return Optional.empty();
-        }
-    }
-
     private Optional<Boolean> compare(String a, String b) {
         IExpr x = parse(a);
         IExpr y = parse(b);

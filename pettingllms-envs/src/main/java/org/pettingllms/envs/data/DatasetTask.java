@@ -1,0 +1,60 @@
+package org.pettingllms.envs.data;
+
+import java.util.List;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.task.DatasetProblems;
+import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.Task;
+
+/**
+ * What the dataset tasks share: roles checked against the allowed line-ups, the turn cap, and problems read from
+ * train and test rows of type {@code T}.
+ */
+public abstract class DatasetTask<S, T> implements Task<S> {
+    private final List<String> roles;
+    private final int maxTurns;
+    private final List<T> train;
+    private final List<T> test;
+    private final Class<T> rowType;
+
+    /** @param lineUps the allowed role lists, the multi-agent one first */
+    protected DatasetTask(List<String> roles, List<List<String>> lineUps, int maxTurns, List<T> train, List<T> test,
+                          Class<T> rowType) {
+        if (!lineUps.contains(roles)) {
+            throw new IllegalArgumentException(id() + " has roles " + String.join(" or ", lineUps.stream()
+                    .map(Object::toString).toList()) + ", got " + roles);
+        }
+        this.roles = List.copyOf(roles);
+        this.maxTurns = maxTurns;
+        this.train = List.copyOf(train);
+        this.test = List.copyOf(test);
+        this.rowType = rowType;
+    }
+
+    @Override
+    public final List<String> roles() {
+        return roles;
+    }
+
+    @Override
+    public final int maxTurns() {
+        return maxTurns;
+    }
+
+    @Override
+    public final ProblemSource problems(long seed) {
+        return new DatasetProblems<>(id(), train, test, seed);
+    }
+
+    /** The dataset row of a problem. */
+    protected final T row(Problem problem) {
+        return DatasetProblems.item(problem, rowType);
+    }
+
+    protected final String checkRole(String role) {
+        if (!roles.contains(role)) {
+            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
+        }
+        return role;
+    }
+}
