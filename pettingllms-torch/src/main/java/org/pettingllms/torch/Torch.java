@@ -32,6 +32,26 @@ public final class Torch {
         return e;
     }
 
+    /** Whether this thread's PyTorch ops record gradients (PyTorch's grad mode is per OS thread). */
+    public static boolean recordingGradients() {
+        engine();
+        return ai.djl.pytorch.jni.JniUtils.isGradMode();
+    }
+
+    /** Turns gradient recording off for this thread until the returned scope closes (PyTorch's no_grad). */
+    public static NoGradients noGradients() {
+        engine();
+        boolean was = ai.djl.pytorch.jni.JniUtils.isGradMode();
+        ai.djl.pytorch.jni.JniUtils.setGradMode(false);
+        return () -> ai.djl.pytorch.jni.JniUtils.setGradMode(was);
+    }
+
+    /** A scope without gradient recording. */
+    public interface NoGradients extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     /** The device to run on: {@code cpu}, {@code gpu} / {@code cuda}, or {@code gpu:N}. */
     public static Device device(String name) {
         engine();

@@ -2,6 +2,8 @@ package org.pettingllms.torch.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDArrays;
+import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
@@ -34,8 +36,23 @@ public final class DecoderModel implements AutoCloseable {
     /** RoPE's rotate-half signs: -1 for the first half (it receives -x2), +1 for the second. */
     private final NDArray rotationSign;
 
-    private record Layer(NDArray ln1, NDArray ln2, NDArray qNorm, NDArray kNorm, Linear q, Linear k, Linear v,
-                         Linear o, Linear gate, Linear up, Linear down) {
+    /** The rms-norm epsilon as an array made once (adding a Java float creates a scalar array on every call). */
+    private final NDArray eps;
+    /** Per q and k head of the fused projection: the attention scale 1/sqrt(hd) for q heads, 1 for k heads. */
+    private final NDArray headScale;
+    /** Per q and k head: row 0 (q_norm) or row 1 (k_norm) of a layer's stacked per-head norms. */
+    private final NDIndex qkNormRows;
+
+    /**
+     * One decoder layer. q, k and v (and gate and up) are column views of one fused weight each ({@code qkv},
+     * {@code gateUp}): sampling runs one wide GEMM where it would run three narrow ones, while training, adapters,
+     * files and the optimizer see the separate Hugging Face tensors. The views share storage with the fused weight,
+     * so an in-place update of a part is seen by the fused product with nothing to invalidate.
+     *
+     * @param qkNorm q_norm and k_norm stacked, [2, hd] (their parameters are its rows); null without qk-norm
+     */
+    private record Layer(NDArray ln1, NDArray ln2, NDArray qkNorm, NDArray qNorm, NDArray kNorm, Linear q, Linear k,
+                         Linear v, Linear o, Linear gate, Linear up, Linear down, Linear qkv, Linear gateUp) {
     }
 
     private DecoderModel(ModelConfig config, NDManager manager, Map<String, NDArray> params) {
@@ -44,13 +61,18 @@ public final class DecoderModel implements AutoCloseable {
         this.params = params;
         for (int i = 0; i < config.numLayers(); i++) {
             String p = "model.layers." + i + ".";
+            NDArray qkNorm = config.qkNorm() ? fuseRows(p + "self_attn.q_norm.weight", p + "self_attn.k_norm.weight")
+                    : null;
+            Linear qkv = fuse(p + "self_attn.qkv", config.qkvBias(), p + "self_attn.q_proj", p + "self_attn.k_proj",
+                    p + "self_attn.v_proj");
+            Linear gateUp = fuse(p + "mlp.gate_up", false, p + "mlp.gate_proj", p + "mlp.up_proj");
             layers.add(new Layer(need(p + "input_layernorm.weight"), need(p + "post_attention_layernorm.weight"),
-                    config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
+                    qkNorm, config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
                     config.qkNorm() ? need(p + "self_attn.k_norm.weight") : null,
                     linear(p + "self_attn.q_proj", config.qkvBias()), linear(p + "self_attn.k_proj", config.qkvBias()),
                     linear(p + "self_attn.v_proj", config.qkvBias()), linear(p + "self_attn.o_proj", false),
                     linear(p + "mlp.gate_proj", false), linear(p + "mlp.up_proj", false),
-                    linear(p + "mlp.down_proj", false)));
+                    linear(p + "mlp.down_proj", false), qkv, gateUp));
         }
         need("model.embed_tokens.weight");
         need("model.norm.weight");
@@ -72,6 +94,56 @@ public final class DecoderModel implements AutoCloseable {
         }
         this.rotation = new NDIndex("..., {}", manager.create(perm));
         this.rotationSign = manager.create(sign);
+        this.eps = manager.create((float) config.rmsNormEps());
+        int nq = config.numHeads();
+        int nk = config.numKvHeads();
+        float[] scale = new float[nq + nk];
+        long[] normRow = new long[nq + nk];
+        for (int j = 0; j < nq + nk; j++) {
+            scale[j] = j < nq ? (float) (1.0 / Math.sqrt(hd)) : 1f;
+            normRow[j] = j < nq ? 0 : 1;
+        }
+        this.headScale = manager.create(scale, new Shape(nq + nk, 1));
+        this.qkNormRows = new NDIndex("{}", manager.create(normRow));
+    }
+
+    /**
+     * Concatenates the given linear layers' weights (held [in, out]) along the output axis into one fused layer
+     * and replaces each part's parameter by a column view of it (biases likewise).
+     */
+    private Linear fuse(String name, boolean bias, String... parts) {
+        NDList w = new NDList();
+        NDList b = new NDList();
+        for (String part : parts) {
+            w.add(need(part + ".weight"));
+            if (bias) {
+                b.add(need(part + ".bias"));
+            }
+        }
+        NDArray fused = NDArrays.concat(w, 1);
+        NDArray fusedBias = bias ? NDArrays.concat(b, 0) : null;
+        long from = 0;
+        for (int i = 0; i < parts.length; i++) {
+            long to = from + w.get(i).getShape().get(1);
+            replace(parts[i] + ".weight", fused.get(new NDIndex(":, {}:{}", from, to)));
+            if (bias) {
+                replace(parts[i] + ".bias", fusedBias.get(new NDIndex("{}:{}", from, to)));
+            }
+            from = to;
+        }
+        return new Linear(name, fused, fusedBias);
+    }
+
+    /** Stacks two vectors into the rows of one [2, n] array; each parameter becomes a view of its row. */
+    private NDArray fuseRows(String first, String second) {
+        NDArray stacked = NDArrays.stack(new NDList(need(first), need(second)));
+        replace(first, stacked.get(0));
+        replace(second, stacked.get(1));
+        return stacked;
+    }
+
+    private void replace(String name, NDArray view) {
+        params.put(name, view).close();
     }
 
     private NDArray need(String name) {
@@ -112,7 +184,17 @@ public final class DecoderModel implements AutoCloseable {
             if (t == null || t.numel() != e.getValue().getShape().size()) {
                 throw new IllegalArgumentException("weights lack '" + e.getKey() + "' or it has the wrong size");
             }
-            e.getValue().set((isLinearWeight(e.getKey()) ? transpose(t) : t).data());
+            copyInto(e.getValue(), (isLinearWeight(e.getKey()) ? transpose(t) : t).data());
+        }
+    }
+
+    /**
+     * Overwrites {@code param} in place with host values. {@code NDArray.set(float[])} would give a view its own
+     * storage, silently cutting it off from the fused weight it belongs to; an indexed copy writes through.
+     */
+    public static void copyInto(NDArray param, float[] values) {
+        try (NDManager tmp = param.getManager().newSubManager()) {
+            param.set(new NDIndex(":"), tmp.create(values, param.getShape()));
         }
     }
 
@@ -266,39 +348,56 @@ public final class DecoderModel implements AutoCloseable {
     public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KvCache cache, LoraRows lora) {
         long b = ids.getShape().get(0);
         long t = ids.getShape().get(1);
+        int nq = config.numHeads();
+        int nk = config.numKvHeads();
+        int hd = config.headDim();
+        // gradients for the base weights flow only through their own (view) tensors: then the parts run separately
+        boolean parts = Torch.recordingGradients() && layers.get(0).q().wt().hasGradient();
         NDArray h = Scope.of(ids, params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids)));
         NDArray freqs = positions.toType(DataType.FLOAT32, false).expandDims(-1).mul(invFreq);
-        NDArray emb = freqs.concat(freqs, -1).expandDims(1); // [B, 1, T, hd]
-        // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather; q also takes the attention
-        // scale 1/sqrt(hd) here, once per forward instead of once per layer on the scores
-        NDArray cos = emb.cos();
-        NDArray sin = emb.sin().mul(rotationSign);
-        float scale = (float) (1.0 / Math.sqrt(config.headDim()));
-        NDArray cosQ = cos.mul(scale);
-        NDArray sinQ = sin.mul(scale);
+        NDArray emb = freqs.concat(freqs, -1).expandDims(2); // [B, T, 1, hd]
+        // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather, applied to the q and k heads
+        // together ([B, T, nq + nk, hd]); the q heads also take the attention scale 1/sqrt(hd) here
+        NDArray cos = emb.cos().mul(headScale);
+        NDArray sin = emb.sin().mul(rotationSign).mul(headScale);
         // the g query heads of a key-value head are stacked along time in attention(): the mask repeats g times
         NDArray groupBias = config.groups() == 1 ? bias : bias.tile(new long[] {1, 1, config.groups(), 1});
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
             NDArray x = rmsNorm(h, l.ln1());
-            NDArray q = heads(lin(l.q(), x, lora), b, t, config.numHeads(), l.qNorm());
-            NDArray k = heads(lin(l.k(), x, lora), b, t, config.numKvHeads(), l.kNorm());
-            NDArray v = lin(l.v(), x, lora).reshape(b, t, config.numKvHeads(), config.headDim()).transpose(0, 2, 1, 3);
-            q = q.mul(cosQ).add(q.get(rotation).mul(sinQ));
-            k = k.mul(cos).add(k.get(rotation).mul(sin));
-            NDArray kT;
+            NDArray qkv = parts
+                    ? NDArrays.concat(new NDList(lin(l.q(), x, lora), lin(l.k(), x, lora), lin(l.v(), x, lora)), 2)
+                    : fusedLin(l.qkv(), x, lora, l.q(), l.k(), l.v());
+            NDList qkAndV = qkv.reshape(b, t, nq + 2L * nk, hd).split(new long[] {nq + nk}, 2);
+            NDArray qk = qkAndV.get(0);
+            if (l.qkNorm() != null) {
+                NDArray rows = parts ? Scope.of(x, NDArrays.stack(new NDList(l.qNorm(), l.kNorm()))) : l.qkNorm();
+                qk = rmsNorm(qk, Scope.of(x, rows.get(qkNormRows)));
+            }
+            qk = qk.mul(cos).add(qk.get(rotation).mul(sin));
+            NDList qAndK = qk.split(new long[] {nq}, 2);
+            NDArray q = qAndK.get(0).transpose(0, 2, 1, 3); // [B, nq, T, hd]
+            NDArray kT = qAndK.get(1).transpose(0, 2, 3, 1); // [B, nk, hd, T]
+            NDArray v = qkAndV.get(1).transpose(0, 2, 1, 3); // [B, nk, T, hd]
             if (cache != null) {
-                NDArray[] kv = cache.append(i, k, v);
+                NDArray[] kv = cache.append(i, kT, v);
                 kT = kv[0];
                 v = kv[1];
-            } else {
-                kT = k.transpose(0, 1, 3, 2);
             }
             NDArray attn = attention(q, kT, v, groupBias, b, t);
             h = h.add(lin(l.o(), attn, lora));
             NDArray y = rmsNorm(h, l.ln2());
-            NDArray gate = lin(l.gate(), y, lora);
-            h = h.add(lin(l.down(), Activation.sigmoid(gate).mul(gate).mul(lin(l.up(), y, lora)), lora));
+            NDArray gate;
+            NDArray up;
+            if (parts) {
+                gate = lin(l.gate(), y, lora);
+                up = lin(l.up(), y, lora);
+            } else {
+                NDList gu = fusedLin(l.gateUp(), y, lora, l.gate(), l.up()).split(2, 2);
+                gate = gu.get(0);
+                up = gu.get(1);
+            }
+            h = h.add(lin(l.down(), Activation.sigmoid(gate).mul(gate).mul(up), lora));
         }
         h = rmsNorm(h, params.get("model.norm.weight"));
         NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
@@ -309,13 +408,15 @@ public final class DecoderModel implements AutoCloseable {
      * Grouped-query attention without copying keys and values per query head: the g = heads / kvHeads query heads
      * that share a key-value head are stacked along the time axis, [B, kvH, g*T, hd], so one matmul serves them
      * (query head h uses key-value head h / g, as transformers' repeat_kv).
+     *
+     * @param q  [B, heads, T, hd], already scaled by 1/sqrt(hd)
+     * @param kT keys transposed, [B, kvH, hd, S]
      */
-    /** @param kT keys transposed, [B, kvH, hd, S] */
     private NDArray attention(NDArray q, NDArray kT, NDArray v, NDArray groupBias, long b, long t) {
         long kvh = config.numKvHeads();
         long g = config.groups();
         long hd = config.headDim();
-        NDArray qg = q.reshape(b, kvh, g * t, hd); // q is already scaled by 1/sqrt(hd)
+        NDArray qg = q.reshape(b, kvh, g * t, hd);
         NDArray probs = qg.matMul(kT).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
         return probs.matMul(v).reshape(b, config.numHeads(), t, hd).transpose(0, 2, 1, 3)
                 .reshape(b, t, (long) config.numHeads() * hd);
@@ -330,19 +431,26 @@ public final class DecoderModel implements AutoCloseable {
         return d == null ? y : y.add(d);
     }
 
-    /** [B, T, n*hd] -> [B, n, T, hd], with Qwen3's per-head RMSNorm when {@code norm} is given. */
-    private NDArray heads(NDArray x, long b, long t, int n, NDArray norm) {
-        NDArray r = x.reshape(b, t, n, config.headDim());
-        if (norm != null) {
-            r = rmsNorm(r, norm);
+    /** A fused layer's output, plus each part's adapter contribution in its columns. */
+    private NDArray fusedLin(Linear fused, NDArray x, LoraRows lora, Linear... parts) {
+        NDArray y = fused.apply(x);
+        if (lora == null) {
+            return y;
         }
-        return r.transpose(0, 2, 1, 3);
+        NDList deltas = new NDList();
+        boolean any = false;
+        for (Linear part : parts) {
+            NDArray d = lora.delta(part, x);
+            any |= d != null;
+            deltas.add(d != null ? d : x.getManager().zeros(y.getShape().slice(0, 2).add(part.out())));
+        }
+        return any ? y.add(NDArrays.concat(deltas, 2)) : y;
     }
 
     /** x * rsqrt(mean(x^2) + eps) * w, over the last axis. */
     private NDArray rmsNorm(NDArray x, NDArray w) {
         NDArray var = x.square().mean(new int[] {-1}, true);
-        return x.div(var.add(config.rmsNormEps()).sqrt()).mul(w);
+        return x.div(var.add(eps).sqrt()).mul(w);
     }
 
     @Override

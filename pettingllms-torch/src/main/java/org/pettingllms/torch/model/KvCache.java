@@ -33,29 +33,30 @@ public final class KvCache {
     }
 
     /**
-     * Writes this step's keys and values [B, kvHeads, T, hd] of {@code layer}; returns views of all cached keys,
-     * transposed [B, kvHeads, hd, S], and values [B, kvHeads, S, hd], owned by the step's scope.
+     * Writes this step's keys, transposed [B, kvHeads, hd, T], and values [B, kvHeads, T, hd] of {@code layer};
+     * returns views of all cached keys, transposed [B, kvHeads, hd, S], and values [B, kvHeads, S, hd], owned by
+     * the step's scope.
      */
-    NDArray[] append(int layer, NDArray k, NDArray v) {
-        long t = k.getShape().get(2);
+    NDArray[] append(int layer, NDArray kT, NDArray v) {
+        long t = kT.getShape().get(3);
         if (keys[layer] == null) {
-            Shape kv = k.getShape();
-            keys[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), kv.get(3), capacity), k.getDataType(),
-                    k.getDevice());
-            values[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), capacity, kv.get(3)), v.getDataType(),
+            Shape kv = kT.getShape();
+            keys[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), kv.get(2), capacity), kT.getDataType(),
+                    kT.getDevice());
+            values[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), capacity, kv.get(2)), v.getDataType(),
                     v.getDevice());
         }
         long from = filled[layer];
         if (from + t > capacity) {
             throw new IllegalStateException("KV cache full: " + capacity + " positions");
         }
-        keys[layer].set(new NDIndex(":, :, :, {}:{}", from, from + t), k.transpose(0, 1, 3, 2));
+        keys[layer].set(new NDIndex(":, :, :, {}:{}", from, from + t), kT);
         values[layer].set(new NDIndex(":, :, {}:{}", from, from + t), v);
         filled[layer] = from + t;
         NDArray kv = keys[layer].get(new NDIndex(":, :, :, :{}", filled[layer]));
         NDArray vv = values[layer].get(new NDIndex(":, :, :{}", filled[layer]));
-        kv.attach(k.getManager());
-        vv.attach(k.getManager());
+        kv.attach(kT.getManager());
+        vv.attach(kT.getManager());
         return new NDArray[] {kv, vv};
     }
 

@@ -1,6 +1,7 @@
 package org.pettingllms.torch.model;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.types.Shape;
 
 /**
  * A linear layer {@code y = x W^T + b}. The weight is held transposed and contiguous, {@code wt = W^T} with
@@ -12,9 +13,17 @@ import ai.djl.ndarray.NDArray;
  * @param bias null when the layer has none
  */
 public record Linear(String name, NDArray wt, NDArray bias) {
+    /**
+     * {@code x} [..., in] -> [..., out]. The input is folded to two dimensions first: PyTorch's CPU matmul of a
+     * [B, 1, in] activation (a decode step) is up to twice as slow as the same product on [B, in].
+     */
     public NDArray apply(NDArray x) {
-        NDArray y = x.matMul(wt);
-        return bias == null ? y : y.add(bias);
+        Shape s = x.getShape();
+        NDArray y = x.reshape(-1, s.get(s.dimension() - 1)).matMul(wt);
+        if (bias != null) {
+            y = y.add(bias);
+        }
+        return y.reshape(s.slice(0, s.dimension() - 1).add(out()));
     }
 
     public long in() {

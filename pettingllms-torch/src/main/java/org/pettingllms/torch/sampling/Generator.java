@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
@@ -59,7 +60,9 @@ public final class Generator {
             logprobs.add(new ArrayList<>());
             rngs[i] = new SplittableRandom(requests.get(i).seed());
         }
-        try (NDManager gen = model.manager().newSubManager()) {
+        // sampling never needs gradients; without this, a thread where PyTorch records them (every thread but the
+        // one that started the engine) would build an autograd graph through adapters and trainable weights
+        try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager gen = model.manager().newSubManager()) {
             int width = requests.stream().mapToInt(r -> r.prompt().length).max().orElse(0);
             int maxNew = requests.stream().mapToInt(Request::maxTokens).max().orElse(0);
             KvCache cache = new KvCache(gen, model.config().numLayers(), width + maxNew);
