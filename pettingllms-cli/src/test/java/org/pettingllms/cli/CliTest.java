@@ -129,7 +129,7 @@ class CliTest {
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("parameters").asLong()).isBetween(1_500_000L, 2_500_000L);
         for (String key : new String[] {"matmul_peak_gflops", "prefill_tokens_per_s", "decode_b1_tokens_per_s",
-                "decode_b16_tokens_per_s", "decode_b64_tokens_per_s", "train_lora_tokens_per_s", "train_full_tokens_per_s"}) {
+                "decode_b16_tokens_per_s", "decode_b64_tokens_per_s", "generate_b64_tokens_per_s", "train_lora_tokens_per_s", "train_full_tokens_per_s"}) {
             assertThat(json.get(key).asDouble()).as(key).isPositive();
         }
         assertThat(json.get("train_full_mfu").asDouble()).isBetween(0.0, 1.5);

@@ -217,4 +217,40 @@ class TorchLearnerTest {
             assertThat(last).isLessThan(drifted);
         }
     }
+
+    /**
+     * Sampling multiplies by fused q/k/v and gate/up weights whose rows are the trained tensors: after a full update
+     * and after a checkpoint load, sampled logprobs must equal the trainer's (which runs the separate tensors).
+     */
+    @Test
+    void samplingSeesFullUpdatesAndLoadedCheckpoints(@TempDir Path dir) throws Exception {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-2))) {
+            learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
+            learner.optimStep(BASE);
+            assertSampledLogprobsMatchTheTrainers(reg);
+            learner.save(BASE, dir.resolve("ckpt"));
+            var saved = snapshot(reg.model("tiny").parameters());
+            learner.forwardBackward(BASE, examples(reg, BASE, -1.0, 1.0), LossConfig.DEFAULT);
+            learner.optimStep(BASE);
+            learner.load(BASE, dir.resolve("ckpt"));
+            reg.model("tiny").parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(saved.get(k)));
+            assertSampledLogprobsMatchTheTrainers(reg);
+        }
+    }
+
+    private static void assertSampledLogprobsMatchTheTrainers(PolicyRegistry reg) {
+        DecoderModel model = reg.model("tiny");
+        for (TrainExample e : examples(reg, BASE, 0.0, 0.0, 0.0)) {
+            var sb = new org.pettingllms.torch.train.SequenceBatch(List.of(PROMPT), List.of(e.completionTokens().toArray()));
+            try (var scope = model.manager().newSubManager(); var gc = Torch.engine().newGradientCollector()) {
+                assertThat(Torch.recordingGradients()).isTrue();
+                float[] trainer = sb.logprobs(model, scope, null).logprobs().toFloatArray();
+                float[] sampled = e.oldLogprobs().toArray();
+                for (int j = 0; j < sampled.length; j++) {
+                    assertThat(trainer[trainer.length - sampled.length + j]).as("token %d", j)
+                            .isCloseTo(sampled[j], within(1e-4f));
+                }
+            }
+        }
+    }
 }

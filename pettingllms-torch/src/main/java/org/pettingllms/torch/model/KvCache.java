@@ -50,11 +50,12 @@ public final class KvCache {
         if (from + t > capacity) {
             throw new IllegalStateException("KV cache full: " + capacity + " positions");
         }
-        keys[layer].set(new NDIndex(":, :, :, {}:{}", from, from + t), kT);
-        values[layer].set(new NDIndex(":, :, {}:{}", from, from + t), v);
+        // indices built directly: parsing index strings costs more than the copies at small batch
+        keys[layer].set(new NDIndex().addAllDim(3).addSliceDim(from, from + t), kT);
+        values[layer].set(new NDIndex().addAllDim(2).addSliceDim(from, from + t), v);
         filled[layer] = from + t;
-        NDArray kv = keys[layer].get(new NDIndex(":, :, :, :{}", filled[layer]));
-        NDArray vv = values[layer].get(new NDIndex(":, :, :{}", filled[layer]));
+        NDArray kv = keys[layer].get(new NDIndex().addAllDim(3).addSliceDim(0, filled[layer]));
+        NDArray vv = values[layer].get(new NDIndex().addAllDim(2).addSliceDim(0, filled[layer]));
         kv.attach(kT.getManager());
         vv.attach(kT.getManager());
         return new NDArray[] {kv, vv};

@@ -37,15 +37,18 @@ public final class LoraRows {
         return Arrays.stream(rows).allMatch(a -> a == null);
     }
 
-    /** The adapter's contribution to linear {@code lin} for input {@code x} [B, T, in], or null for none. */
-    NDArray delta(Linear lin, NDArray x) {
+    /**
+     * The adapter's contribution to linear {@code lin} for feature-major input {@code x} [in, N] over {@code b} rows
+     * of N / b tokens each, [out, N]; null for none. PEFT's delta is {@code scale * B (A x)}.
+     */
+    NDArray delta(Linear lin, NDArray x, long b) {
         if (single != null) {
             NDArray[] ab = single.weightsOf(lin.name());
             if (ab == null) {
                 return null;
             }
-            NDArray ax = x.matMul(Scope.of(x, ab[0].transpose()));
-            return ax.matMul(Scope.of(x, ab[1].transpose())).mul(single.scale());
+            NDArray ax = Scope.of(x, ab[0].matMul(x));
+            return Scope.of(x, ab[1].matMul(ax)).mul(single.scale());
         }
         int maxRank = 0;
         boolean any = false;
@@ -60,25 +63,30 @@ public final class LoraRows {
         }
         long in = lin.in();
         long out = lin.out();
+        long t = x.getShape().get(1) / b;
         var scope = x.getManager();
-        NDList aT = new NDList();
-        NDList bT = new NDList();
+        NDList as = new NDList();
+        NDList bs = new NDList();
         for (LoraAdapter a : rows) {
             NDArray[] ab = a == null ? null : a.weightsOf(lin.name());
             if (ab == null) {
-                aT.add(scope.zeros(new Shape(in, maxRank)));
-                bT.add(scope.zeros(new Shape(maxRank, out)));
+                as.add(scope.zeros(new Shape(maxRank, in)));
+                bs.add(scope.zeros(new Shape(out, maxRank)));
                 continue;
             }
-            NDArray at = Scope.of(x, ab[0].transpose());
-            NDArray bt = Scope.of(x, ab[1].transpose()).mul(a.scale());
+            NDArray am = ab[0];
+            NDArray bm = Scope.of(x, ab[1].mul(a.scale()));
             if (a.rank() < maxRank) {
-                at = at.concat(scope.zeros(new Shape(in, maxRank - a.rank())), 1);
-                bt = bt.concat(scope.zeros(new Shape(maxRank - a.rank(), out)), 0);
+                am = Scope.of(x, am.concat(scope.zeros(new Shape(maxRank - a.rank(), in)), 0));
+                bm = bm.concat(scope.zeros(new Shape(out, maxRank - a.rank())), 1);
             }
-            aT.add(at);
-            bT.add(bt);
+            as.add(am);
+            bs.add(bm);
         }
-        return x.batchMatMul(NDArrays.stack(aT)).batchMatMul(NDArrays.stack(bT));
+        // per row: B_r (A_r x_r) with x_r [in, T]; stacked A [B, rank, in], B [B, out, rank]
+        NDArray xr = x.reshape(in, b, t).transpose(1, 0, 2);
+        NDArray stackedA = Scope.of(x, NDArrays.stack(as));
+        NDArray stackedB = Scope.of(x, NDArrays.stack(bs));
+        return stackedB.batchMatMul(stackedA.batchMatMul(xr)).transpose(1, 0, 2).reshape(out, b * t);
     }
 }
