@@ -2,7 +2,6 @@ package org.pettingllms.torch.sampling;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
-import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -74,8 +73,8 @@ public final class Generator {
             try (NDManager step = gen.newSubManager()) {
                 List<int[]> prompts = requests.stream().map(Request::prompt).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
-                NDArray logits = model.forward(in.ids(), in.positions(), in.bias(), cache, rows(requests, active));
-                last = distributions(logits.get(new NDIndex(":, -1, :")), requests, active);
+                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(requests, active));
+                last = distributions(logits, requests, active);
                 valid = in.valid();
                 for (int i = 0; i < n; i++) {
                     nextPos[i] = requests.get(i).prompt().length;
@@ -127,9 +126,10 @@ public final class Generator {
                         pos[a] = nextPos[active[a]]++;
                     }
                     int past = (int) cache.length();
-                    NDArray logits = model.forward(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
-                            Inputs.causalBias(step, valid, 1, past), cache, rows(requests, active));
-                    last = distributions(logits.get(new NDIndex(":, -1, :")), requests, active);
+                    NDArray logits = model.lastLogits(step.create(ids, new Shape(b, 1)),
+                            step.create(pos, new Shape(b, 1)), Inputs.causalBias(step, valid, 1, past), cache,
+                            rows(requests, active));
+                    last = distributions(logits, requests, active);
                 }
             }
         }
