@@ -42,6 +42,8 @@ public final class DecoderModel implements AutoCloseable {
     private final NDArray headScale;
     /** Per q and k head: row 0 (q_norm) or row 1 (k_norm) of a layer's stacked per-head norms. */
     private final NDIndex qkNormRows;
+    /** Each norm weight as a [hidden, 1] column, a view sharing its storage (so it sees in-place updates). */
+    private final Map<NDArray, NDArray> columns = new java.util.IdentityHashMap<>();
 
     /**
      * One decoder layer. q, k and v (and gate and up) are row views of one fused weight each ({@code qkv},
@@ -93,7 +95,7 @@ public final class DecoderModel implements AutoCloseable {
             sign[j] = j < hd / 2 ? -1f : 1f;
         }
         this.rotation = new NDIndex(":, {}", manager.create(perm));
-        this.rotationSign = manager.create(sign, new Shape(hd, 1));
+        this.rotationSign = manager.create(sign, new Shape(hd, 1, 1));
         this.eps = manager.create((float) config.rmsNormEps());
         int nq = config.numHeads();
         int nk = config.numKvHeads();
@@ -103,8 +105,12 @@ public final class DecoderModel implements AutoCloseable {
             scale[j] = j < nq ? (float) (1.0 / Math.sqrt(hd)) : 1f;
             normRow[j] = j < nq ? 0 : 1;
         }
-        this.headScale = manager.create(scale, new Shape(nq + nk, 1, 1));
+        this.headScale = manager.create(scale, new Shape(nq + nk, 1, 1, 1));
         this.qkNormRows = new NDIndex("{}", manager.create(normRow));
+        for (Layer l : layers) {
+            columns.put(l.ln1(), l.ln1().expandDims(-1));
+            columns.put(l.ln2(), l.ln2().expandDims(-1));
+        }
     }
 
     /**
@@ -354,29 +360,29 @@ public final class DecoderModel implements AutoCloseable {
         // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather, applied to the q and k heads
         // together ([nq + nk, hd, N]); the q heads also take the attention scale 1/sqrt(hd) here
         NDArray freqs = Scope.of(ids, invFreq.mul(positions.reshape(1, n).toType(DataType.FLOAT32, false)));
-        NDArray emb = freqs.concat(freqs, 0).expandDims(0); // [1, hd, N]
+        NDArray emb = freqs.concat(freqs, 0).reshape(1, hd, b, t);
         NDArray cos = emb.cos().mul(headScale);
         NDArray sin = emb.sin().mul(rotationSign).mul(headScale);
         // the g query heads of a key-value head are stacked along time in attention(): the mask repeats g times
         NDArray groupBias = config.groups() == 1 ? bias : bias.tile(new long[] {1, 1, config.groups(), 1});
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
-            NDArray x = rmsNorm(h, l.ln1());
+            NDArray x = rmsNorm(h, l.ln1(), parts);
             NDArray qkv = parts
                     ? NDArrays.concat(new NDList(lin(l.q(), x, lora, b), lin(l.k(), x, lora, b),
                             lin(l.v(), x, lora, b)), 0)
                     : fusedLin(l.qkv(), x, lora, b, l.q(), l.k(), l.v());
-            NDList qkAndV = qkv.reshape(nq + 2L * nk, hd, n).split(new long[] {nq + nk}, 0);
-            NDArray qk = qkAndV.get(0); // [nq + nk, hd, N]
+            NDList qkAndV = qkv.reshape(nq + 2L * nk, hd, b, t).split(new long[] {nq + nk}, 0);
+            NDArray qk = qkAndV.get(0); // [nq + nk, hd, B, T]
             if (l.qkNorm() != null) {
                 NDArray rows = parts ? Scope.of(x, NDArrays.stack(new NDList(l.qNorm(), l.kNorm()))) : l.qkNorm();
-                qk = headNorm(qk, Scope.of(x, rows.get(qkNormRows)).expandDims(-1));
+                qk = headNorm(qk, Scope.of(x, rows.get(qkNormRows)).reshape(nq + nk, hd, 1, 1));
             }
             qk = qk.mul(cos).add(qk.get(rotation).mul(sin));
             NDList qAndK = qk.split(new long[] {nq}, 0);
-            NDArray q = qAndK.get(0).reshape(nq, hd, b, t).transpose(2, 0, 3, 1); // [B, nq, T, hd]
-            NDArray kT = qAndK.get(1).reshape(nk, hd, b, t).transpose(2, 0, 1, 3); // [B, nk, hd, T]
-            NDArray v = qkAndV.get(1).reshape(nk, hd, b, t).transpose(2, 0, 3, 1); // [B, nk, T, hd]
+            NDArray q = qAndK.get(0).transpose(2, 0, 3, 1); // [B, nq, T, hd]
+            NDArray kT = qAndK.get(1).transpose(2, 0, 1, 3); // [B, nk, hd, T]
+            NDArray v = qkAndV.get(1).transpose(2, 0, 3, 1); // [B, nk, T, hd]
             if (cache != null) {
                 NDArray[] kv = cache.append(i, kT, v);
                 kT = kv[0];
@@ -384,7 +390,7 @@ public final class DecoderModel implements AutoCloseable {
             }
             NDArray attn = attention(q, kT, v, groupBias, b, t);
             h = h.add(lin(l.o(), attn, lora, b));
-            NDArray y = rmsNorm(h, l.ln2());
+            NDArray y = rmsNorm(h, l.ln2(), parts);
             NDArray gate;
             NDArray up;
             if (parts) {
@@ -402,7 +408,7 @@ public final class DecoderModel implements AutoCloseable {
             h = h.reshape(config.hiddenSize(), b, t).get(new NDIndex(":, :, {}", t - 1));
             outT = 1;
         }
-        h = rmsNorm(h, params.get("model.norm.weight"));
+        h = rmsNorm(h, params.get("model.norm.weight"), true);
         NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
         // W @ X as for every linear layer, then one copy into token-major [B, T, V] so that softmax over the
         // vocabulary reads contiguous rows (the copy costs far less than the GEMM shape h^T W^T would)
@@ -454,12 +460,15 @@ public final class DecoderModel implements AutoCloseable {
         return any ? y.add(NDArrays.concat(deltas, 0)) : y;
     }
 
-    /** RMSNorm over the features of feature-major {@code x} [hidden, N]: x * rsqrt(mean(x^2) + eps) * w. */
-    private NDArray rmsNorm(NDArray x, NDArray w) {
-        return normalise(x, 0).mul(Scope.of(x, w.expandDims(-1)));
+    /**
+     * RMSNorm over the features of feature-major {@code x} [hidden, N]: x * rsqrt(mean(x^2) + eps) * w. The weight
+     * as a column is a view made once, unless gradients must reach the weight itself ({@code viaParameter}).
+     */
+    private NDArray rmsNorm(NDArray x, NDArray w, boolean viaParameter) {
+        return normalise(x, 0).mul(viaParameter ? Scope.of(x, w.expandDims(-1)) : columns.get(w));
     }
 
-    /** Qwen3's per-head RMSNorm over the head dimension of {@code x} [heads, hd, N]; {@code w} is [heads, hd, 1]. */
+    /** Qwen3's per-head RMSNorm over the head dimension of {@code x} [heads, hd, B, T]; {@code w} is [heads, hd, 1, 1]. */
     private NDArray headNorm(NDArray x, NDArray w) {
         return normalise(x, 1).mul(w);
     }
