@@ -30,13 +30,20 @@ public final class TokenSampler {
                 }
             }
         } else if (topK <= 0 && topP >= 1.0) {
-            double[] p = new double[probs.length];
+            // the same draw as below over the untruncated distribution, read in place (it runs per row per step)
             double z = 0;
-            for (int i = 0; i < p.length; i++) {
-                p[i] = probs[i];
-                z += p[i];
+            for (float p : probs) {
+                z += p;
             }
-            token = draw(p, p.length, z, rng, null);
+            double u = rng.nextDouble() * z;
+            token = probs.length - 1;
+            for (int i = 0; i < probs.length; i++) {
+                u -= probs[i];
+                if (u <= 0) {
+                    token = i;
+                    break;
+                }
+            }
         } else {
             int[] order = descending(probs);
             int keep = topK > 0 ? Math.min(topK, probs.length) : probs.length;
