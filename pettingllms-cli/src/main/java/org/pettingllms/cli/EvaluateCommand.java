@@ -12,9 +12,7 @@ import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.StopReason;
-import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
-import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
@@ -54,8 +52,7 @@ final class EvaluateCommand implements Callable<Integer> {
         }
         RunSetup setup = RunSetup.load(config, sets);
         RunConfig cfg = setup.config();
-        RunConfig.Validation v = cfg.validation();
-        List<Problem> problems = setup.task().problems(cfg.run().seed()).problems(Split.TEST, 0, v.problems());
+        List<Problem> problems = setup.testProblems();
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
                 loadAdapters(engine, setup, cfg);
@@ -90,10 +87,8 @@ final class EvaluateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         ProgressBar bar = new ProgressBar("evaluate");
-        var result = new RolloutEngine(sampler, bar).run(setup.task(), problems, setup.policies(),
-                cfg.validationRollout(1));
+        RolloutStats stats = setup.validate(sampler, setup.policies(), bar);
         bar.clear();
-        RolloutStats stats = RolloutStats.of(result, setup.task().roles());
         double seconds = (System.nanoTime() - start) / 1e9;
         out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
                 setup.task().id(), who, problems.size(), cfg.validation().samplesPerProblem(),

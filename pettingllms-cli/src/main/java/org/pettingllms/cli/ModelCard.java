@@ -24,9 +24,10 @@ final class ModelCard {
                 | training time | %.0f s on this machine |
                 | greedy success before RL | single agent %.1f%%, tool + plan %.1f%% (%d test problems) |
 
-                Files: `config.json` and `model.safetensors` in the Hugging Face layout. The tokenizer is the
-                project's character codec (`CharCodec`): ids 0-2 are padding, begin and end; newline is 3; printable
-                ASCII follows from 4.
+                Files: `config.json`, `model.safetensors`, `tokenizer.json` and `tokenizer_config.json` in the Hugging Face
+                layout. The tokenizer is the project's character codec (`CharCodec`): ids 0-2 are padding, begin and end
+                (`<pad>`, `<s>`, `</s>`); newline is 3; printable ASCII follows from 4; `tokenizer.json` writes it as a
+                WordLevel tokenizer over single characters, so other tools load it too.
                 """.formatted(task, task, args, from, seed, params, seed, 100 * noise, steps, batch, lr, seconds,
                 100 * singleAgent, 100 * team, evalProblems);
     }

@@ -5,6 +5,12 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutProgress;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
@@ -35,6 +41,17 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
         PolicyMap policies = PolicyMap.forLevel(cfg.policy().level(), task.roles(), cfg.policy().model(),
                 new HashSet<>(cfg.policy().untrainedRoles()));
         return new RunSetup(cfg, task, policies);
+    }
+
+    /** The problems validation runs on: the first {@code validation.problems} of the test split. */
+    List<Problem> testProblems() {
+        return task.problems(config.run().seed()).problems(Split.TEST, 0, config.validation().problems());
+    }
+
+    /** Rollouts of {@code policies} on the test problems with the validation settings, as the trainer validates. */
+    RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress) {
+        var result = new RolloutEngine(sampler, progress).run(task, testProblems(), roles, config.validationRollout(1));
+        return RolloutStats.of(result, task.roles());
     }
 
     /** The default config: plan-path at L2, from the installation's configs folder. */

@@ -24,6 +24,7 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.planning.Demonstrations;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.text.CharCodec;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TrainSettings;
 import org.pettingllms.torch.text.TextCodec;
@@ -122,6 +123,9 @@ final class SftCommand implements Callable<Integer> {
             double sa = RolloutStats.of(rollouts.run(single, test,
                     PolicyMap.forLevel(Level.L0, single.roles(), model, Set.of()), evalCfg), single.roles()).successRate();
             engine.registry().model(model).save(out);
+            if (codec instanceof CharCodec) {
+                CharCodec.writeTokenizerFiles(out);
+            }
             Files.writeString(out.resolve("README.md"), ModelCard.text(task.id(), model, cfg.run().seed(),
                     engine.registry().model(model).parameterCount(), steps, batch, lr, noise, seconds, sa, mas,
                     evalProblems, String.join(" ", spec.commandLine().getParseResult().originalArgs()).replaceFirst("^sft ", "")));

@@ -12,9 +12,7 @@ import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.rollout.RolloutEngine;
-import org.pettingllms.core.rollout.RolloutStats;
-import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -142,10 +140,7 @@ final class TableCommand implements Callable<Integer> {
     }
 
     private static double success(RunSetup s, EmbeddedEngine engine, PolicyMap policies) {
-        RunConfig cfg = s.config();
-        var problems = s.task().problems(cfg.run().seed()).problems(Split.TEST, 0, cfg.validation().problems());
-        var result = new RolloutEngine(engine.sampler()).run(s.task(), problems, policies, cfg.validationRollout(1));
-        return RolloutStats.of(result, s.task().roles()).successRate();
+        return s.validate(engine.sampler(), policies, RolloutProgress.NONE).successRate();
     }
 
     String markdown(Map<String, Map<String, List<Double>>> results) {

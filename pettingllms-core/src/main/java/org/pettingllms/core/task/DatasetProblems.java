@@ -61,10 +61,6 @@ public final class DatasetProblems<T> implements ProblemSource {
         return out;
     }
 
-    public int size(Split split) {
-        return split == Split.TEST ? test.size() : train.size();
-    }
-
     /** The row of a problem made by this source. */
     public static <T> T item(Problem p, Class<T> type) {
         Object o = p.fields().get(ITEM);

@@ -9,6 +9,7 @@ import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.data.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
@@ -30,13 +31,7 @@ public final class CodeOracle implements TextPolicy {
     @Override
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        CodeItem item = null;
-        for (CodeItem i : items) {
-            String key = i.functional() != null ? i.functional().prompt() : i.question();
-            if (text.contains(key) && (item == null || key.length() > keyOf(item).length())) {
-                item = i;
-            }
-        }
+        CodeItem item = ItemLookup.in(text, items, CodeOracle::keyOf);
         if (item == null) {
             return "I do not know this problem.";
         }

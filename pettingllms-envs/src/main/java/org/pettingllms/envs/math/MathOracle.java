@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.data.MathRows.MathItem;
 
 /**
@@ -25,12 +26,7 @@ public final class MathOracle implements TextPolicy {
     @Override
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        MathItem item = null;
-        for (MathItem i : items) {
-            if (text.contains(i.question()) && (item == null || i.question().length() > item.question().length())) {
-                item = i;
-            }
-        }
+        MathItem item = ItemLookup.in(text, items, MathItem::question);
         if (item == null) {
             return "I do not know this problem.";
         }

@@ -77,11 +77,6 @@ public final class Sandbox {
         return box;
     }
 
-    /** A sandbox with the default limits and one slot per CPU. */
-    public static Sandbox createDefault() {
-        return create(SandboxLimits.DEFAULT, Runtime.getRuntime().availableProcessors());
-    }
-
     public Isolation isolation() {
         return isolation;
     }

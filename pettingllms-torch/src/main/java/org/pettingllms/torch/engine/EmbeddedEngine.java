@@ -59,7 +59,8 @@ public final class EmbeddedEngine implements AutoCloseable {
                 }
                 DecoderModel m = DecoderModel.load(dir, device);
                 models.put(name, m);
-                codecs.put(name, Files.exists(dir.resolve("tokenizer.json"))
+                // the character codec's own tokenizer.json (for other tools) is read by the codec itself
+                codecs.put(name, Files.exists(dir.resolve("tokenizer.json")) && !CharCodec.describes(dir)
                         ? HfTokenizerCodec.load(dir, m.config().eosTokenId()) : new CharCodec());
             }
         }

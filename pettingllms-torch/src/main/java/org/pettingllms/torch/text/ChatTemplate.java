@@ -41,13 +41,11 @@ public final class ChatTemplate {
             .withUseTrimmingForNotesAndExpressions(true).withUseNaturalOperatorPrecedence(true)
             .withKeepNullableLoopValues(true).build();
 
-    private final String source;
     private final String template;
     private final Map<String, Object> specialTokens;
     private final Jinjava jinjava;
 
     public ChatTemplate(String source, Map<String, Object> specialTokens) {
-        this.source = source;
         this.template = rewrite(source);
         this.specialTokens = Map.copyOf(specialTokens);
         CompositeELResolver resolver = new CompositeELResolver();
@@ -127,10 +125,6 @@ public final class ChatTemplate {
                     + (fatal.size() > 1 ? " (and " + (fatal.size() - 1) + " more errors)" : ""));
         }
         return r.getOutput();
-    }
-
-    public String source() {
-        return source;
     }
 
     /** Called by templates to reject a conversation. */

@@ -80,11 +80,6 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
         return TextCodec.super.encodePrompt(prompt);
     }
 
-    /** The model's chat template, if it has one. */
-    public java.util.Optional<ChatTemplate> chatTemplate() {
-        return java.util.Optional.ofNullable(template);
-    }
-
     @Override
     public String decode(int[] ids) {
         long[] l = new long[ids.length];
