@@ -358,7 +358,7 @@ public final class DecoderModel implements AutoCloseable {
         NDArray tokens = Scope.of(ids, params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids.reshape(n))));
         NDArray h = tokens.transpose().reshape(-1).reshape(config.hiddenSize(), n); // a contiguous [hidden, N]
         // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather, applied to the q and k heads
-        // together ([nq + nk, hd, N]); the q heads also take the attention scale 1/sqrt(hd) here
+        // together ([nq + nk, hd, B, T]); the q heads also take the attention scale 1/sqrt(hd) here
         NDArray freqs = Scope.of(ids, invFreq.mul(positions.reshape(1, n).toType(DataType.FLOAT32, false)));
         NDArray emb = freqs.concat(freqs, 0).reshape(1, hd, b, t);
         NDArray cos = emb.cos().mul(headScale);
