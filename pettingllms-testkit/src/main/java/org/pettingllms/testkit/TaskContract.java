@@ -39,6 +39,14 @@ public abstract class TaskContract<S> {
     /** A scripted policy that plays the task with a mix of good and bad answers. */
     protected abstract TextPolicy policy();
 
+    /**
+     * A policy that answers each prompt as {@code right} or as {@code wrong}, by a coin the episode's random stream
+     * throws (both are asked with a fixed stream of their own): the usual way to mix good and bad answers.
+     */
+    public static TextPolicy halfRight(TextPolicy right, TextPolicy wrong) {
+        return (ref, prompt, rng) -> (rng.nextBoolean() ? right : wrong).answer(ref, prompt, new SplittableRandom(1));
+    }
+
     /** Prompt styles the task supports. */
     protected List<PromptStyle> styles() {
         return List.of(PromptStyle.COMPACT, PromptStyle.CHAT);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -129,9 +128,7 @@ class CodeTaskTest {
     }
 
     static TextPolicy mixed(List<CodeItem> items) {
-        CodeOracle right = new CodeOracle(items, false);
-        CodeOracle wrong = new CodeOracle(items, true);
-        return (ref, prompt, rng) -> (rng.nextBoolean() ? right : wrong).answer(ref, prompt, new SplittableRandom(1));
+        return TaskContract.halfRight(new CodeOracle(items, false), new CodeOracle(items, true));
     }
 
     @Nested

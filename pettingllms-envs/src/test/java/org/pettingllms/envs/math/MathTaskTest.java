@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -124,18 +123,13 @@ class MathTaskTest {
         assertThat(evaluate(t, new MathOracle(gsm, true), all)).isEqualTo(0.0);
     }
 
-    /** Half right, half wrong: a policy for the contract. */
-    static TextPolicy mixed(List<MathItem> items) {
-        MathOracle right = new MathOracle(items, false);
-        MathOracle wrong = new MathOracle(items, true);
-        return (ref, prompt, rng) -> (rng.nextBoolean() ? right : wrong).answer(ref, prompt, new SplittableRandom(1));
-    }
+    /** The contract on four AIME problems, oracle answers half right, half wrong; the roles make the variant. */
+    abstract class AimeContract extends TaskContract<MathState> {
+        abstract List<String> roles();
 
-    @Nested
-    class TeamContract extends TaskContract<MathState> {
         @Override
         protected MathTask task() {
-            return MathTaskTest.task(List.of("tool", "reasoner"), aime.subList(0, 4));
+            return MathTaskTest.task(roles(), aime.subList(0, 4));
         }
 
         @Override
@@ -145,25 +139,23 @@ class MathTaskTest {
 
         @Override
         protected TextPolicy policy() {
-            return mixed(aime);
+            return halfRight(new MathOracle(aime, false), new MathOracle(aime, true));
         }
     }
 
     @Nested
-    class SingleAgentContract extends TaskContract<MathState> {
+    class TeamContract extends AimeContract {
         @Override
-        protected MathTask task() {
-            return MathTaskTest.task(List.of("reasoner"), aime.subList(0, 4));
+        List<String> roles() {
+            return List.of("tool", "reasoner");
         }
+    }
 
+    @Nested
+    class SingleAgentContract extends AimeContract {
         @Override
-        protected List<Problem> problems() {
-            return task().problems(1).problems(Split.TEST, 0, 4);
-        }
-
-        @Override
-        protected TextPolicy policy() {
-            return mixed(aime);
+        List<String> roles() {
+            return List.of("reasoner");
         }
     }
 }
