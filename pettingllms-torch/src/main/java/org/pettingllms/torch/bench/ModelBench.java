@@ -61,10 +61,10 @@ public final class ModelBench {
             out.put("prefill_tokens_per_s", round(prefill));
             out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
             for (int batch : new int[] {1, 16, 64}) {
-                double[] decode = decodeTokensPerSecond(model, batch, 16, 64);
-                out.put("decode_b" + batch + "_tokens_per_s", round(decode[0]));
-                out.put("decode_b" + batch + "_mfu", round(decode[0] * fwdFlopsPerToken / (peak * 1e9)));
-                out.put("generate_b" + batch + "_tokens_per_s", round(decode[1]));
+                DecodeRates r = decodeTokensPerSecond(model, batch, 16, 64);
+                out.put("decode_b" + batch + "_tokens_per_s", round(r.decode()));
+                out.put("decode_b" + batch + "_mfu", round(r.decode() * fwdFlopsPerToken / (peak * 1e9)));
+                out.put("generate_b" + batch + "_tokens_per_s", round(r.generate()));
             }
             double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), seconds);
             out.put("train_lora_tokens_per_s", round(lora));
@@ -123,7 +123,7 @@ public final class ModelBench {
      * that run and one that stops after the first new token (prefill plus one token), so that the prefill, measured
      * on its own above, is not counted twice.
      */
-    static double[] decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens) {
+    static DecodeRates decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens) {
         List<int[]> prompts = randomRows(model.config().vocabSize(), batch, promptLen, 2);
         Generator.generate(model, requests(prompts.subList(0, 1), newTokens)); // warm-up
         double prefillOnly = Double.MAX_VALUE;
@@ -132,7 +132,11 @@ public final class ModelBench {
             prefillOnly = Math.min(prefillOnly, seconds(() -> Generator.generate(model, requests(prompts, 1))));
             full = Math.min(full, seconds(() -> Generator.generate(model, requests(prompts, newTokens))));
         }
-        return new double[] {(double) batch * (newTokens - 1) / (full - prefillOnly), (double) batch * newTokens / full};
+        return new DecodeRates((double) batch * (newTokens - 1) / (full - prefillOnly), (double) batch * newTokens / full);
+    }
+
+    /** Tokens/s of the decode steps alone and of whole generations (prefill included). */
+    record DecodeRates(double decode, double generate) {
     }
 
     private static List<Generator.Request> requests(List<int[]> prompts, int newTokens) {
