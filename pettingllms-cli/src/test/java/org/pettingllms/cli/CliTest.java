@@ -202,7 +202,7 @@ class CliTest {
         assertThat(r.out()).contains("step 3/3 | loss").contains("greedy success on 4 test problems");
         assertThat(model.resolve("config.json")).exists();
         assertThat(model.resolve("model.safetensors")).exists();
-        assertThat(Files.readString(model.resolve("README.md"))).contains("sudoku-v1").contains("greedy success before RL");
+        assertThat(Files.readString(model.resolve("README.md"))).contains("sudoku-v2").contains("greedy success before RL");
         Result train = run("train", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=" + model,
                 "--set", "run.outputDir=" + dir, "--set", "train.steps=1", "--set", "rollout.problemsPerStep=2",
                 "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=0",

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import org.junit.jupiter.api.Test;
+import java.util.List;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.sudoku.Fill;
 import org.pettingllms.envs.sudoku.SudokuBoard;
 import org.pettingllms.envs.sudoku.SudokuGame;
 
@@ -60,6 +63,22 @@ class SudokuRulesTest {
         assertThat(relabelled.filled()).isEqualTo(16);
         assertThat(relabelled.solved()).isFalse();
         assertThat(new SudokuBoard(4, "2000000000000000", "2134342112434312").solved()).isTrue();
+    }
+
+    @Test
+    void compactAnswersAreGridsThatLineUpWithTheBoard() {
+        var fills = game.solve(board).orElseThrow();
+        String compact = game.format(fills, PromptStyle.COMPACT);
+        assertThat(compact).isEqualTo("..34/..12/2143/4321");
+        assertThat(game.parse(compact)).contains(fills);
+        assertThat(game.apply(board, game.parse(compact).orElseThrow()).success()).isTrue();
+        assertThat(game.format(fills.subList(0, 3), PromptStyle.COMPACT))
+                .as("a truncated answer leaves the rest empty").isEqualTo("..34/..1./..../....");
+        var offBoard = List.of(new Fill(4, 0, 1));
+        assertThat(game.format(offBoard, PromptStyle.COMPACT))
+                .as("what a grid cannot show stays a list").isEqualTo("(4,0,1)");
+        assertThat(game.format(fills.subList(0, 2), PromptStyle.CHAT))
+                .isEqualTo("**Actions List**: [(0,2,3) (0,3,4)]");
     }
 
     @Test

@@ -12,13 +12,14 @@ import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 
 /**
- * Sudoku (ENVIRONMENTS.md), 4x4 by default. Answers: a full grid ({@code n*n} digits, 0 or . for blanks) or a list
- * of 0-based (row, col, value) fills. Rewards: an invalid fill (value outside 1..n, a cell off the board, or
+ * Sudoku (ENVIRONMENTS.md), 4x4 by default. Answers: a full grid ({@code n*n} digits, 0 or . for blanks, rows may be
+ * separated by spaces or {@code /}) or a list of 0-based (row, col, value) fills. v2: compact answers and proposals
+ * are written as grids (v1 wrote fill lists). Rewards: an invalid fill (value outside 1..n, a cell off the board, or
  * overwriting a clue) -1 each and skipped; progress {@code 0.5 * delta(filled fraction) + 0.02 * delta(satisfied
  * units)}; a grid with a conflict -0.5; solved +2.0 and done.
  */
 public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
-    public static final String ID = "sudoku-v1";
+    public static final String ID = "sudoku-v2";
     private static final Pattern TRIPLE = Pattern.compile("(-?\\d+)\\s*,\\s*(-?\\d+)\\s*,\\s*(-?\\d+)");
 
     /** @param clues the target number of clues; more stay when removing one would break uniqueness */
@@ -207,10 +208,33 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
         return Optional.of(fills);
     }
 
+    /**
+     * Chat: the list of (row, col, value) fills after the marker. Compact: the fills drawn on an empty grid, rows
+     * joined by {@code /} and {@code .} where nothing is written (e.g. {@code ..34/..../1.../....}), so each answer
+     * character lines up with the prompt's cell; a tiny character-level model learns that far sooner than
+     * coordinates. Fills a grid cannot show (off the board, out of range, one cell twice) keep the list form.
+     */
     @Override
     public String format(List<Fill> fills, PromptStyle style) {
         String list = String.join(" ", fills.stream().map(f -> "(" + f.row() + "," + f.col() + "," + f.value() + ")").toList());
-        return style == PromptStyle.CHAT ? "**" + Move.CHAT_MARKER + "**: [" + list + "]" : list;
+        if (style == PromptStyle.CHAT) {
+            return "**" + Move.CHAT_MARKER + "**: [" + list + "]";
+        }
+        int n = options.size();
+        char[] cells = ".".repeat(n * n).toCharArray();
+        for (Fill f : fills) {
+            boolean drawable = f.row() >= 0 && f.row() < n && f.col() >= 0 && f.col() < n
+                    && f.value() >= 1 && f.value() <= n && cells[f.row() * n + f.col()] == '.';
+            if (!drawable) {
+                return list;
+            }
+            cells[f.row() * n + f.col()] = (char) ('0' + f.value());
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < n; r++) {
+            sb.append(r > 0 ? "/" : "").append(cells, r * n, n);
+        }
+        return sb.toString();
     }
 
     @Override
