@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
@@ -88,6 +89,35 @@ class TrainerTest {
         Map<String, Object> out = new java.util.TreeMap<>(m);
         out.keySet().removeIf(k -> k.startsWith("time/") || k.equals("tokens/per_s"));
         return out;
+    }
+
+    @Test
+    void miniBatchesAndEpochsGiveOneOptimizerStepEachOverAPartitionOfTheSamples(@TempDir Path dir) throws Exception {
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
+                List.of("train.steps=4", "rollout.problemsPerStep=4", "rollout.k=3", "train.miniBatches=3",
+                        "train.epochs=2", "validation.problems=0"));
+        assertThat(cfg.train().lr().totalSteps()).as("the schedule counts optimizer steps").isEqualTo(4 * 6);
+        assertThat(cfg.train().lr().warmupSteps()).isEqualTo(2 * 6);
+        RecordingLearner single = new RecordingLearner();
+        trainer(config(1), single, dir.resolve("one")).step(0);
+        RecordingLearner learner = new RecordingLearner();
+        trainer(cfg, learner, dir.resolve("mini")).step(0);
+        PolicyRef a = new PolicyRef("m", "a");
+        assertThat(learner.optimSteps(a)).isEqualTo(6);
+        var all = single.batches().stream().filter(b -> b.policy().equals(a)).findFirst().orElseThrow().examples();
+        var batches = learner.batches().stream().filter(b -> b.policy().equals(a)).map(RecordingLearner.Batch::examples)
+                .toList();
+        assertThat(batches).hasSize(6);
+        for (int epoch = 0; epoch < 2; epoch++) {
+            List<TrainExample> pass = new ArrayList<>();
+            for (var mb : batches.subList(3 * epoch, 3 * epoch + 3)) {
+                assertThat(mb.size()).isBetween(all.size() / 3, all.size() / 3 + 1);
+                pass.addAll(mb);
+            }
+            assertThat(pass).as("epoch %d covers each sample once", epoch).containsExactlyInAnyOrderElementsOf(all);
+            assertThat(pass).as("shuffled").isNotEqualTo(all);
+        }
+        assertThat(batches.get(0)).as("each epoch draws its own order").isNotEqualTo(batches.get(3));
     }
 
     @Test

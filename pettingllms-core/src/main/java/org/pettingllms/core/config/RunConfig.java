@@ -97,28 +97,44 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * The policy update (AT-GRPO.md, "Policy loss"): PPO-clip, AdamW, schedule, and the run's rhythm.
      *
      * @param steps           training steps (the real horizon of the cosine schedule)
+     * @param miniBatches     optimizer steps per training step and epoch: each policy's samples, shuffled, are split
+     *                        into this many mini-batches (verl's {@code ppo_mini_batch_size} as a count)
+     * @param epochs          passes over each step's samples (PPO epochs; one by default, as in the paper)
      * @param checkpointEvery steps between checkpoints (0: only at the end)
      * @param validateEvery   steps between validations (0: never during training)
      */
-    public record Train(int steps, double learningRate, LrSchedule.Kind schedule, int warmupSteps, double minLrRatio,
-                        double weightDecay, double maxGradNorm, int microBatchSize, LossConfig.Aggregation aggregation,
-                        double clipLow, double clipHigh, double klCoef, double entropyCoef, int checkpointEvery,
-                        int validateEvery) {
+    public record Train(int steps, int miniBatches, int epochs, double learningRate, LrSchedule.Kind schedule,
+                        int warmupSteps, double minLrRatio, double weightDecay, double maxGradNorm, int microBatchSize,
+                        LossConfig.Aggregation aggregation, double clipLow, double clipHigh, double klCoef,
+                        double entropyCoef, int checkpointEvery, int validateEvery) {
         public Train {
-            if (steps < 1 || microBatchSize < 1 || checkpointEvery < 0 || validateEvery < 0) {
-                throw new IllegalArgumentException("need steps >= 1, microBatchSize >= 1, checkpointEvery >= 0 and "
-                        + "validateEvery >= 0");
+            if (steps < 1 || miniBatches < 1 || epochs < 1 || microBatchSize < 1 || checkpointEvery < 0
+                    || validateEvery < 0) {
+                throw new IllegalArgumentException("need steps >= 1, miniBatches >= 1, epochs >= 1, microBatchSize >= 1, "
+                        + "checkpointEvery >= 0 and validateEvery >= 0");
             }
             lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef); // range checks
-            lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio);
+            lrSchedule(schedule, learningRate, warmupSteps * updatesPerStep(miniBatches, epochs),
+                    steps * updatesPerStep(miniBatches, epochs), minLrRatio);
+        }
+
+        /** Optimizer steps of one policy in one training step. */
+        public int updatesPerStep() {
+            return updatesPerStep(miniBatches, epochs);
+        }
+
+        private static int updatesPerStep(int miniBatches, int epochs) {
+            return Math.multiplyExact(miniBatches, epochs);
         }
 
         public LossConfig loss() {
             return lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef);
         }
 
+        /** The schedule in optimizer steps: warmup and horizon scale with the updates per training step. */
         public LrSchedule lr() {
-            return lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio);
+            return lrSchedule(schedule, learningRate, warmupSteps * updatesPerStep(), steps * updatesPerStep(),
+                    minLrRatio);
         }
 
         private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {

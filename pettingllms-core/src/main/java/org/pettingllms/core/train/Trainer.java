@@ -102,14 +102,16 @@ public final class Trainer {
         List<ScoredSample> scored = Advantages.compute(groups, cfg.algo().normalizeByStd());
         // 6. each sample to its role's policy; untrained roles dropped
         Map<PolicyRef, List<ScoredSample>> routed = PolicyRouter.route(scored, policies);
-        // 7. one update per policy (an adapter policy updates only its adapter)
+        // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter)
         Map<PolicyRef, Learner.LossStats> losses = new LinkedHashMap<>();
         Map<PolicyRef, Learner.OptimStats> optims = new LinkedHashMap<>();
         routed.forEach((policy, samples) -> {
             if (!samples.isEmpty()) {
-                losses.put(policy, learner.forwardBackward(policy,
-                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train().loss()));
-                optims.put(policy, learner.optimStep(policy));
+                PolicyUpdate u = PolicyUpdate.run(learner, policy,
+                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train(),
+                        Seeds.derive(cfg.run().seed(), "minibatches", step, policy));
+                losses.put(policy, u.loss());
+                optims.put(policy, u.optim());
             }
         });
         long t2 = System.nanoTime();

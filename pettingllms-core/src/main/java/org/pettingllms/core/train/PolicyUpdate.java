@@ -1,0 +1,74 @@
+package org.pettingllms.core.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.config.RunConfig;
+
+/**
+ * One policy's update in a training step (AT-GRPO.md, "Policy loss": one PPO epoch by default, mini-batches):
+ * for each epoch the step's samples are shuffled and split into {@code train.miniBatches} near-equal mini-batches,
+ * each one forward-backward and one optimizer step. After the first mini-batch the weights have moved, so the
+ * ratio {@code rho = exp(logp - logp_old)} against the sampling logprobs departs from 1 and the clip matters; with
+ * one mini-batch and one epoch the update is a single policy-gradient step.
+ *
+ * @param loss  token-weighted means of the mini-batches' loss, clip fraction, KL and entropy; tokens summed
+ * @param optim mean gradient norm, the last learning rate, skipped if any step was skipped
+ */
+record PolicyUpdate(Learner.LossStats loss, Learner.OptimStats optim) {
+
+    static PolicyUpdate run(Learner learner, PolicyRef policy, List<TrainExample> examples, RunConfig.Train train,
+                            long seed) {
+        double loss = 0, clip = 0, kl = 0, entropy = 0, gradNorm = 0, lr = 0;
+        long tokens = 0;
+        int updates = 0; // fewer than epochs x miniBatches when a step has fewer samples than mini-batches
+        boolean skipped = false;
+        for (int epoch = 0; epoch < train.epochs(); epoch++) {
+            for (List<TrainExample> mb : miniBatches(examples, train.miniBatches(), seed + epoch)) {
+                Learner.LossStats l = learner.forwardBackward(policy, mb, train.loss());
+                Learner.OptimStats o = learner.optimStep(policy);
+                loss += l.loss() * l.tokens();
+                clip += l.clipFraction() * l.tokens();
+                kl += l.kl() * l.tokens();
+                entropy += l.entropy() * l.tokens();
+                tokens += l.tokens();
+                gradNorm += o.gradNorm();
+                lr = o.learningRate();
+                skipped |= o.skipped();
+                updates++;
+            }
+        }
+        double t = Math.max(1, tokens);
+        return new PolicyUpdate(new Learner.LossStats(loss / t, clip / t, kl / t, entropy / t, tokens),
+                new Learner.OptimStats(gradNorm / Math.max(1, updates), lr, skipped));
+    }
+
+    /**
+     * The examples in a seeded random order, cut into {@code count} contiguous parts whose sizes differ by at most
+     * one; fewer parts when there are fewer examples (no empty mini-batch). One part keeps the original order.
+     */
+    static List<List<TrainExample>> miniBatches(List<TrainExample> examples, int count, long seed) {
+        List<TrainExample> order = new ArrayList<>(examples);
+        if (count > 1) {
+            SplittableRandom rng = new SplittableRandom(seed);
+            for (int i = order.size() - 1; i > 0; i--) { // Fisher-Yates
+                int j = rng.nextInt(i + 1);
+                TrainExample tmp = order.get(i);
+                order.set(i, order.get(j));
+                order.set(j, tmp);
+            }
+        }
+        int parts = Math.max(1, Math.min(count, order.size()));
+        List<List<TrainExample>> out = new ArrayList<>(parts);
+        for (int p = 0; p < parts; p++) {
+            List<TrainExample> part = order.subList(p * order.size() / parts, (p + 1) * order.size() / parts);
+            if (!part.isEmpty()) {
+                out.add(List.copyOf(part));
+            }
+        }
+        return out;
+    }
+}
