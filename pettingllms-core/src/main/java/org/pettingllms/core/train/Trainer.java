@@ -105,11 +105,13 @@ public final class Trainer {
         // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter)
         Map<PolicyRef, Learner.LossStats> losses = new LinkedHashMap<>();
         Map<PolicyRef, Learner.OptimStats> optims = new LinkedHashMap<>();
+        List<PolicyRef> trained = List.copyOf(policies.trainedPolicies());
         routed.forEach((policy, samples) -> {
             if (!samples.isEmpty()) {
+                // seeded by the policy's place, not its name: moving the model directory keeps a run reproducible
                 PolicyUpdate u = PolicyUpdate.run(learner, policy,
                         samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train(),
-                        Seeds.derive(cfg.run().seed(), "minibatches", step, policy));
+                        Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)));
                 losses.put(policy, u.loss());
                 optims.put(policy, u.optim());
             }

@@ -40,8 +40,9 @@ public final class PolicyRegistry implements AutoCloseable {
         if (ref.adapter() == null) {
             return null;
         }
+        // seeded by the adapter's name, not the model's path: moving the model directory keeps a run reproducible
         return adapters.computeIfAbsent(ref, r -> LoraAdapter.create(r.adapter(), model(r.model()), lora.rank(),
-                lora.alpha(), lora.targetModules(), org.pettingllms.core.util.Seeds.derive(seed, r.toString())));
+                lora.alpha(), lora.targetModules(), org.pettingllms.core.util.Seeds.derive(seed, "adapter", r.adapter())));
     }
 
     /** Replaces an adapter (after loading one from disk); the old one is closed. */
