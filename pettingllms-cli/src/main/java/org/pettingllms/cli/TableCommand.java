@@ -40,7 +40,7 @@ final class TableCommand implements Callable<Integer> {
     @Option(names = "--seeds", split = ",", defaultValue = "1,2", description = "run seeds (at least 2 for a spread)")
     List<Long> seeds;
 
-    @Option(names = "--steps", defaultValue = "10", description = "training steps of every trained row")
+    @Option(names = "--steps", defaultValue = "30", description = "training steps of every trained row")
     int steps;
 
     @Option(names = "--problems", defaultValue = "16", description = "problems per training step")
