@@ -114,35 +114,29 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
                         + "checkpointEvery >= 0 and validateEvery >= 0");
             }
             lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef); // range checks
-            lrSchedule(schedule, learningRate, warmupSteps * updatesPerStep(miniBatches, epochs),
-                    steps * updatesPerStep(miniBatches, epochs), minLrRatio);
-        }
-
-        /** Optimizer steps of one policy in one training step. */
-        public int updatesPerStep() {
-            return updatesPerStep(miniBatches, epochs);
-        }
-
-        private static int updatesPerStep(int miniBatches, int epochs) {
-            return Math.multiplyExact(miniBatches, epochs);
+            lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio, miniBatches, epochs);
         }
 
         public LossConfig loss() {
             return lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef);
         }
 
-        /** The schedule in optimizer steps: warmup and horizon scale with the updates per training step. */
         public LrSchedule lr() {
-            return lrSchedule(schedule, learningRate, warmupSteps * updatesPerStep(), steps * updatesPerStep(),
-                    minLrRatio);
+            return lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio, miniBatches, epochs);
         }
 
         private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {
             return new LossConfig(lo, hi, a, kl, ent);
         }
 
-        private static LrSchedule lrSchedule(LrSchedule.Kind k, double lr, int warmup, int steps, double min) {
-            return new LrSchedule(k, lr, Math.min(warmup, steps), steps, min);
+        /**
+         * The schedule in optimizer steps: warmup and horizon, given in training steps, scale
+         * with the optimizer steps per training step.
+         */
+        private static LrSchedule lrSchedule(LrSchedule.Kind k, double lr, int warmup, int steps, double min,
+                                             int miniBatches, int epochs) {
+            int updates = Math.multiplyExact(miniBatches, epochs);
+            return new LrSchedule(k, lr, Math.min(warmup, steps) * updates, Math.multiplyExact(steps, updates), min);
         }
     }
 

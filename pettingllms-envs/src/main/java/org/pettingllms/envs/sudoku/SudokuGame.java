@@ -216,9 +216,8 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
      */
     @Override
     public String format(List<Fill> fills, PromptStyle style) {
-        String list = String.join(" ", fills.stream().map(f -> "(" + f.row() + "," + f.col() + "," + f.value() + ")").toList());
         if (style == PromptStyle.CHAT) {
-            return "**" + Move.CHAT_MARKER + "**: [" + list + "]";
+            return "**" + Move.CHAT_MARKER + "**: [" + list(fills) + "]";
         }
         int n = options.size();
         char[] cells = ".".repeat(n * n).toCharArray();
@@ -226,7 +225,7 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
             boolean drawable = f.row() >= 0 && f.row() < n && f.col() >= 0 && f.col() < n
                     && f.value() >= 1 && f.value() <= n && cells[f.row() * n + f.col()] == '.';
             if (!drawable) {
-                return list;
+                return list(fills);
             }
             cells[f.row() * n + f.col()] = (char) ('0' + f.value());
         }
@@ -235,6 +234,10 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
             sb.append(r > 0 ? "/" : "").append(cells, r * n, n);
         }
         return sb.toString();
+    }
+
+    private static String list(List<Fill> fills) {
+        return String.join(" ", fills.stream().map(f -> "(" + f.row() + "," + f.col() + "," + f.value() + ")").toList());
     }
 
     @Override
