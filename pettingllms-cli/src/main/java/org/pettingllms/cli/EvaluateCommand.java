@@ -94,9 +94,10 @@ final class EvaluateCommand implements Callable<Integer> {
                 setup.task().id(), who, problems.size(), cfg.validation().samplesPerProblem(),
                 100 * stats.successRate(), stats.meanTurns(), seconds, 1000 * seconds / Math.max(1, problems.size()));
         stats.roles().forEach((role, s) -> out.printf("  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
-                        + " | unparseable %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
+                        + " | unparseable %.1f%% | solved %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
                 100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
-                100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0)));
+                100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0),
+                100 * s.stops().getOrDefault(StopReason.SOLVED, 0.0)));
         out.flush();
     }
 }

@@ -50,13 +50,20 @@ final class ReportCommand implements Callable<Integer> {
                         + "overflow-x:auto;font-size:12px}</style></head><body>");
         html.append("<h1>Run ").append(esc(runDir.getFileName().toString())).append("</h1>");
         html.append("<p>").append(rows.size()).append(" steps</p>");
-        chart(html, rows, "Success rate", List.of("success/rate", "val/success/rate"));
+        chart(html, rows, "Success: training rollout (kept path, best of K) and greedy validation",
+                List.of("success/rate", "val/success/rate"));
+        chart(html, rows, "One sample solved: share of each role's sampled answers that solved the problem",
+                keys(rows, "sampled/", "/solved"));
         chart(html, rows, "Reward per role (chosen path, per episode)", keys(rows, "reward/", "/mean"));
         chart(html, rows, "Reward parts", keys(rows, "reward/", "/local", "/team"));
         chart(html, rows, "Turns per episode", List.of("episode/turns", "val/episode/turns"));
         chart(html, rows, "Loss", keys(rows, "train/loss/"));
         chart(html, rows, "KL to the reference", keys(rows, "train/kl/"));
-        chart(html, rows, "Samples with a non-zero advantage", List.of("adv/nonzero_frac"));
+        chart(html, rows, "Groups with equal rewards (no signal) and samples with a non-zero advantage",
+                List.of("groups/constant_frac", "adv/nonzero_frac"));
+        chart(html, rows, "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
+                java.util.stream.Stream.concat(keys(rows, "train/policy_shift/").stream(),
+                        keys(rows, "train/sampler_gap/").stream()).toList());
         chart(html, rows, "Time per step (s)", List.of("time/rollout_s", "time/update_s", "time/validate_s"));
         chart(html, rows, "Completion tokens per second", List.of("tokens/per_s"));
         Path runJson = runDir.resolve("run.json");

@@ -58,7 +58,7 @@ final class TrainCommand implements Callable<Integer> {
                 stepsDone[0]++;
                 int left = cfg.train().steps() - 1 - ((Number) m.get("step")).intValue();
                 double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
-                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps())
+                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
                         + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
                 out.flush();
                 bar.restart();
@@ -88,23 +88,38 @@ final class TrainCommand implements Callable<Integer> {
         org.pettingllms.core.util.AtomicFiles.writeString(runDir.resolve("run.json"), run.toPrettyString());
     }
 
-    /** One compact console line per step. */
+    /**
+     * One compact console line per step. It names what each rate measures: the training rollout's success is that
+     * of the path it kept (the best of K candidates at every decision, in tree mode), far above what one sample of
+     * the policy achieves; "one sample solved" is the share of all sampled answers that solved the problem on their
+     * own; "greedy val" is the greedy success on the validation problems.
+     */
     static final class StepLine {
         private StepLine() {
         }
 
-        static String of(Map<String, Object> m, List<String> roles, int steps) {
+        static String successLabel(RunConfig.Rollout rollout) {
+            return rollout.mode() == org.pettingllms.core.rollout.RolloutConfig.Mode.TREE && rollout.k() > 1
+                    ? "best-of-" + rollout.k() + " success" : "success";
+        }
+
+        static String of(Map<String, Object> m, List<String> roles, int steps, String successLabel) {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format("step %d/%d | success %.0f%%", ((Number) m.get("step")).intValue() + 1, steps,
-                    100 * num(m, "success/rate")));
+            sb.append(String.format("step %d/%d | %s %.0f%%", ((Number) m.get("step")).intValue() + 1, steps,
+                    successLabel, 100 * num(m, "success/rate")));
+            sb.append(" | one sample solved");
+            for (String r : roles) {
+                sb.append(String.format(" %s %.0f%%", r, 100 * num(m, "sampled/" + r + "/solved")));
+            }
             if (m.containsKey("val/success/rate")) {
-                sb.append(String.format(" (val %.0f%%)", 100 * num(m, "val/success/rate")));
+                sb.append(String.format(" | greedy val %.1f%%", 100 * num(m, "val/success/rate")));
             }
             sb.append(" | reward");
             for (String r : roles) {
                 sb.append(String.format(" %s %.2f", r, num(m, "reward/" + r + "/mean")));
             }
-            sb.append(String.format(" | adv!=0 %.0f%% | %.1f s", 100 * num(m, "adv/nonzero_frac"), num(m, "time/step_s")));
+            sb.append(String.format(" | equal-reward groups %.0f%% | %.1f s", 100 * num(m, "groups/constant_frac"),
+                    num(m, "time/step_s")));
             return sb.toString();
         }
 

@@ -143,7 +143,8 @@ class CliTest {
                 "--set", "validation.sampling.maxTokens=6", "--set", "task.maxTurns=2", "--set", "train.checkpointEvery=1"};
         Result first = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
         assertThat(first.code()).as(first.err()).isZero();
-        assertThat(first.out()).contains("step 1/2 | success").contains("step 2/2").contains("(val ");
+        assertThat(first.out()).contains("step 1/2 | best-of-2 success").contains("one sample solved tool")
+                .contains("step 2/2").contains("greedy val ");
         Path runDir = dir.resolve("plan-path-L2");
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(2);
         JsonNode runJson = new ObjectMapper().readTree(runDir.resolve("run.json").toFile());
@@ -164,7 +165,7 @@ class CliTest {
         Result report = run("report", runDir.toString());
         assertThat(report.code()).as(report.err()).isZero();
         String html = Files.readString(runDir.resolve("report.html"));
-        assertThat(html).contains("<h2>Success rate</h2>").contains("data:image/png;base64,")
+        assertThat(html).contains("<h2>Success: training rollout").contains("<h2>One sample solved").contains("data:image/png;base64,")
                 .contains("Reward per role").contains("Latest validation transcripts").contains("plan-path-v1 plan");
         assertThat(run("report", dir.toString()).err()).contains("no metrics.jsonl");
     }
@@ -181,7 +182,7 @@ class CliTest {
                     "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=4", "--set", "validation.problems=2",
                     "--set", "validation.sampling.maxTokens=4", "--set", "task.maxTurns=1", "--set", "train.steps=1");
             assertThat(r.code()).as("%s: %s", level, r.err()).isZero();
-            assertThat(r.out()).as(level).contains("step 1/1 | success");
+            assertThat(r.out()).as(level).containsPattern("step 1\\/1 \\| (best-of-\\d+ )?success");
             Path checkpoints = dir.resolve("sokoban-" + level).resolve("checkpoints");
             try (var files = Files.walk(checkpoints)) {
                 List<String> written = files.map(p -> checkpoints.relativize(p).toString().replace('\\', '/')).toList();

@@ -40,7 +40,7 @@ public final class RecordingLearner implements Learner {
             }
             tokens += tokenLosses[i].length;
         }
-        return new LossStats(PolicyLoss.aggregate(tokenLosses, loss.aggregation()), 0, 0, 0, tokens);
+        return new LossStats(PolicyLoss.aggregate(tokenLosses, loss.aggregation()), 0, 0, 0, 0, tokens);
     }
 
     @Override

@@ -26,4 +26,15 @@ public final class SharedFiles {
     public static Path fixture(String name) {
         return shared().resolve("fixtures").resolve(name);
     }
+
+    /** The project's root directory (the one holding {@code models/} and {@code configs/}), found the same way. */
+    public static Path projectRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path d = dir; d != null; d = d.getParent()) {
+            if (Files.isDirectory(d.resolve("models")) && Files.isDirectory(d.resolve("configs"))) {
+                return d;
+            }
+        }
+        throw new IllegalStateException("no project root (a folder with models/ and configs/) above " + dir);
+    }
 }

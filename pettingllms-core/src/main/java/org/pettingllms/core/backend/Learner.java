@@ -31,8 +31,14 @@ public interface Learner {
 
     void load(PolicyRef policy, Path dir) throws IOException;
 
-    /** What one forward-backward measured. */
-    record LossStats(double loss, double clipFraction, double kl, double entropy, long tokens) {
+    /**
+     * What one forward-backward measured.
+     *
+     * @param logprobShift token mean of {@code |log pi_theta - log pi_old|}: how far the current weights have moved
+     *                     from the ones that sampled the batch. On a step's first mini-batch it must be ~0 (the
+     *                     learner recomputes what the sampler reported); later it measures the update's size.
+     */
+    record LossStats(double loss, double clipFraction, double kl, double entropy, double logprobShift, long tokens) {
     }
 
     /** What one optimizer step did. */

@@ -13,6 +13,7 @@ import org.pettingllms.core.backend.PolicyRef;
  * @param prompt       what the role saw (identical for all candidates of a tree group)
  * @param completion   the answer, with prompt tokens, completion tokens and sampling logprobs
  * @param rewardParts  the micro-step's reward parts
+ * @param stop         what the environment made of this candidate's answer (solved, invalid, unparseable, ...)
  * @param reward       the scalar reward used for the advantage (mixed, see {@code RewardMix})
  * @param trajectoryId samples with the same id form one GRPO unit: they share one reward and count once in
  *                     their group's statistics (a tree candidate is its own unit; in parallel sampling all
@@ -21,7 +22,7 @@ import org.pettingllms.core.backend.PolicyRef;
  * @param chosen       true when the episode continued from this candidate
  */
 public record Sample(String problemId, String role, int turn, PolicyRef policy, Prompt prompt,
-                     Completion completion, RewardParts rewardParts, double reward, String trajectoryId,
+                     Completion completion, RewardParts rewardParts, StopReason stop, double reward, String trajectoryId,
                      int candidate, boolean chosen) {
     public Sample {
         Objects.requireNonNull(problemId, "problemId");
@@ -30,6 +31,7 @@ public record Sample(String problemId, String role, int turn, PolicyRef policy, 
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(completion, "completion");
         Objects.requireNonNull(rewardParts, "rewardParts");
+        Objects.requireNonNull(stop, "stop");
         Objects.requireNonNull(trajectoryId, "trajectoryId");
         if (!Double.isFinite(reward)) {
             throw new IllegalArgumentException("reward must be finite, got " + reward);
@@ -54,7 +56,7 @@ public record Sample(String problemId, String role, int turn, PolicyRef policy, 
     }
 
     public Sample withReward(double newReward) {
-        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, newReward, trajectoryId,
+        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, stop, newReward, trajectoryId,
                 candidate, chosen);
     }
 }

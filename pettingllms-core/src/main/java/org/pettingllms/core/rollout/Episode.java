@@ -100,7 +100,7 @@ final class Episode<S> {
         for (int c = 0; c < n; c++) {
             String unit = tree ? problem.id() + "|" + role + "|" + turn + "#" + c : problem.id() + "#" + trajectory;
             samples.add(new Sample(problem.id(), role, turn, policy, prompt, candidates.get(c),
-                    transitions.get(c).reward(), rewards[c], unit, tree ? c : trajectory, c == best));
+                    transitions.get(c).reward(), transitions.get(c).stop(), rewards[c], unit, tree ? c : trajectory, c == best));
         }
         return new Decision<>(prompt, candidates, transitions, samples, best);
     }

@@ -15,15 +15,20 @@ import org.pettingllms.core.config.RunConfig;
  * ratio {@code rho = exp(logp - logp_old)} against the sampling logprobs departs from 1 and the clip matters; with
  * one mini-batch and one epoch the update is a single policy-gradient step.
  *
- * @param loss  token-weighted means of the mini-batches' loss, clip fraction, KL and entropy; tokens summed
- * @param optim mean gradient norm, the last learning rate, skipped if any step was skipped
+ * @param loss       token-weighted means of the mini-batches' loss, clip fraction, KL and entropy; tokens summed;
+ *                   its {@code logprobShift} is the mean over the mini-batches after the first: how far the step's
+ *                   own updates moved the policy away from the weights that sampled it
+ * @param samplerGap the first mini-batch's {@code |logp - logp_old|}: the learner recomputing the sampler's
+ *                   logprobs on the same weights, so anything above float noise means sampler and learner disagree
+ * @param optim      mean gradient norm, the last learning rate, skipped if any step was skipped
  */
-record PolicyUpdate(Learner.LossStats loss, Learner.OptimStats optim) {
+record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStats optim) {
 
     static PolicyUpdate run(Learner learner, PolicyRef policy, List<TrainExample> examples, RunConfig.Train train,
                             long seed) {
-        double loss = 0, clip = 0, kl = 0, entropy = 0, gradNorm = 0, lr = 0;
-        long tokens = 0;
+        double loss = 0, clip = 0, kl = 0, entropy = 0, shift = 0, gradNorm = 0, lr = 0;
+        double samplerGap = 0;
+        long tokens = 0, laterTokens = 0;
         int updates = 0; // fewer than epochs x miniBatches when a step has fewer samples than mini-batches
         boolean skipped = false;
         for (int epoch = 0; epoch < train.epochs(); epoch++) {
@@ -34,6 +39,12 @@ record PolicyUpdate(Learner.LossStats loss, Learner.OptimStats optim) {
                 clip += l.clipFraction() * l.tokens();
                 kl += l.kl() * l.tokens();
                 entropy += l.entropy() * l.tokens();
+                if (updates == 0) {
+                    samplerGap = l.logprobShift();
+                } else {
+                    shift += l.logprobShift() * l.tokens();
+                    laterTokens += l.tokens();
+                }
                 tokens += l.tokens();
                 gradNorm += o.gradNorm();
                 lr = o.learningRate();
@@ -42,7 +53,8 @@ record PolicyUpdate(Learner.LossStats loss, Learner.OptimStats optim) {
             }
         }
         double t = Math.max(1, tokens);
-        return new PolicyUpdate(new Learner.LossStats(loss / t, clip / t, kl / t, entropy / t, tokens),
+        return new PolicyUpdate(new Learner.LossStats(loss / t, clip / t, kl / t, entropy / t,
+                shift / Math.max(1, laterTokens), tokens), samplerGap,
                 new Learner.OptimStats(gradNorm / Math.max(1, updates), lr, skipped));
     }
 

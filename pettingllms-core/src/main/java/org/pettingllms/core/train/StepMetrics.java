@@ -1,12 +1,16 @@
 package org.pettingllms.core.train;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pettingllms.core.algo.GroupStats;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.GroupKey;
 import org.pettingllms.core.data.Sample;
+import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.rollout.EpisodeResult;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;
@@ -40,12 +44,29 @@ final class StepMetrics {
         return m;
     }
 
-    static Map<String, Object> training(List<Sample> samples, List<ScoredSample> scored,
-                                        Map<PolicyRef, Learner.LossStats> losses,
-                                        Map<PolicyRef, Learner.OptimStats> optims) {
+    /**
+     * Training numbers. {@code sampled/<role>/solved|invalid|unparseable}: over every candidate the role sampled
+     * (all K of each tree group, at the rollout temperature), the share whose own answer solved the problem, was
+     * invalid or unparseable: the policy's one-sample success, where {@code success/rate} is that of the path the
+     * rollout kept (best of K at each decision). {@code groups/constant_frac}: the share of groups whose rewards are
+     * all equal, which teach nothing.
+     */
+    static Map<String, Object> training(List<Sample> samples, Map<GroupKey, List<Sample>> groups,
+                                        List<ScoredSample> scored, Map<PolicyRef, Learner.LossStats> losses,
+                                        Map<PolicyRef, Double> samplerGaps, Map<PolicyRef, Learner.OptimStats> optims) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("samples/count", samples.size());
         m.put("samples/trained", scored.size());
+        Map<String, List<Sample>> byRole = new LinkedHashMap<>();
+        samples.forEach(s -> byRole.computeIfAbsent(s.role(), k -> new ArrayList<>()).add(s));
+        byRole.forEach((role, list) -> {
+            m.put("sampled/" + role + "/solved", share(list, StopReason.SOLVED));
+            m.put("sampled/" + role + "/invalid", share(list, StopReason.INVALID_ACTION));
+            m.put("sampled/" + role + "/unparseable", share(list, StopReason.UNPARSEABLE));
+        });
+        m.put("groups/count", groups.size());
+        long constant = groups.values().stream().filter(g -> GroupStats.of(g).constant()).count();
+        m.put("groups/constant_frac", groups.isEmpty() ? 0.0 : constant / (double) groups.size());
         long nonZero = scored.stream().filter(s -> s.advantage() != 0).count();
         m.put("adv/nonzero_frac", scored.isEmpty() ? 0.0 : nonZero / (double) scored.size());
         m.put("adv/abs_mean", scored.stream().mapToDouble(s -> Math.abs(s.advantage())).average().orElse(0));
@@ -56,6 +77,8 @@ final class StepMetrics {
             m.put("train/loss/" + k, l.loss());
             m.put("train/clip_frac/" + k, l.clipFraction());
             m.put("train/kl/" + k, l.kl());
+            m.put("train/policy_shift/" + k, l.logprobShift());
+            m.put("train/sampler_gap/" + k, samplerGaps.getOrDefault(p, 0.0));
             m.put("train/tokens/" + k, l.tokens());
         });
         optims.forEach((p, o) -> {
@@ -65,5 +88,9 @@ final class StepMetrics {
             m.put("train/skipped/" + k, o.skipped() ? 1 : 0);
         });
         return m;
+    }
+
+    private static double share(List<Sample> samples, StopReason stop) {
+        return samples.isEmpty() ? 0 : samples.stream().filter(s -> s.stop() == stop).count() / (double) samples.size();
     }
 }

@@ -105,6 +105,7 @@ public final class Trainer {
         // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter)
         Map<PolicyRef, Learner.LossStats> losses = new LinkedHashMap<>();
         Map<PolicyRef, Learner.OptimStats> optims = new LinkedHashMap<>();
+        Map<PolicyRef, Double> samplerGaps = new LinkedHashMap<>();
         List<PolicyRef> trained = List.copyOf(policies.trainedPolicies());
         routed.forEach((policy, samples) -> {
             if (!samples.isEmpty()) {
@@ -114,6 +115,7 @@ public final class Trainer {
                         Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)));
                 losses.put(policy, u.loss());
                 optims.put(policy, u.optim());
+                samplerGaps.put(policy, u.samplerGap());
             }
         });
         long t2 = System.nanoTime();
@@ -121,7 +123,7 @@ public final class Trainer {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("step", step);
         m.putAll(StepMetrics.rollout("", rollout, task.roles()));
-        m.putAll(StepMetrics.training(rollout.samples(), scored, losses, optims));
+        m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
             RolloutResult val = validate();

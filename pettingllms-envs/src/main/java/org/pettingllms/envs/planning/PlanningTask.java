@@ -113,7 +113,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
             PlanningState<B> next = new PlanningState<>(state.board(), answer, out.summary(), state.lastPlan(),
                     state.success());
             return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false,
-                    out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK, answer + " -> " + out.summary());
+                    out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK,
+                    answer + " -> " + out.summary());
         }
         PlanningState<B> next = new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(),
                 out.success());

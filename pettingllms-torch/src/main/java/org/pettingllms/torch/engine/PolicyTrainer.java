@@ -64,9 +64,10 @@ final class PolicyTrainer implements AutoCloseable {
     Learner.LossStats forwardBackward(List<TrainExample> batch, LossConfig cfg) {
         long totalTokens = batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
         if (batch.isEmpty() || totalTokens == 0) {
-            return new Learner.LossStats(0, 0, 0, 0, 0);
+            return new Learner.LossStats(0, 0, 0, 0, 0, 0);
         }
         double loss = 0;
+        double shift = 0;
         double clip = 0;
         double kl = 0;
         double entropy = 0;
@@ -80,17 +81,18 @@ final class PolicyTrainer implements AutoCloseable {
             StepResult r = step(chunk, cfg, weight);
             loss += r.lossValue() * weight;
             clip += r.clipFraction() * chunkTokens;
+            shift += r.logprobShift() * chunkTokens;
             kl += r.kl() * weight;
             entropy += r.entropy() * weight;
         }
-        return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, totalTokens);
+        return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, shift / totalTokens, totalTokens);
     }
 
     /** Mean negative log-likelihood of all completion tokens of {@code batch}, accumulated over micro-batches. */
     Learner.LossStats forwardBackwardSupervised(List<TrainExample> batch) {
         long total = batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
         if (total == 0) {
-            return new Learner.LossStats(0, 0, 0, 0, 0);
+            return new Learner.LossStats(0, 0, 0, 0, 0, 0);
         }
         double loss = 0;
         for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
@@ -107,11 +109,11 @@ final class PolicyTrainer implements AutoCloseable {
             }
             accumulateGradients();
         }
-        return new Learner.LossStats(loss, 0, 0, 0, total);
+        return new Learner.LossStats(loss, 0, 0, 0, 0, total);
     }
 
     /** Host values of one micro-batch's loss. */
-    private record StepResult(double lossValue, double clipFraction, double kl, double entropy) {
+    private record StepResult(double lossValue, double clipFraction, double kl, double entropy, double logprobShift) {
     }
 
     private StepResult step(List<TrainExample> chunk, LossConfig cfg, double weight) {
@@ -145,7 +147,7 @@ final class PolicyTrainer implements AutoCloseable {
             PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
                     lp.mask(), refLp, lp.entropy(), cfg);
             gc.backward(r.loss().mul(weight));
-            result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy());
+            result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy(), r.logprobShift());
         }
         accumulateGradients();
         return result;

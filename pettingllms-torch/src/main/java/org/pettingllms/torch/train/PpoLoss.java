@@ -15,8 +15,11 @@ public final class PpoLoss {
     private PpoLoss() {
     }
 
-    /** The loss and its diagnostics (scalars are host values, the loss keeps its graph). */
-    public record Result(NDArray loss, double clipFraction, double kl, double entropy) {
+    /**
+     * The loss and its diagnostics (scalars are host values, the loss keeps its graph); {@code logprobShift} is the
+     * token mean of {@code |logp - logp_old|}.
+     */
+    public record Result(NDArray loss, double clipFraction, double kl, double entropy, double logprobShift) {
     }
 
     /**
@@ -29,7 +32,8 @@ public final class PpoLoss {
      */
     public static Result compute(NDArray logp, NDArray oldLogp, NDArray advantages, NDArray mask, NDArray refLogp,
                                  NDArray entropy, LossConfig cfg) {
-        NDArray rho = logp.sub(oldLogp).exp();
+        NDArray diff = logp.sub(oldLogp);
+        NDArray rho = diff.exp();
         NDArray unclipped = advantages.neg().mul(rho);
         NDArray clipped = advantages.neg().mul(rho.clip(1 - cfg.clipLow(), 1 + cfg.clipHigh()));
         NDArray tok = unclipped.maximum(clipped);
@@ -49,7 +53,8 @@ public final class PpoLoss {
         double tokens = Math.max(1, mask.sum().getFloat());
         double clipFrac = clipped.gt(unclipped).toType(ai.djl.ndarray.types.DataType.FLOAT32, false).mul(mask).sum()
                 .getFloat() / tokens;
-        return new Result(loss, clipFrac, kl, ent);
+        double shift = diff.stopGradient().abs().mul(mask).sum().getFloat() / tokens;
+        return new Result(loss, clipFrac, kl, ent, shift);
     }
 
     static NDArray aggregate(NDArray perToken, NDArray mask, LossConfig cfg) {
