@@ -32,6 +32,14 @@ public interface Task<S> {
     /** Applies {@code role}'s answer to {@code state}. */
     Transition<S> step(S state, String role, Completion completion);
 
+    /**
+     * Counters the task kept since the last call (for example sandbox executions and cache hits), for the step
+     * metrics; the trainer drains them after each rollout. None by default.
+     */
+    default java.util.Map<String, Double> drainMetrics() {
+        return java.util.Map.of();
+    }
+
     /** Where this task's problems come from: generated from seeds unless the task reads a dataset. */
     default ProblemSource problems(long seed) {
         return new SeededProblems(id(), seed);

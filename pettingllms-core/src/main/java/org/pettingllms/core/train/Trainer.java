@@ -95,6 +95,7 @@ public final class Trainer {
         // 3. tree rollouts (or parallel sampling for the GRPO baseline); rewards are mixed in the engine
         RolloutResult rollout = engine.run(task, batch, policies, rolloutConfig(step));
         checkOnPolicy(rollout.samples(), versions);
+        Map<String, Double> taskMetrics = task.drainMetrics();
         long t1 = System.nanoTime();
         // 4. groups by (problem, role, turn) or an ablation; optional filter
         Map<GroupKey, List<Sample>> groups = cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
@@ -123,11 +124,13 @@ public final class Trainer {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("step", step);
         m.putAll(StepMetrics.rollout("", rollout, task.roles()));
+        m.putAll(taskMetrics);
         m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
             RolloutResult val = validate();
             m.putAll(StepMetrics.rollout("val/", val, task.roles()));
+            task.drainMetrics().forEach((k, v) -> m.put("val/" + k, v));
             transcripts.append(step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
         long t3 = System.nanoTime();

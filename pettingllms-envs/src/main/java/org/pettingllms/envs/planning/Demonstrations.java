@@ -13,6 +13,11 @@ import org.pettingllms.core.data.PromptStyle;
  * Supervised warm-up data from the solvers: for a problem, each role's prompt at the first turn and the solver's
  * answer. With probability {@code noise} an answer is deliberately imperfect (truncated, or random moves), so a
  * model trained on them is weak but not hopeless, as the paper's base models are.
+ *
+ * <p>With a program-writing tool, the tool's demonstration is a program drawn from the game's catalog by its
+ * weights (mostly flawed ones), and the planner's prompt shows what that program prints. The planner adopts the
+ * printed answer with probability {@link #ADOPT} whatever it is (it cannot tell a right one from a wrong one
+ * without checking), and otherwise plans alone as above.
  */
 public final class Demonstrations {
     private Demonstrations() {
@@ -22,18 +27,46 @@ public final class Demonstrations {
     public record Demo(String role, Prompt prompt, String answer) {
     }
 
+    /** How often the planner's demonstration copies the tool program's printed answer. */
+    public static final double ADOPT = 0.5;
+
     public static <B, A> List<Demo> of(PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise,
                                        SplittableRandom rng) {
         Game<B, A> game = task.game();
+        boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
         List<Demo> out = new ArrayList<>();
         PlanningState<B> state = task.initialState(problem);
         for (String role : task.roles()) {
             Prompt prompt = task.prompt(state, role, 0, style);
-            String answer = game.format(answer(game, state.board(), noise, rng), style);
+            if (programs && role.equals(PlanningTask.TOOL)) {
+                ToolProgram<B> p = pick(game.toolPrograms(), rng);
+                out.add(new Demo(role, prompt, style == PromptStyle.CHAT
+                        ? org.pettingllms.envs.sandbox.CodeBlocks.fence(p.source()) : p.source()));
+                String printed = p.output().apply(state.board());
+                state = task.toolOutput(state, new ToolRunner.Result(printed, printed.isEmpty() ? "no output" : ""))
+                        .next();
+                continue;
+            }
+            Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < ADOPT
+                    ? game.parse(state.proposal()) : Optional.empty();
+            A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
+            String answer = game.format(action, style);
             out.add(new Demo(role, prompt, answer));
             state = task.step(state, role, Completion.ofText(answer)).next();
         }
         return out;
+    }
+
+    /** A catalog program drawn by weight. */
+    static <B> ToolProgram<B> pick(List<ToolProgram<B>> catalog, SplittableRandom rng) {
+        double u = rng.nextDouble();
+        for (ToolProgram<B> p : catalog) {
+            u -= p.weight();
+            if (u < 0) {
+                return p;
+            }
+        }
+        return catalog.get(catalog.size() - 1);
     }
 
     private static <B, A> A answer(Game<B, A> game, B board, double noise, SplittableRandom rng) {

@@ -43,6 +43,14 @@ public interface Game<B, A> {
 
     int length(A action);
 
+    /**
+     * The solver programs a program-writing tool is warmed up on (correct and flawed; see {@link ToolProgram}).
+     * Empty when the game has none yet: then the tool can only answer directly.
+     */
+    default java.util.List<ToolProgram<B>> toolPrograms() {
+        return java.util.List.of();
+    }
+
     /** Penalty of an unparseable answer. */
     default double unparseablePenalty() {
         return -1.0;

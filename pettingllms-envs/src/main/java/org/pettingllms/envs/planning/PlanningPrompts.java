@@ -19,17 +19,29 @@ final class PlanningPrompts {
         sb.append(game.id()).append(' ').append(role).append('\n');
         sb.append(game.render(state.board())).append('\n');
         if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
-            sb.append("tool: ").append(state.proposal()).append(" -> ").append(state.proposalOutcome()).append('\n');
+            sb.append("tool: ").append(state.proposal());
+            if (!state.proposalOutcome().isEmpty()) { // the environment's verdict: answer mode only
+                sb.append(" -> ").append(state.proposalOutcome());
+            }
+            sb.append('\n');
         }
         sb.append('>');
         return Prompt.compact(sb.toString());
     }
 
-    static <B, A> Prompt chat(Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team) {
+    static <B, A> Prompt chat(Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team,
+                              boolean program) {
         StringBuilder u = new StringBuilder();
-        if (role.equals(PlanningTask.TOOL)) {
+        if (role.equals(PlanningTask.TOOL) && program) {
+            u.append("You are the tool agent. Write a Python program that reads the board below from standard input "
+                    + "(its rows as shown) and prints the answer on one line; answer with the program in a ```python "
+                    + "block. Its output is shown to the planning agent.\n\n");
+        } else if (role.equals(PlanningTask.TOOL)) {
             u.append("You are the tool agent. Propose a plan for the puzzle below. Your plan is simulated on the "
                     + "current board without changing it, and the simulated result is shown to the planning agent.\n\n");
+        } else if (team && program) {
+            u.append("You are the planning agent. Decide the plan that is executed on the board. A tool agent "
+                    + "wrote a program for this board, and you see what it printed; use it or improve on it.\n\n");
         } else if (team) {
             u.append("You are the planning agent. Decide the plan that is executed on the board. A tool agent "
                     + "proposed a plan, and you see its simulated result; use it or improve on it.\n\n");
@@ -42,8 +54,12 @@ final class PlanningPrompts {
             u.append("Last executed plan: ").append(state.lastPlan()).append("\n\n");
         }
         if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
-            u.append("Tool agent's proposal: ").append(state.proposal()).append('\n')
-                    .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");
+            if (program) {
+                u.append("Output of the tool agent's program: ").append(state.proposal()).append("\n\n");
+            } else {
+                u.append("Tool agent's proposal: ").append(state.proposal()).append('\n')
+                        .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");
+            }
         }
         u.append(game.answerFormat());
         return Prompt.chat(team ? CHAT_SYSTEM_TEAM : CHAT_SYSTEM, u.toString());

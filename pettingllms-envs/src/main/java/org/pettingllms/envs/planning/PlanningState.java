@@ -21,6 +21,6 @@ public record PlanningState<B>(B board, String proposal, String proposalOutcome,
     }
 
     public boolean hasProposal() {
-        return !proposalOutcome.isEmpty();
+        return !proposal.isEmpty() || !proposalOutcome.isEmpty();
     }
 }

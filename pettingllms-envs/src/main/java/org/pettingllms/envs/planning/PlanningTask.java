@@ -15,20 +15,38 @@ import org.pettingllms.core.util.Seeds;
 
 /**
  * The tool + plan workflow of the planning games (ENVIRONMENTS.md). {@code tool} proposes an action, which is
- * SIMULATED on the current board (the real board is unchanged); its local reward is the simulated reward and its
- * proposal and outcome go into the plan role's prompt. {@code plan} answers the action that is executed on the
- * real board; its local reward, and the team reward, are the reward of the executed moves. With roles
- * {@code [plan]} it is the single-agent (L0) variant.
+ * SIMULATED on the current board (the real board is unchanged); its local reward is the simulated reward. {@code
+ * plan} answers the action that is executed on the real board; its local reward, and the team reward, are the
+ * reward of the executed moves. With roles {@code [plan]} it is the single-agent (L0) variant.
+ *
+ * <p>Two tool modes. {@link ToolMode#ANSWER}: the tool answers an action directly, and the planner sees it with the
+ * environment's verdict on it (end position, invalid moves, solved). {@link ToolMode#PROGRAM}, as in the paper: the
+ * tool writes a Python program that reads the board on standard input and prints the answer; it runs in the
+ * sandbox, its printed answer is simulated for the tool's reward (a program that fails or prints nothing earns
+ * {@link #PROGRAM_FAILURE}), and the planner sees only what it printed (or its error), never a verdict.
  */
 public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
     public static final String TOOL = "tool";
     public static final String PLAN = "plan";
 
+    /** The tool's reward when its program fails, times out or prints nothing (the paper's penalty). */
+    public static final double PROGRAM_FAILURE = -2.0;
+
+    /** How the tool role answers. */
+    public enum ToolMode { ANSWER, PROGRAM }
+
     private final Game<B, A> game;
     private final List<String> roles;
     private final int maxTurns;
+    private final ToolMode toolMode;
+    private final ToolRunner runner;
 
     public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns) {
+        this(game, roles, maxTurns, ToolMode.ANSWER, null);
+    }
+
+    /** @param runner runs the tool's programs; required in {@link ToolMode#PROGRAM} */
+    public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns, ToolMode toolMode, ToolRunner runner) {
         if (!(roles.equals(List.of(TOOL, PLAN)) || roles.equals(List.of(PLAN)))) {
             throw new IllegalArgumentException(
                     "planning games have roles [tool, plan] (multi-agent) or [plan] (single agent), got " + roles);
@@ -36,9 +54,23 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
         if (maxTurns < 1) {
             throw new IllegalArgumentException("maxTurns must be >= 1, got " + maxTurns);
         }
+        if (toolMode == ToolMode.PROGRAM && runner == null) {
+            throw new IllegalArgumentException("a program-writing tool needs a sandbox to run its programs");
+        }
         this.game = game;
         this.roles = List.copyOf(roles);
         this.maxTurns = maxTurns;
+        this.toolMode = toolMode;
+        this.runner = runner;
+    }
+
+    public ToolMode toolMode() {
+        return toolMode;
+    }
+
+    @Override
+    public java.util.Map<String, Double> drainMetrics() {
+        return runner == null ? java.util.Map.of() : runner.drainMetrics();
     }
 
     public Game<B, A> game() {
@@ -90,14 +122,19 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
         checkRole(role);
         return style == PromptStyle.COMPACT
                 ? PlanningPrompts.compact(game, state, role)
-                : PlanningPrompts.chat(game, state, role, turn, roles.size() > 1);
+                : PlanningPrompts.chat(game, state, role, turn, roles.size() > 1, toolMode == ToolMode.PROGRAM);
     }
 
     @Override
     public Transition<PlanningState<B>> step(PlanningState<B> state, String role, Completion completion) {
         checkRole(role);
-        Optional<A> action = game.parse(completion.text());
         boolean tool = role.equals(TOOL);
+        if (tool && toolMode == ToolMode.PROGRAM) {
+            String program = org.pettingllms.envs.sandbox.CodeBlocks.lastPython(completion.text())
+                    .orElse(completion.text());
+            return toolOutput(state, runner.run(program, game.render(state.board())));
+        }
+        Optional<A> action = game.parse(completion.text());
         if (action.isEmpty()) {
             double p = game.unparseablePenalty();
             String note = "unparseable answer";
@@ -123,6 +160,23 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
                 : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK;
         return new Transition<>(next, new RewardParts(out.reward(), out.reward(), 0), out.done(), out.success(), stop,
                 answer + " -> " + out.summary());
+    }
+
+    /**
+     * The tool's micro-step once its program has run: its printed answer is simulated on the current board (which
+     * stays as it is) and shown to the planner without any verdict. Also used to build warm-up demonstrations.
+     */
+    public Transition<PlanningState<B>> toolOutput(PlanningState<B> state, ToolRunner.Result run) {
+        Optional<A> action = run.ok() ? game.parse(run.output()) : Optional.empty();
+        PlanningState<B> next = new PlanningState<>(state.board(), run.shown(), "", state.lastPlan(), state.success());
+        if (action.isEmpty()) {
+            return new Transition<>(next, new RewardParts(PROGRAM_FAILURE, 0, 0), false, false,
+                    StopReason.UNPARSEABLE, "program: " + run.shown());
+        }
+        Game.Outcome<B> out = game.apply(state.board(), action.get());
+        return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false,
+                out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK,
+                "program printed " + run.output() + " -> " + out.summary());
     }
 
     private void checkRole(String role) {

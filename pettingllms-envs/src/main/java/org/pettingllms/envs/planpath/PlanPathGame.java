@@ -77,6 +77,11 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
     }
 
     @Override
+    public List<org.pettingllms.envs.planning.ToolProgram<PathBoard>> toolPrograms() {
+        return PlanPathPrograms.catalog();
+    }
+
+    @Override
     public String render(PathBoard b) {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < b.rows(); r++) {

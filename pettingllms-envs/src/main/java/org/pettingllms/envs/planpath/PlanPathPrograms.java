@@ -1,0 +1,91 @@
+package org.pettingllms.envs.planpath;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import org.pettingllms.envs.planning.ToolProgram;
+
+/**
+ * The Plan-Path tool's program catalog: a breadth-first search over the board read from standard input (the
+ * prompt's rows, {@code A} the agent, {@code G} the goal, {@code #} walls) that prints the moves, and three flawed
+ * edits of it. The untrained tool mostly writes the up/down-swapped one, which prints a mirrored path that fails on
+ * almost every board; the correct one is a fifth of the demonstrations.
+ */
+public final class PlanPathPrograms {
+    private PlanPathPrograms() {
+    }
+
+    static final String HEAD = """
+            import sys
+            from collections import deque
+            g=sys.stdin.read().split()
+            R,C=len(g),len(g[0])
+            a=[(r,c) for r in range(R) for c in range(C) if g[r][c]=='A'][0]
+            q=deque([a]);p={a:''}
+            """;
+
+    /** The search with the given loop condition, direction table and neighbour test. */
+    static String bfs(String loop, String directions, String test) {
+        return HEAD + loop + "\n"
+                + " r,c=q.popleft()\n"
+                + " if g[r][c]=='G':print(p[r,c]);break\n"
+                + " for m,y,x in " + directions + ":\n"
+                + "  n=(r+y,c+x)\n"
+                + "  if " + test + " and n not in p:\n"
+                + "   p[n]=p[r,c]+m;q.append(n)\n";
+    }
+
+    static final String LOOP = "while q:";
+    static final String SHORT_LOOP = "while q and len(p)<25:";
+    static final String DIRECTIONS = "(('U',-1,0),('D',1,0),('L',0,-1),('R',0,1))";
+    static final String SWAPPED = "(('U',1,0),('D',-1,0),('L',0,-1),('R',0,1))";
+    static final String INSIDE = "0<=n[0]<R and 0<=n[1]<C";
+    static final String FREE = INSIDE + " and g[n[0]][n[1]]!='#'";
+
+    private static final int[][] DIRS = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    private static final int[][] DIRS_SWAPPED = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}};
+    private static final char[] LETTERS = {'U', 'D', 'L', 'R'};
+
+    public static List<ToolProgram<PathBoard>> catalog() {
+        return List.of(
+                new ToolProgram<>("bfs", bfs(LOOP, DIRECTIONS, FREE), true, 0.2,
+                        b -> search(b, DIRS, true, Integer.MAX_VALUE)),
+                new ToolProgram<>("bfs-swapped-ud", bfs(LOOP, SWAPPED, FREE), false, 0.6,
+                        b -> search(b, DIRS_SWAPPED, true, Integer.MAX_VALUE)),
+                new ToolProgram<>("bfs-through-walls", bfs(LOOP, DIRECTIONS, INSIDE), false, 0.1,
+                        b -> search(b, DIRS, false, Integer.MAX_VALUE)),
+                new ToolProgram<>("bfs-cut-short", bfs(SHORT_LOOP, DIRECTIONS, FREE), false, 0.1,
+                        b -> search(b, DIRS, true, 25)));
+    }
+
+    /**
+     * What the Python search prints, step for step: neighbours in table order, a cell's path fixed when first
+     * discovered, the goal checked when dequeued, the loop stopping once {@code limit} cells are discovered.
+     */
+    static String search(PathBoard b, int[][] dirs, boolean walls, int limit) {
+        String[] path = new String[b.rows() * b.cols()];
+        ArrayDeque<Integer> queue = new ArrayDeque<>();
+        path[b.pos()] = "";
+        int discovered = 1;
+        queue.add(b.pos());
+        while (!queue.isEmpty() && discovered < limit) {
+            int cur = queue.poll();
+            if (cur == b.goal()) {
+                return path[cur];
+            }
+            for (int d = 0; d < dirs.length; d++) {
+                int r = b.row(cur) + dirs[d][0];
+                int c = b.col(cur) + dirs[d][1];
+                if (r < 0 || r >= b.rows() || c < 0 || c >= b.cols()) {
+                    continue;
+                }
+                int next = r * b.cols() + c;
+                if ((!walls || b.free(next)) && path[next] == null) {
+                    path[next] = path[cur] + LETTERS[d];
+                    discovered++;
+                    queue.add(next);
+                }
+            }
+        }
+        return "";
+    }
+}

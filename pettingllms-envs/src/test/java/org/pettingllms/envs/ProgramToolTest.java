@@ -1,0 +1,147 @@
+package org.pettingllms.envs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.envs.planning.Demonstrations;
+import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.PlanningState;
+import org.pettingllms.envs.planning.PlanningTask;
+import org.pettingllms.envs.planning.ToolProgram;
+import org.pettingllms.envs.planning.ToolRunner;
+import org.pettingllms.envs.planpath.PathBoard;
+import org.pettingllms.envs.planpath.PlanPathGame;
+import org.pettingllms.envs.sandbox.Sandbox;
+import org.pettingllms.envs.sandbox.SandboxLimits;
+
+/** The program-writing tool of the planning games: programs run in the sandbox, rewards, prompts, cache, catalog. */
+class ProgramToolTest {
+    static final Sandbox BOX = Sandbox.create(SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(2)), 2);
+    static final PlanPathGame GAME = new PlanPathGame(PlanPathGame.Options.DEFAULT);
+    static final List<ToolProgram<PathBoard>> CATALOG = GAME.toolPrograms();
+
+    final ToolRunner runner = new ToolRunner(BOX, BOX.limits());
+    final PlanningTask<PathBoard, List<Move>> task = new PlanningTask<>(GAME, List.of(PlanningTask.TOOL,
+            PlanningTask.PLAN), 4, PlanningTask.ToolMode.PROGRAM, runner);
+
+    PlanningState<PathBoard> start(long seed) {
+        return task.initialState(Problem.generated("p" + seed, seed));
+    }
+
+    static String program(String name) {
+        return CATALOG.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow().source();
+    }
+
+    @Test
+    void aCorrectProgramSolvesAndThePlannerSeesOnlyItsOutput() {
+        PlanningState<PathBoard> s = start(3);
+        Transition<PlanningState<PathBoard>> t = task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs")));
+        assertThat(t.stop()).isEqualTo(StopReason.SOLVED);
+        String printed = t.next().proposal();
+        var out = GAME.apply(s.board(), Move.parse(printed).orElseThrow());
+        assertThat(out.success()).isTrue();
+        assertThat(printed.length()).as("breadth-first: shortest").isEqualTo(s.board().shortest());
+        assertThat(t.reward().local()).isEqualTo(out.reward());
+        assertThat(t.next().board()).as("the tool's answer is only simulated").isEqualTo(s.board());
+        String prompt = task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT).text();
+        assertThat(prompt).contains("tool: " + printed + "\n").doesNotContain("->").doesNotContain("goal")
+                .doesNotContain("solved").doesNotContain("invalid");
+        String chat = task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.CHAT).text();
+        assertThat(chat).contains(printed).doesNotContain("Simulated result").doesNotContain("goal yes");
+    }
+
+    @Test
+    void aWrongProgramIsSimulatedAndAFencedOneIsRead() {
+        PlanningState<PathBoard> s = start(4);
+        String fenced = "Here it is:\n```python\n" + program("bfs-through-walls") + "```\n";
+        Transition<PlanningState<PathBoard>> t = task.step(s, PlanningTask.TOOL, Completion.ofText(fenced));
+        String expected = CATALOG.get(2).output().apply(s.board());
+        assertThat(t.next().proposal()).isEqualTo(expected);
+        assertThat(t.reward().local()).isEqualTo(GAME.apply(s.board(), Move.parse(expected).orElseThrow()).reward());
+    }
+
+    @Test
+    void failuresEarnTheFixedPenaltyAndShowWhy() {
+        PlanningState<PathBoard> s = start(5);
+        var endless = task.step(s, PlanningTask.TOOL, Completion.ofText("while True:\n    pass\n"));
+        assertThat(endless.reward().local()).isEqualTo(PlanningTask.PROGRAM_FAILURE);
+        assertThat(endless.next().proposal()).isEqualTo("timeout");
+        var crash = task.step(s, PlanningTask.TOOL, Completion.ofText("print(1/0)\n"));
+        assertThat(crash.reward().local()).isEqualTo(PlanningTask.PROGRAM_FAILURE);
+        assertThat(crash.next().proposal()).startsWith("error: ZeroDivisionError");
+        var garbage = task.step(s, PlanningTask.TOOL, Completion.ofText("print('hello world 42')\n"));
+        assertThat(garbage.reward().local()).isEqualTo(PlanningTask.PROGRAM_FAILURE);
+        assertThat(garbage.stop()).isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(garbage.next().proposal()).isEqualTo("hello world 42");
+        var silent = task.step(s, PlanningTask.TOOL, Completion.ofText("x = 1\n"));
+        assertThat(silent.next().proposal()).isEqualTo("no output");
+        assertThat(task.prompt(silent.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT).text())
+                .contains("tool: no output\n");
+    }
+
+    @Test
+    void identicalProgramsOnTheSameBoardRunOnce() {
+        PlanningState<PathBoard> s = start(6);
+        runner.drainMetrics();
+        for (int i = 0; i < 4; i++) {
+            task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs")));
+        }
+        task.step(start(7), PlanningTask.TOOL, Completion.ofText(program("bfs")));
+        var m = task.drainMetrics();
+        assertThat(m.get("tool/programs")).isEqualTo(5.0);
+        assertThat(m.get("tool/executions")).isEqualTo(2.0);
+        assertThat(m.get("tool/cache_hit_rate")).isEqualTo(0.6);
+        assertThat(m.get("tool/sandbox_s")).isPositive();
+        assertThat(task.drainMetrics().get("tool/programs")).as("drained").isZero();
+    }
+
+    /** The Java mirror of each catalog program is what demonstrations show the planner: it must be exact. */
+    @Test
+    void theCatalogsProgramsPrintWhatTheirJavaMirrorsSay() {
+        int correct = 0;
+        int swappedSolved = 0;
+        for (long seed = 100; seed < 112; seed++) {
+            PathBoard b = start(seed).board();
+            for (ToolProgram<PathBoard> p : CATALOG) {
+                ToolRunner.Result r = runner.run(p.source(), GAME.render(b));
+                assertThat(r.output()).as(p.name() + " on board " + seed + ":\n" + GAME.render(b))
+                        .isEqualTo(p.output().apply(b));
+            }
+            String bfs = CATALOG.get(0).output().apply(b);
+            var out = GAME.apply(b, Move.parse(bfs).orElseThrow());
+            correct += out.success() && bfs.length() == b.shortest() ? 1 : 0;
+            String swapped = CATALOG.get(1).output().apply(b);
+            swappedSolved += GAME.apply(b, Move.parse(swapped).orElse(List.of())).success() ? 1 : 0;
+        }
+        assertThat(correct).as("the correct program solves every board, shortest").isEqualTo(12);
+        assertThat(swappedSolved).as("the swapped program fails on most boards").isLessThanOrEqualTo(3);
+        assertThat(CATALOG.stream().mapToDouble(ToolProgram::weight).sum()).isCloseTo(1.0,
+                org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(CATALOG.stream().filter(ToolProgram::correct).mapToDouble(ToolProgram::weight).sum())
+                .as("the untrained tool is right on a minority").isLessThan(0.5);
+    }
+
+    @Test
+    void demonstrationsShowThePlannerWhatTheDemonstratedProgramPrints() {
+        SplittableRandom rng = new SplittableRandom(1);
+        int adopted = 0;
+        for (long seed = 0; seed < 40; seed++) {
+            var demos = Demonstrations.of(task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, rng);
+            ToolProgram<PathBoard> p = CATALOG.stream().filter(c -> c.source().equals(demos.get(0).answer()))
+                    .findFirst().orElseThrow();
+            String printed = p.output().apply(start(seed).board());
+            String planPrompt = demos.get(1).prompt().text();
+            assertThat(planPrompt).contains("tool: " + (printed.isEmpty() ? "no output" : printed) + "\n");
+            adopted += !printed.isEmpty() && demos.get(1).answer().equals(printed) ? 1 : 0;
+        }
+        assertThat(adopted).as("the planner sometimes adopts the printed answer").isBetween(5, 35);
+    }
+}
