@@ -22,7 +22,8 @@ final class ScriptedPolicies {
     /** A scripted team for a rollout demo: the games' solver at {@code skill}, the datasets' oracle. */
     static TextPolicy forTask(Task<?> task, double skill, List<Problem> problems) {
         if (task instanceof PlanningTask<?, ?> planning) {
-            return new SolverPolicy<>(planning.game(), skill);
+            return new SolverPolicy<>(planning.game(), skill,
+                    planning.toolMode() == PlanningTask.ToolMode.PROGRAM);
         }
         return oracle(task, problems, false);
     }

@@ -144,4 +144,20 @@ class ProgramToolTest {
         }
         assertThat(adopted).as("the planner sometimes adopts the printed answer").isBetween(5, 35);
     }
+
+    @Test
+    void theScriptedTeamWritesProgramsAndChecksWhatTheyPrint() {
+        var policy = new org.pettingllms.envs.planning.SolverPolicy<>(GAME, 1.0, true);
+        var ref = org.pettingllms.core.backend.PolicyRef.of("scripted");
+        SplittableRandom rng = new SplittableRandom(3);
+        PlanningState<PathBoard> s = start(9);
+        String program = policy.answer(ref, task.prompt(s, PlanningTask.TOOL, 0, PromptStyle.COMPACT), rng);
+        assertThat(program).isEqualTo(program("bfs"));
+        var right = task.step(s, PlanningTask.TOOL, Completion.ofText(program)).next();
+        String adopted = policy.answer(ref, task.prompt(right, PlanningTask.PLAN, 0, PromptStyle.COMPACT), rng);
+        assertThat(GAME.apply(s.board(), Move.parse(adopted).orElseThrow()).success()).isTrue();
+        var wrong = task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs-swapped-ud"))).next();
+        String own = policy.answer(ref, task.prompt(wrong, PlanningTask.PLAN, 0, PromptStyle.COMPACT), rng);
+        assertThat(own).as("a printed answer that fails is not adopted").isNotEqualTo(wrong.proposal());
+    }
 }

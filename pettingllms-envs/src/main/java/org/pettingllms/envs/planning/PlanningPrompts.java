@@ -11,6 +11,8 @@ final class PlanningPrompts {
     static final String CHAT_SYSTEM_TEAM = CHAT_SYSTEM + " You work in a team of two agents: a tool agent that "
             + "proposes a plan, which is simulated, and a planning agent that decides the final plan.";
 
+    static final String CHAT_PROGRAM_OUTPUT = "Output of the tool agent's program: ";
+
     private PlanningPrompts() {
     }
 
@@ -55,7 +57,7 @@ final class PlanningPrompts {
         }
         if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
             if (program) {
-                u.append("Output of the tool agent's program: ").append(state.proposal()).append("\n\n");
+                u.append(CHAT_PROGRAM_OUTPUT).append(state.proposal()).append("\n\n");
             } else {
                 u.append("Tool agent's proposal: ").append(state.proposal()).append('\n')
                         .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");

@@ -39,6 +39,19 @@ final class PromptBoards {
                 : !prompt.contains("You are the tool agent");
     }
 
+    /** What the tool's program printed, from a compact or chat planner prompt (program mode). */
+    static Optional<String> toolOutput(String prompt) {
+        for (String line : prompt.lines().toList()) {
+            if (line.startsWith("tool: ")) {
+                return Optional.of(line.substring("tool: ".length()));
+            }
+            if (line.startsWith(PlanningPrompts.CHAT_PROGRAM_OUTPUT)) {
+                return Optional.of(line.substring(PlanningPrompts.CHAT_PROGRAM_OUTPUT.length()));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The tool's proposal when its simulated outcome reached the goal or solved the puzzle. */
     static Optional<String> successfulProposal(String prompt) {
         for (String line : prompt.lines().toList()) {
