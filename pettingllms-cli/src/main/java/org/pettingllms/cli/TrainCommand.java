@@ -8,6 +8,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.RoutingSampler;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.train.Trainer;
@@ -29,6 +34,11 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "continue the run from its last checkpoint")
     boolean resume;
 
+    @Option(names = "--scripted", paramLabel = "ROLE", split = ",", description = "roles played by the task's "
+            + "built-in scripted policy at full skill and never trained (needs a policy per role: L2 or L3); a "
+            + "learning check that isolates the other roles, e.g. --scripted tool: must the planner learn to adopt?")
+    List<String> scripted = List.of();
+
     @Spec
     CommandSpec spec;
 
@@ -44,10 +54,16 @@ final class TrainCommand implements Callable<Integer> {
         Files.createDirectories(runDir);
         writeRunJson(runDir, cfg);
         PrintWriter out = spec.commandLine().getOut();
-        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
+        PolicyMap policies = withScripted(setup, cfg);
+        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, policies)) {
             ProgressBar bar = new ProgressBar("episodes");
+            Map<PolicyRef, Sampler> routes = new java.util.LinkedHashMap<>();
+            if (!scripted.isEmpty()) {
+                Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, List.of()));
+                scripted.forEach(role -> routes.put(policies.policyOf(role), script));
+            }
             Trainer trainer = new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()),
-                    setup.policies(), engine.sampler(), engine.learner(), runDir, bar);
+                    policies, new RoutingSampler(routes, engine.sampler()), engine.learner(), runDir, bar);
             out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
                     cfg.train().steps(), runDir);
             out.flush();
@@ -68,6 +84,26 @@ final class TrainCommand implements Callable<Integer> {
                 runDir.resolve("checkpoints"));
         out.flush();
         return 0;
+    }
+
+    /** The run's policies, with the {@code --scripted} roles untrained; each must have a policy of its own. */
+    private PolicyMap withScripted(RunSetup setup, RunConfig cfg) {
+        if (scripted.isEmpty()) {
+            return setup.policies();
+        }
+        for (String role : scripted) {
+            if (!setup.task().roles().contains(role)) {
+                throw new IllegalArgumentException("--scripted " + role + ": the task's roles are " + setup.task().roles());
+            }
+        }
+        if (cfg.policy().level() == org.pettingllms.core.backend.Level.L0
+                || cfg.policy().level() == org.pettingllms.core.backend.Level.L1) {
+            throw new IllegalArgumentException("--scripted needs a policy per role (policy.level L2 or L3), got "
+                    + cfg.policy().level());
+        }
+        java.util.Set<String> untrained = new java.util.HashSet<>(cfg.policy().untrainedRoles());
+        untrained.addAll(scripted);
+        return PolicyMap.forLevel(cfg.policy().level(), setup.task().roles(), cfg.policy().model(), untrained);
     }
 
     /** {@code run.json}: the resolved config, versions, seed and machine, written at start. */

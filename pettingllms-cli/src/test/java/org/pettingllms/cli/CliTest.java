@@ -194,6 +194,21 @@ class CliTest {
     }
 
     @Test
+    void aScriptedRoleActsButOnlyTheOtherRoleTrains(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Result r = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--scripted", "tool",
+                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
+                "--set", "rollout.k=2", "--set", "validation.problems=0", "--set", "task.maxTurns=1", "--set", "train.steps=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("one sample solved tool 100%");
+        List<Map<String, Object>> rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
+        assertThat(rows.get(0)).containsKey("train/loss/fresh:tiny+plan").doesNotContainKey("train/loss/fresh:tiny+tool");
+        Result l1 = run("train", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--scripted", "tool",
+                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir);
+        assertThat(l1.code()).isNotZero();
+        assertThat(l1.err()).contains("--scripted needs a policy per role");
+    }
+
+    @Test
     void sftWritesAModelWithACardThatTrainCanStartFrom(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
         Result r = run("sft", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",
