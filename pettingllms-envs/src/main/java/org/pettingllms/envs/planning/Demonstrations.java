@@ -40,11 +40,8 @@ public final class Demonstrations {
             Prompt prompt = task.prompt(state, role, 0, style);
             if (programs && role.equals(PlanningTask.TOOL)) {
                 ToolProgram<B> p = pick(game.toolPrograms(), rng);
-                out.add(new Demo(role, prompt, style == PromptStyle.CHAT
-                        ? org.pettingllms.envs.sandbox.CodeBlocks.fence(p.source()) : p.source()));
-                String printed = p.output().apply(state.board());
-                state = task.toolOutput(state, new ToolRunner.Result(printed, printed.isEmpty() ? "no output" : ""))
-                        .next();
+                out.add(new Demo(role, prompt, p.answer(style)));
+                state = task.toolOutput(state, ToolRunner.Result.printed(p.output().apply(state.board()))).next();
                 continue;
             }
             Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < ADOPT

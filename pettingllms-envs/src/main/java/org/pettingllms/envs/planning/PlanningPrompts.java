@@ -12,6 +12,8 @@ final class PlanningPrompts {
             + "proposes a plan, which is simulated, and a planning agent that decides the final plan.";
 
     static final String CHAT_PROGRAM_OUTPUT = "Output of the tool agent's program: ";
+    /** Starts the compact planner prompt's line with the tool's proposal or printed answer. */
+    static final String COMPACT_TOOL = "tool: ";
 
     private PlanningPrompts() {
     }
@@ -21,7 +23,7 @@ final class PlanningPrompts {
         sb.append(game.id()).append(' ').append(role).append('\n');
         sb.append(game.render(state.board())).append('\n');
         if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
-            sb.append("tool: ").append(state.proposal());
+            sb.append(COMPACT_TOOL).append(state.proposal());
             if (!state.proposalOutcome().isEmpty()) { // the environment's verdict: answer mode only
                 sb.append(" -> ").append(state.proposalOutcome());
             }

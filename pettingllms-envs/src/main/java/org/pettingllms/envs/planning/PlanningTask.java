@@ -149,8 +149,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
             // simulated only: the real board stays as it is
             PlanningState<B> next = new PlanningState<>(state.board(), answer, out.summary(), state.lastPlan(),
                     state.success());
-            return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false,
-                    out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK,
+            return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false, simulatedStop(out),
                     answer + " -> " + out.summary());
         }
         PlanningState<B> next = new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(),
@@ -174,9 +173,13 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
                     StopReason.UNPARSEABLE, "program: " + run.shown());
         }
         Game.Outcome<B> out = game.apply(state.board(), action.get());
-        return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false,
-                out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK,
+        return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false, simulatedStop(out),
                 "program printed " + run.output() + " -> " + out.summary());
+    }
+
+    /** What a tool's simulated answer did: solved, partly invalid, or fine but unsolved. */
+    private static StopReason simulatedStop(Game.Outcome<?> out) {
+        return out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK;
     }
 
     private void checkRole(String role) {

@@ -16,7 +16,7 @@ final class PromptBoards {
         if (style == PromptStyle.COMPACT) {
             // header, board rows, optional "tool: ..." line, ">" cue
             int end = lines.size() - 1;
-            while (end > 1 && (lines.get(end).startsWith("tool: ") || lines.get(end).equals(">"))) {
+            while (end > 1 && (lines.get(end).startsWith(PlanningPrompts.COMPACT_TOOL) || lines.get(end).equals(">"))) {
                 end--;
             }
             return end >= 1 ? Optional.of(String.join("\n", lines.subList(1, end + 1))) : Optional.empty();
@@ -42,8 +42,8 @@ final class PromptBoards {
     /** What the tool's program printed, from a compact or chat planner prompt (program mode). */
     static Optional<String> toolOutput(String prompt) {
         for (String line : prompt.lines().toList()) {
-            if (line.startsWith("tool: ")) {
-                return Optional.of(line.substring("tool: ".length()));
+            if (line.startsWith(PlanningPrompts.COMPACT_TOOL)) {
+                return Optional.of(line.substring(PlanningPrompts.COMPACT_TOOL.length()));
             }
             if (line.startsWith(PlanningPrompts.CHAT_PROGRAM_OUTPUT)) {
                 return Optional.of(line.substring(PlanningPrompts.CHAT_PROGRAM_OUTPUT.length()));
@@ -55,8 +55,8 @@ final class PromptBoards {
     /** The tool's proposal when its simulated outcome reached the goal or solved the puzzle. */
     static Optional<String> successfulProposal(String prompt) {
         for (String line : prompt.lines().toList()) {
-            if (line.startsWith("tool: ") && (line.endsWith("goal yes") || line.endsWith("solved"))) {
-                String body = line.substring("tool: ".length());
+            if (line.startsWith(PlanningPrompts.COMPACT_TOOL) && (line.endsWith("goal yes") || line.endsWith("solved"))) {
+                String body = line.substring(PlanningPrompts.COMPACT_TOOL.length());
                 return Optional.of(body.substring(0, body.indexOf(" -> ")));
             }
         }

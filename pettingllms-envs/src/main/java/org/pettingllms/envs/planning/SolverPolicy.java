@@ -54,9 +54,7 @@ public final class SolverPolicy<B, A> implements TextPolicy {
             if (pool.isEmpty()) {
                 pool = game.toolPrograms();
             }
-            ToolProgram<B> p = pool.get(rng.nextInt(pool.size()));
-            return prompt.style() == org.pettingllms.core.data.PromptStyle.CHAT
-                    ? org.pettingllms.envs.sandbox.CodeBlocks.fence(p.source()) : p.source();
+            return pool.get(rng.nextInt(pool.size())).answer(prompt.style());
         }
         Optional<String> proposal = programs ? PromptBoards.toolOutput(text)
                 .filter(out -> game.parse(out).map(a -> game.apply(board, a).success()).orElse(false))

@@ -1,6 +1,8 @@
 package org.pettingllms.envs.planning;
 
 import java.util.function.Function;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
  * One solver program of a game's catalog, for the warm-up demonstrations of a program-writing tool role
@@ -17,4 +19,8 @@ import java.util.function.Function;
  *                 Java so demonstrations need no sandbox; a test runs the programs to check these agree
  */
 public record ToolProgram<B>(String name, String source, boolean correct, double weight, Function<B, String> output) {
+    /** The program as a tool's answer: the source alone (compact), or in a fenced Python block (chat). */
+    public String answer(PromptStyle style) {
+        return style == PromptStyle.CHAT ? CodeBlocks.fence(source) : source;
+    }
 }

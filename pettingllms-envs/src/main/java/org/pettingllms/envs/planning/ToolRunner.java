@@ -27,6 +27,11 @@ public final class ToolRunner {
      *                {@code timeout}, or {@code error: } and the last line of its error output
      */
     public record Result(String output, String failure) {
+        /** A program that exited normally and printed {@code line} (empty: it printed nothing). */
+        public static Result printed(String line) {
+            return new Result(line, line.isEmpty() ? "no output" : "");
+        }
+
         public boolean ok() {
             return failure.isEmpty();
         }
@@ -83,7 +88,7 @@ public final class ToolRunner {
             line = line.substring(0, 200);
         }
         return switch (e.status()) {
-            case OK -> new Result(line, line.isEmpty() ? "no output" : "");
+            case OK -> Result.printed(line);
             case TIMEOUT, CPU_LIMIT -> new Result("", "timeout");
             default -> {
                 String last = e.stderr().strip().lines().reduce((a, b) -> b).orElse(e.status().why());
