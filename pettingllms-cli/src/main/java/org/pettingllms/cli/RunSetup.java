@@ -45,7 +45,7 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
 
     /** The problems validation runs on: the first {@code validation.problems} of the test split. */
     List<Problem> testProblems() {
-        return task.problems(config.run().seed()).problems(Split.TEST, 0, config.validation().problems());
+        return task.problems(config.run().seed()).problems(Split.TEST, config.validation().firstProblem(), config.validation().problems());
     }
 
     /** Rollouts of {@code policies} on the test problems with the validation settings, as the trainer validates. */

@@ -161,10 +161,14 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
     }
 
     /** Validation: no tree sampling; {@code samplesPerProblem} trajectories per problem. */
-    public record Validation(int problems, int samplesPerProblem, Sampling sampling) {
+    /**
+     * @param firstProblem index of the first test problem: 0 for the problems every run validates on; a range
+     *                     nothing else uses (say 100000) gives held-out numbers that no choice was tuned on
+     */
+    public record Validation(int problems, long firstProblem, int samplesPerProblem, Sampling sampling) {
         public Validation {
-            if (problems < 0 || samplesPerProblem < 1) {
-                throw new IllegalArgumentException("need problems >= 0 and samplesPerProblem >= 1");
+            if (problems < 0 || firstProblem < 0 || samplesPerProblem < 1) {
+                throw new IllegalArgumentException("need problems >= 0, firstProblem >= 0 and samplesPerProblem >= 1");
             }
         }
     }

@@ -149,7 +149,7 @@ public final class Trainer {
     /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */
     public RolloutResult validate() {
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
-        return engine.run(task, problems.problems(ProblemSource.Split.TEST, 0, cfg.validation().problems()), policies,
+        return engine.run(task, problems.problems(ProblemSource.Split.TEST, cfg.validation().firstProblem(), cfg.validation().problems()), policies,
                 rc);
     }
 

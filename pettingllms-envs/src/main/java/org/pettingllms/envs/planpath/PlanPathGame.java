@@ -7,21 +7,30 @@ import java.util.SplittableRandom;
 import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.Shaping;
 
 /**
  * Plan-Path (ENVIRONMENTS.md): walk from the start to the goal on a grid with walls.
  * Per move: -0.01 valid, -0.10 invalid (into a wall or off the grid: the agent stays), plus the shaping
- * {@code 0.99 * phi(next) - phi(cur)} with {@code phi = -Manhattan(pos, goal)}; reaching the goal +1.0, and +0.5
- * more when the episode's total number of moves equals the BFS shortest-path length. Moves after the goal are
- * ignored.
+ * {@code phi(next) - phi(cur)} with {@code phi = -Manhattan(pos, goal)} ({@link Shaping}; the reference's
+ * {@code 0.99 * phi(next) - phi(cur)} with {@code shaping: reference}); reaching the goal +1.0, and +0.5 more when
+ * the episode's total number of moves equals the BFS shortest-path length. Moves after the goal are ignored.
+ *
+ * <p>With telescoping shaping an answer earns {@code phi(end) - phi(start) - 0.01 * moves - 0.09 * invalid}, plus
+ * 1.0 (and 0.5) when it reaches the goal: a shortest successful answer earns the most on every board (up to 149
+ * moves), and among successful answers the shorter earns more.
  */
 public final class PlanPathGame extends MoveGame<PathBoard> {
     public static final String ID = "plan-path-v1";
     static final int MAX_TRIES = 2000;
 
     /** @param wallProb probability that a cell is a wall */
-    public record Options(int rows, int cols, double wallProb) {
-        public static final Options DEFAULT = new Options(10, 10, 0.22);
+    public record Options(int rows, int cols, double wallProb, Shaping shaping) {
+        public static final Options DEFAULT = new Options(10, 10, 0.22, Shaping.TELESCOPING);
+
+        public Options(int rows, int cols, double wallProb) {
+            this(rows, cols, wallProb, Shaping.TELESCOPING);
+        }
 
         public Options {
             if (rows < 2 || cols < 2 || rows * cols > 10_000) {
@@ -29,6 +38,9 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
             }
             if (wallProb < 0 || wallProb >= 0.9) {
                 throw new IllegalArgumentException("wallProb must be in [0, 0.9), got " + wallProb);
+            }
+            if (shaping == null) {
+                throw new IllegalArgumentException("shaping must be telescoping or reference");
             }
         }
     }
@@ -143,7 +155,7 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
                 firstInvalid = firstInvalid < 0 ? i + 1 : firstInvalid;
             }
             count++;
-            reward += 0.99 * phi(pos, b) - phi(cur, b);
+            reward += options.shaping().reward(phi(cur, b), phi(pos, b));
             if (pos == b.goal()) {
                 reached = true;
                 reward += 1.0;

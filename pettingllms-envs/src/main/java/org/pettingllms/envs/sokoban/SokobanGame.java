@@ -6,18 +6,29 @@ import java.util.Optional;
 import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.Shaping;
 
 /**
  * Sokoban (ENVIRONMENTS.md). Per move: -0.01 valid, -0.05 invalid; a box pushed onto a goal +1.0, off a goal
- * -0.5; shaping {@code 0.1 * (0.99 * phi' - phi)} with phi = -(sum of box distances to the nearest goal); all
- * boxes on goals +10 and done; at the step cap (200 moves) -5 and done.
+ * -1.0; shaping {@code 0.1 * (phi' - phi)} with phi = -(sum of box distances to the nearest goal); all boxes on
+ * goals +10 and done; at the step cap (200 moves) -5 and done. With {@code shaping: reference} the reference's
+ * rules: off a goal -0.5 and shaping {@code 0.1 * (0.99 * phi' - phi)}, which pay for pushing a box off a goal and
+ * back and for wandering ({@link Shaping}).
+ *
+ * <p>With the default every term but the move costs telescopes: all successful answers end in the same state, so
+ * a successful answer earns a constant minus {@code 0.01 * moves + 0.04 * invalid}, and the shorter earns more.
  */
 public final class SokobanGame extends MoveGame<SokobanBoard> {
     public static final String ID = "sokoban-v1";
 
     public record Options(int rows, int cols, int boxes, int topologySteps, double changeDirection,
-                          int minBoxDistance, int stepCap) {
-        public static final Options DEFAULT = new Options(6, 6, 1, 25, 0.35, 2, 200);
+                          int minBoxDistance, int stepCap, Shaping shaping) {
+        public static final Options DEFAULT = new Options(6, 6, 1, 25, 0.35, 2, 200, Shaping.TELESCOPING);
+
+        public Options(int rows, int cols, int boxes, int topologySteps, double changeDirection, int minBoxDistance,
+                       int stepCap) {
+            this(rows, cols, boxes, topologySteps, changeDirection, minBoxDistance, stepCap, Shaping.TELESCOPING);
+        }
 
         public Options {
             if (rows < 4 || cols < 4 || rows * cols > 400) {
@@ -29,6 +40,9 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
             if (topologySteps < 1 || changeDirection < 0 || changeDirection > 1 || minBoxDistance < 1 || stepCap < 1) {
                 throw new IllegalArgumentException("need topologySteps >= 1, changeDirection in [0, 1], "
                         + "minBoxDistance >= 1 and stepCap >= 1");
+            }
+            if (shaping == null) {
+                throw new IllegalArgumentException("shaping must be telescoping or reference");
             }
         }
     }
@@ -100,6 +114,8 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
         boolean success = b.done() && b.solved();
         boolean invalid = false;
         double reward = 0;
+        // Telescoping: pushing a box off a goal costs what pushing it on paid, so on-off cycles earn nothing.
+        double offGoal = options.shaping() == Shaping.REFERENCE ? 0.5 : 1.0;
         for (int i = 0; i < moves.size() && !done; i++) {
             SokobanBoard cur = new SokobanBoard(b.rows(), b.cols(), b.layout(), player, boxes, count, false);
             double phi = cur.potential();
@@ -113,13 +129,13 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
                 reward -= 0.01;
                 if (cur.box(to)) {
                     boxes.set(boxes.indexOf(to), behind);
-                    reward += (cur.goal(behind) ? 1.0 : 0) - (cur.goal(to) ? 0.5 : 0);
+                    reward += (cur.goal(behind) ? 1.0 : 0) - (cur.goal(to) ? offGoal : 0);
                 }
                 player = to;
             }
             count++;
             SokobanBoard next = new SokobanBoard(b.rows(), b.cols(), b.layout(), player, boxes, count, false);
-            reward += 0.1 * (0.99 * next.potential() - phi);
+            reward += 0.1 * options.shaping().reward(phi, next.potential());
             if (next.solved()) {
                 reward += 10;
                 done = true;
