@@ -3,6 +3,8 @@ package org.pettingllms.torch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,24 @@ class ChatTemplateTest {
     void aFinalAssistantTurnWithoutTheGenerationPrompt() throws Exception {
         assertThat(qwen3().render(List.of(ChatMessage.user("Q"), ChatMessage.assistant("A")), false, Map.of()))
                 .isEqualTo("<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nA<|im_end|>\n");
+    }
+
+    @Test
+    void everyShippedMathProblemReachesThePromptUnchanged() throws Exception {
+        // Minerva's LaTeX has {{ }} in some problems; message text is data, never template code
+        ObjectMapper json = new ObjectMapper();
+        ChatTemplate t = qwen3();
+        int braces = 0;
+        for (String line : Files.readAllLines(SharedFiles.shared().resolve("datasets/math/minerva_math.test.jsonl"))) {
+            String problem = json.readTree(line).path("problem").asText();
+            String solution = json.readTree(line).path("solution").asText();
+            braces += (problem + solution).contains("{{") ? 1 : 0;
+            assertThat(t.render(List.of(ChatMessage.user(problem), ChatMessage.assistant(solution)), false,
+                    Map.of("enable_thinking", false)))
+                    .isEqualTo("<|im_start|>user\n" + problem + "<|im_end|>\n<|im_start|>assistant\n<think>\n\n"
+                            + "</think>\n\n" + solution + "<|im_end|>\n");
+        }
+        assertThat(braces).isEqualTo(12);
     }
 
     @Test

@@ -37,6 +37,21 @@ class HfTokenizerCodecTest {
     }
 
     @Test
+    void aPromptThatDoesNotSurviveTokenisationIsRefusedNotSent() throws Exception {
+        try (HfTokenizerCodec codec = HfTokenizerCodec.load(SharedFiles.fixture("qwen3-tokenizer"), -1)) {
+            // message text that looks like template code goes through unchanged, and round-trips
+            int[] ids = codec.encodePrompt(Prompt.chat("S", "Compute $\\frac{{a}}{{b}}$ {% raw %}"));
+            assertThat(codec.decode(ids)).contains("Compute $\\frac{{a}}{{b}}$ {% raw %}<|im_end|>");
+            // a lone surrogate cannot be written as UTF-8: the tokenizer would read a replacement character
+            assertThatThrownBy(() -> codec.encodePrompt(Prompt.chat("S", "broken \uD800 text")))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("prompt not sent").hasMessageContaining("\\ud800");
+            assertThatThrownBy(() -> codec.encodePrompt(Prompt.compact("x\uDC00")))
+                    .hasMessageContaining("prompt not sent");
+        }
+    }
+
+    @Test
     void aCodecWithoutTemplateRefusesChatPromptsClearly() {
         assertThatThrownBy(() -> TorchSamplerTest.CHARS.encodePrompt(Prompt.chat("s", "u")))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("chat template");

@@ -27,10 +27,10 @@ import org.pettingllms.core.data.ChatMessage;
 /**
  * A Hugging Face chat template ({@code chat_template} in {@code tokenizer_config.json}, or
  * {@code chat_template.jinja}), rendered with the Jinjava engine the way transformers renders it: blocks trimmed
- * and left-stripped, {@code raise_exception}, {@code strftime_now}, {@code tojson}, the special tokens, and the
- * caller's extra variables (for example Qwen3's {@code enable_thinking}). Templates are written for Python's
+ * and left-stripped, {@code raise_exception}, {@code strftime_now}, {@code tojson} as {@code json.dumps}
+ * ({@link PythonJson}), {@code length} in code points, the special tokens, and the caller's extra variables (for example Qwen3's {@code enable_thinking}). Templates are written for Python's
  * Jinja2, so Python string methods are provided ({@link PythonStrings}) and two Jinja2 forms Jinjava's parser
- * rejects are rewritten before parsing: the reversing slice {@code x[::-1]} becomes {@code (x|reverse)}, and
+ * rejects are rewritten before parsing (and, as Jinja2 does, one trailing newline of the source is dropped): the reversing slice {@code x[::-1]} becomes {@code (x|reverse)}, and
  * {@code namespace(...)} arguments are parenthesised ({@code last_query_index=messages|length - 1}).
  */
 public final class ChatTemplate {
@@ -52,10 +52,14 @@ public final class ChatTemplate {
         resolver.add(new PythonStrings());
         resolver.add(JinjavaInterpreterResolver.DEFAULT_RESOLVER_READ_ONLY);
         // Jinja2's own behaviour where Jinjava keeps older defaults: {{- -}} trimming, operator precedence
-        // (messages|length - 1), null loop values
+        // (messages|length - 1), null loop values; and values are data: Jinjava's nested interpretation would
+        // render a message's own {{ }} and {% %} as template code (Jinja2 never does)
         this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
                 .withLegacyOverrides(JINJA2).withElResolver(resolver).withFailOnUnknownTokens(false)
+                .withNestedInterpretationEnabled(false)
                 .build());
+        jinjava.getGlobalContext().registerFilter(new PythonFilters.ToJson());
+        jinjava.getGlobalContext().registerFilter(new PythonFilters.Length(jinjava.getGlobalContext().getFilter("length")));
         try {
             jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
                     ChatTemplate.class.getMethod("raiseException", String.class)));
@@ -146,7 +150,10 @@ public final class ChatTemplate {
 
     /** The Jinja2-to-Jinjava source rewrites described on the class. */
     static String rewrite(String source) {
-        String s = REVERSE_SLICE.matcher(source).replaceAll("($1|reverse)");
+        // Jinja2 drops a template's single trailing newline (keep_trailing_newline=False); Jinjava keeps it
+        String trimmed = source.endsWith("\r\n") ? source.substring(0, source.length() - 2)
+                : source.endsWith("\n") ? source.substring(0, source.length() - 1) : source;
+        String s = REVERSE_SLICE.matcher(trimmed).replaceAll("($1|reverse)");
         StringBuilder out = new StringBuilder();
         int from = 0;
         for (int at; (at = s.indexOf("namespace(", from)) >= 0; ) {

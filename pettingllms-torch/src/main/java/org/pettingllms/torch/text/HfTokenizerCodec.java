@@ -71,13 +71,36 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
         return out;
     }
 
-    /** Chat prompts go through the model's chat template, with the assistant's turn opened. */
+    /**
+     * Chat prompts go through the model's chat template, with the assistant's turn opened. A prompt whose text
+     * does not come back from its tokens (a lone surrogate, a character the tokenizer normalises away) is
+     * refused: the model would read something other than what the task wrote.
+     */
     @Override
     public int[] encodePrompt(Prompt prompt) {
-        if (prompt.style() == PromptStyle.CHAT && template != null) {
-            return encode(template.render(prompt.messages(), true, Map.of()));
+        String text = prompt.style() == PromptStyle.CHAT && template != null
+                ? template.render(prompt.messages(), true, Map.of()) : null;
+        int[] ids = text != null ? encode(text) : TextCodec.super.encodePrompt(prompt);
+        String expected = text != null ? text : prompt.text();
+        String back = decode(ids);
+        if (!back.equals(expected)) {
+            int at = 0;
+            while (at < Math.min(back.length(), expected.length()) && back.charAt(at) == expected.charAt(at)) {
+                at++;
+            }
+            throw new IllegalArgumentException("prompt not sent: its text does not survive tokenisation (character "
+                    + at + " of " + expected.length() + ": " + snippet(expected, at) + " comes back as "
+                    + snippet(back, at) + ")");
         }
-        return TextCodec.super.encodePrompt(prompt);
+        return ids;
+    }
+
+    private static String snippet(String s, int at) {
+        String part = s.substring(Math.max(0, at - 10), Math.min(s.length(), at + 10));
+        StringBuilder out = new StringBuilder("\"");
+        part.codePoints().forEach(c -> out.append(c < 0x20 || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFD
+                ? String.format("\\u%04x", c) : Character.toString(c)));
+        return out.append('"').toString();
     }
 
     @Override
