@@ -28,7 +28,7 @@ import org.pettingllms.torch.text.CharCodec;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TrainSettings;
 import org.pettingllms.torch.text.TextCodec;
-import org.pettingllms.torch.train.AdamW;
+import org.pettingllms.core.backend.OptimParams;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -80,9 +80,10 @@ final class SftCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
-             TorchLearner learner = new TorchLearner(engine.registry(), new TrainSettings(
-                     new LrSchedule(LrSchedule.Kind.COSINE, lr, Math.max(1, steps / 20), steps, 0.1),
-                     new AdamW.Config(0.9, 0.999, 1e-8, 0.01), 1.0, cfg.train().microBatchSize(), false))) {
+             TorchLearner learner = new TorchLearner(engine.registry(),
+                     new TrainSettings(cfg.train().microBatchSize(), false))) {
+            LrSchedule schedule = new LrSchedule(LrSchedule.Kind.COSINE, lr, Math.max(1, steps / 20), steps, 0.1);
+            OptimParams adamW = OptimParams.adamW(lr, 0.01, 1.0);
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
             SplittableRandom rng = new SplittableRandom(cfg.run().seed());
@@ -103,7 +104,7 @@ final class SftCommand implements Callable<Integer> {
                     }
                 }
                 double loss = learner.forwardBackwardSupervised(base, examples).loss();
-                learner.optimStep(base);
+                learner.optimStep(base, adamW.withLearningRate(schedule.lr(step)));
                 emaLoss = Double.isNaN(emaLoss) ? loss : 0.95 * emaLoss + 0.05 * loss;
                 if ((step + 1) % Math.max(1, steps / 20) == 0 || step == steps - 1) {
                     bar.clear();

@@ -14,8 +14,8 @@ import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 
 /**
- * A learner that trains nothing and records everything: which policy got which batch, optimizer steps,
- * publications. Its loss is the reference PPO loss at ratio 1 (new logprobs = old), so tests can check sums.
+ * A learner that trains nothing and records everything: which policy got which batch, optimizer steps and their
+ * learning rates; each optimizer step moves the policy's weight version, as real weights would. Its loss is the reference PPO loss at ratio 1 (new logprobs = old), so tests can check sums.
  */
 public final class RecordingLearner implements Learner {
     /** One recorded forward-backward. */
@@ -25,6 +25,7 @@ public final class RecordingLearner implements Learner {
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<PolicyRef, AtomicLong> steps = new ConcurrentHashMap<>();
     private final Map<PolicyRef, AtomicLong> versions = new ConcurrentHashMap<>();
+    private final List<Double> learningRates = Collections.synchronizedList(new ArrayList<>());
 
     @Override
     public LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss) {
@@ -43,15 +44,30 @@ public final class RecordingLearner implements Learner {
         return new LossStats(PolicyLoss.aggregate(tokenLosses, loss.aggregation()), 0, 0, 0, 0, tokens);
     }
 
+    /** It has no weights: the policy is whatever sampled the examples (ratio 1). */
     @Override
-    public OptimStats optimStep(PolicyRef policy) {
+    public List<org.pettingllms.core.data.FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
+        return batch.stream().map(TrainExample::oldLogprobs).toList();
+    }
+
+    @Override
+    public OptimStats optimStep(PolicyRef policy, org.pettingllms.core.backend.OptimParams params) {
         steps.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
-        return new OptimStats(0, 0, false);
+        versions.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet(); // "weights" changed
+        learningRates.add(params.learningRate());
+        return new OptimStats(0, params.learningRate(), false);
     }
 
     @Override
     public long publish(PolicyRef policy) {
-        return versions.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
+        return version(policy);
+    }
+
+    /** The learning rate of every optimizer step, in order. */
+    public List<Double> learningRates() {
+        synchronized (learningRates) {
+            return List.copyOf(learningRates);
+        }
     }
 
     /** Saves its counters (it has no weights), so that resuming can be tested without a model. */
@@ -68,7 +84,7 @@ public final class RecordingLearner implements Learner {
         versions.put(policy, new AtomicLong(Long.parseLong(parts[1])));
     }
 
-    /** The last published version of a policy (0 before any). */
+    /** The weight version of a policy: its optimizer steps so far (0 before any). */
     public long version(PolicyRef policy) {
         AtomicLong v = versions.get(policy);
         return v == null ? 0 : v.get();

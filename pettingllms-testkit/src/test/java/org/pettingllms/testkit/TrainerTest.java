@@ -64,6 +64,41 @@ class TrainerTest {
     }
 
     @Test
+    void theTrainingLoopOwnsTheScheduleAndAResumedRunFollowsIt(@TempDir Path dir) throws Exception {
+        // warmup 1 training step (= 2 optimizer steps), then cosine to 0.1 x 1e-3 over 4 steps x 2 mini-batches
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
+                List.of("train.steps=4", "rollout.problemsPerStep=4", "rollout.k=3", "train.miniBatches=2",
+                        "train.schedule=cosine", "train.warmupSteps=1", "train.minLrRatio=0.1",
+                        "train.learningRate=1.0e-3", "train.checkpointEvery=1", "train.validateEvery=0",
+                        "validation.problems=0"));
+        RecordingLearner learner = new RecordingLearner();
+        Trainer t = trainer(cfg, learner, dir);
+        t.step(0);
+        t.step(1);
+        // a new process resumes after step 2: the schedule continues at optimizer step 4, not from the start
+        RecordingLearner resumed = new RecordingLearner();
+        trainer(cfg, resumed, dir).run(true);
+        List<Double> lrs = new ArrayList<>(learner.learningRates());
+        lrs.addAll(resumed.learningRates());
+        // two policies step in turn: a, b at each schedule position; positions 0..7
+        double[] expected = {0.5e-3, 1e-3, 1e-3, 0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI / 6)),
+                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 2 / 6)), 0.1e-3 + 0.9e-3 * 0.5,
+                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 4 / 6)),
+                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 5 / 6))};
+        assertThat(lrs).hasSize(16);
+        List<Double> a = new ArrayList<>();
+        for (int step = 0; step < 4; step++) { // per step: a's two updates, then b's two (policies in order)
+            a.add(lrs.get(4 * step));
+            a.add(lrs.get(4 * step + 1));
+            assertThat(lrs.subList(4 * step + 2, 4 * step + 4)).as("b follows the same schedule")
+                    .isEqualTo(lrs.subList(4 * step, 4 * step + 2));
+        }
+        for (int i = 0; i < 8; i++) {
+            assertThat(a.get(i)).as("optimizer step %d", i).isCloseTo(expected[i], org.assertj.core.api.Assertions.within(1e-12));
+        }
+    }
+
+    @Test
     void aKilledRunResumesWithTheSameDataSeedsAndMetrics(@TempDir Path dir) throws Exception {
         RunConfig cfg = config(5);
         trainer(cfg, new RecordingLearner(), dir.resolve("full")).run(false);
@@ -121,11 +156,14 @@ class TrainerTest {
     }
 
     @Test
-    void samplesFromStaleWeightsStopTraining(@TempDir Path dir) {
+    void samplesFromStaleWeightsStopTraining(@TempDir Path dir) throws Exception {
         RecordingLearner learner = new RecordingLearner();
         ScriptedSampler stale = ScriptedSampler.of((p, prompt, rng) -> "1", p -> 0); // never sees a publication
-        Trainer t = new Trainer(config(1), task, source, l2, stale, learner, dir);
-        assertThatThrownBy(() -> t.step(0)).hasMessageContaining("off-policy sample")
-                .hasMessageContaining("version 0");
+        Trainer t = new Trainer(config(2), task, source, l2, stale, learner, dir);
+        t.step(0); // the untrained weights are version 0: on-policy
+        long now = learner.version(new PolicyRef("m", "a"));
+        assertThat(now).as("the first step's optimizer steps moved the weights").isPositive();
+        assertThatThrownBy(() -> t.step(1)).hasMessageContaining("off-policy sample")
+                .hasMessageContaining("weight version 0 of").hasMessageContaining("version " + now + " was published");
     }
 }

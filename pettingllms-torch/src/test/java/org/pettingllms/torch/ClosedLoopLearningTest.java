@@ -1,6 +1,7 @@
 package org.pettingllms.torch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -128,6 +129,31 @@ class ClosedLoopLearningTest {
             assertThat(((Number) last.get("sampled/a/solved")).doubleValue()).isGreaterThan(0.7);
             assertThat(((Number) last.get("train/sampler_gap/" + a)).doubleValue())
                     .as("the learner recomputes the sampler's logprobs").isLessThan(1e-4);
+        }
+    }
+
+    @Test
+    void aSamplerOnStaleWeightsStopsTheStep(@TempDir Path dir) throws Exception {
+        // the learner trains one copy of the weights, the sampler reads another that never receives the updates
+        // (a server that missed an adapter load): the versions the sampler reads from its weights expose it
+        String model = SharedFiles.projectRoot().resolve("models/sudoku-tiny").toString();
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
+                "test", List.of("train.steps=2", "rollout.problemsPerStep=2", "rollout.k=2",
+                        "rollout.sampling.maxTokens=1", "train.checkpointEvery=0", "train.validateEvery=0",
+                        "validation.problems=0"));
+        PolicyMap policies = PolicyMap.forLevel(Level.L2, List.of(A, B), model, Set.of());
+        ProblemSource problems = (split, from, count) -> java.util.stream.LongStream.range(from, from + count)
+                .mapToObj(i -> Problem.generated("p" + i, i)).toList();
+        try (EmbeddedEngine trained = EmbeddedEngine.open(cfg, policies);
+             EmbeddedEngine stale = EmbeddedEngine.open(cfg, policies)) {
+            Trainer t = new Trainer(cfg, new CharTask(Map.of(A, 'x', B, 'y')), problems, policies, stale.sampler(),
+                    trained.learner(), dir);
+            t.step(0); // both copies are the untrained weights, version 0
+            long now = trained.learner().publish(policies.policyOf(A));
+            assertThat(now).isPositive();
+            assertThatThrownBy(() -> t.step(1)).hasMessageContaining("off-policy sample")
+                    .hasMessageContaining("weight version 0 of " + policies.policyOf(A))
+                    .hasMessageContaining("version " + now + " was published");
         }
     }
 

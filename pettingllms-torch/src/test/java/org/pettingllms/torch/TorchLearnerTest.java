@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
@@ -29,7 +29,6 @@ import org.pettingllms.torch.engine.TrainSettings;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.sampling.Generator;
-import org.pettingllms.torch.train.AdamW;
 
 class TorchLearnerTest {
     static final PolicyRef BASE = PolicyRef.of("tiny");
@@ -42,9 +41,13 @@ class TorchLearnerTest {
                 new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()), 3);
     }
 
-    static TrainSettings settings(double lr) {
-        return new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, lr, 0, 1000, 1.0),
-                new AdamW.Config(0.9, 0.999, 1e-8, 0.0), 1.0, 2, true);
+    static TrainSettings settings() {
+        return new TrainSettings(2, true);
+    }
+
+    /** AdamW at a constant rate, no weight decay, norm clip 1. */
+    static OptimParams adam(double lr) {
+        return new OptimParams(lr, 0.9, 0.999, 1e-8, 0.0, 1.0);
     }
 
     /** Samples a few completions of the policy and turns them into examples with the given advantages. */
@@ -81,14 +84,14 @@ class TorchLearnerTest {
 
     @Test
     void aPositiveAdvantageMakesItsCompletionMoreLikely() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0, 1.0, -1.0);
             double before = sequenceLogprob(reg, TOOL, batch.get(0));
             double beforeNeg = sequenceLogprob(reg, TOOL, batch.get(1));
             for (int step = 0; step < 5; step++) {
                 Learner.LossStats s = learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
                 assertThat(s.tokens()).isEqualTo(24);
-                Learner.OptimStats o = learner.optimStep(TOOL);
+                Learner.OptimStats o = learner.optimStep(TOOL, adam(1e-3));
                 assertThat(o.skipped()).isFalse();
                 if (step == 0) {
                     assertThat(s.loss()).as("on-policy: rho = 1, loss = -mean A = 0").isCloseTo(0, within(1e-6));
@@ -102,12 +105,12 @@ class TorchLearnerTest {
 
     @Test
     void updatingOneRolesAdapterLeavesTheOtherAndTheBaseUntouched() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-2))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             var planBefore = snapshot(reg.adapter(PLAN).parameters());
             var toolBefore = snapshot(reg.adapter(TOOL).parameters());
             var baseBefore = snapshot(reg.model("tiny").parameters());
             learner.forwardBackward(TOOL, examples(reg, TOOL, 1.0, -1.0), LossConfig.DEFAULT);
-            learner.optimStep(TOOL);
+            learner.optimStep(TOOL, adam(1e-2));
             var planAfter = snapshot(reg.adapter(PLAN).parameters());
             var toolAfter = snapshot(reg.adapter(TOOL).parameters());
             planBefore.forEach((k, v) -> assertThat(planAfter.get(k)).as(k).containsExactly(v));
@@ -120,18 +123,18 @@ class TorchLearnerTest {
     @Test
     void saveThenLoadResumesExactly(@TempDir Path dir) throws Exception {
         float[] uninterrupted;
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
             for (int i = 0; i < 3; i++) {
                 learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
-                learner.optimStep(PLAN);
+                learner.optimStep(PLAN, adam(5e-3));
             }
             uninterrupted = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
         }
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
             learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
-            learner.optimStep(PLAN);
+            learner.optimStep(PLAN, adam(5e-3));
             learner.publish(PLAN);
             learner.save(PLAN, dir.resolve("plan"));
             learner.save(PLAN, dir.resolve("plan")); // replacing a checkpoint works and leaves no temp dirs
@@ -142,13 +145,13 @@ class TorchLearnerTest {
                 assertThat(files.map(p -> p.getFileName().toString())).containsExactly("plan");
             }
         }
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(5e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2); // fresh adapter: same samples as before
             learner.load(PLAN, dir.resolve("plan"));
             assertThat(reg.version(PLAN)).isEqualTo(1);
             for (int i = 0; i < 2; i++) {
                 learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
-                learner.optimStep(PLAN);
+                learner.optimStep(PLAN, adam(5e-3));
             }
             float[] resumed = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
             assertThat(resumed).containsExactly(uninterrupted);
@@ -157,15 +160,15 @@ class TorchLearnerTest {
 
     @Test
     void memoryStaysFlatOverManySteps() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
             learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
-            learner.optimStep(TOOL);
+            learner.optimStep(TOOL, adam(1e-3));
             BaseNDManager models = (BaseNDManager) reg.model("tiny").manager();
             int arraysBefore = countAll(models);
             for (int i = 0; i < 200; i++) {
                 learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
-                learner.optimStep(TOOL);
+                learner.optimStep(TOOL, adam(1e-3));
                 Generator.generate(reg.model("tiny"), List.of(Generator.Request.greedy(PROMPT, 4, reg.adapter(TOOL))));
             }
             assertThat(countAll(models)).as("arrays held by the model's managers").isEqualTo(arraysBefore);
@@ -178,10 +181,10 @@ class TorchLearnerTest {
 
     @Test
     void fullFineTuningUpdatesTheModelAndSavesAHuggingFaceDirectory(@TempDir Path dir) throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             var before = snapshot(reg.model("tiny").parameters());
             learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
-            learner.optimStep(BASE);
+            learner.optimStep(BASE, adam(1e-3));
             var after = snapshot(reg.model("tiny").parameters());
             assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(before.get(k), after.get(k))).count())
                     .as("weights that changed").isGreaterThan(10);
@@ -196,23 +199,23 @@ class TorchLearnerTest {
     @Test
     void fullFineTuningWithKlUsesAFrozenCopyOfTheStartingWeights() throws Exception {
         LossConfig withKl = new LossConfig(0.2, 0.2, LossConfig.Aggregation.TOKEN_MEAN, 1.0, 0.0);
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(3e-3))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, BASE, 1.0, -1.0, 1.0, -1.0);
             assertThat(learner.forwardBackward(BASE, batch, withKl).kl()).as("policy = reference").isCloseTo(0, within(1e-7));
-            learner.optimStep(BASE);
+            learner.optimStep(BASE, adam(3e-3));
             for (int step = 0; step < 4; step++) { // drift away on the advantages alone
                 learner.forwardBackward(BASE, batch, LossConfig.DEFAULT);
-                learner.optimStep(BASE);
+                learner.optimStep(BASE, adam(3e-3));
             }
             List<TrainExample> noAdvantage = batch.stream()
                     .map(e -> new TrainExample(e.promptTokens(), e.completionTokens(), e.oldLogprobs(), 0.0)).toList();
             double drifted = learner.forwardBackward(BASE, noAdvantage, withKl).kl();
             assertThat(drifted).as("the model moved away from the frozen reference").isGreaterThan(1e-5);
-            learner.optimStep(BASE);
+            learner.optimStep(BASE, adam(3e-3));
             double last = drifted;
             for (int step = 0; step < 5; step++) { // the KL term alone pulls the weights back
                 last = learner.forwardBackward(BASE, noAdvantage, withKl).kl();
-                learner.optimStep(BASE);
+                learner.optimStep(BASE, adam(3e-3));
             }
             assertThat(last).isLessThan(drifted);
         }
@@ -224,14 +227,14 @@ class TorchLearnerTest {
      */
     @Test
     void samplingSeesFullUpdatesAndLoadedCheckpoints(@TempDir Path dir) throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings(1e-2))) {
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
-            learner.optimStep(BASE);
+            learner.optimStep(BASE, adam(1e-2));
             assertSampledLogprobsMatchTheTrainers(reg);
             learner.save(BASE, dir.resolve("ckpt"));
             var saved = snapshot(reg.model("tiny").parameters());
             learner.forwardBackward(BASE, examples(reg, BASE, -1.0, 1.0), LossConfig.DEFAULT);
-            learner.optimStep(BASE);
+            learner.optimStep(BASE, adam(1e-2));
             learner.load(BASE, dir.resolve("ckpt"));
             reg.model("tiny").parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(saved.get(k)));
             assertSampledLogprobsMatchTheTrainers(reg);

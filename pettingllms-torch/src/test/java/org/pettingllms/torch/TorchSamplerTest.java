@@ -16,6 +16,7 @@ import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
@@ -101,14 +102,20 @@ class TorchSamplerTest {
         PolicyRef tool = new PolicyRef("tiny", "tool");
         try (PolicyRegistry reg = TorchLearnerTest.registry();
              TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 100);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings(1e-3))) {
+             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
             Completion free = sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0);
             String stop = free.text().substring(2, 3);
             Completion cut = sampler.sample(tool, Prompt.compact("x>"),
                     1, new SamplingParams(1.0, 0, 1.0, 8, List.of(stop), 3)).get(0);
             assertThat(cut.text()).isEqualTo(free.text().substring(0, free.text().indexOf(stop)));
             assertThat(cut.weightVersion()).isZero();
-            learner.publish(tool);
+            assertThat(learner.publish(tool)).as("publishing alone changes no weights").isZero();
+            assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0).weightVersion()).isZero();
+            // an optimizer step changes the weights: samples from now on carry the new version
+            learner.forwardBackward(tool, List.of(new TrainExample(cut.promptTokens(), cut.tokens(), cut.logprobs(),
+                    1.0)), LossConfig.DEFAULT);
+            learner.optimStep(tool, TorchLearnerTest.adam(1e-3));
+            assertThat(learner.publish(tool)).isEqualTo(1);
             assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0).weightVersion()).isEqualTo(1);
         }
     }
@@ -120,7 +127,7 @@ class TorchSamplerTest {
         PolicyMap l2 = PolicyMap.forLevel(Level.L2, task.roles(), "tiny", Set.of());
         try (PolicyRegistry reg = TorchLearnerTest.registry();
              TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings(1e-3))) {
+             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
             RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, 4, true, PromptStyle.COMPACT,
                     new SamplingParams(1.0, 0, 1.0, 6, List.of("\n"), 1), RewardMix.PAPER, 8);
             RolloutResult r = new RolloutEngine(sampler).run(task,
@@ -140,7 +147,7 @@ class TorchSamplerTest {
                 assertThat(stats.loss()).as("on-policy start: ratio 1").isCloseTo(
                         -e.getValue().stream().mapToDouble(s -> s.advantage() * s.sample().completionTokens().size()).sum()
                                 / stats.tokens(), within(1e-4));
-                assertThat(learner.optimStep(e.getKey()).skipped()).isFalse();
+                assertThat(learner.optimStep(e.getKey(), TorchLearnerTest.adam(1e-3)).skipped()).isFalse();
                 learner.publish(e.getKey());
             }
         }
@@ -189,7 +196,7 @@ class TorchSamplerTest {
         PolicyRef speaker = l2.policyOf("speaker");
         try (PolicyRegistry reg = TorchLearnerTest.registry();
              TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings(1e-3))) {
+             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
             RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, 8, true, PromptStyle.COMPACT,
                     new SamplingParams(1.0, 0, 1.0, 6, List.of(), 1), RewardMix.PAPER, 8);
             List<org.pettingllms.core.data.Problem> problems = new ArrayList<>();
@@ -201,7 +208,7 @@ class TorchSamplerTest {
             assertThat(scored).anyMatch(s -> s.advantage() != 0);
             learner.forwardBackward(speaker, scored.stream().map(ScoredSample::toTrainExample).toList(),
                     LossConfig.DEFAULT);
-            learner.optimStep(speaker);
+            learner.optimStep(speaker, TorchLearnerTest.adam(1e-3));
             // the surrogate improved: sum of A * (new logprob - sampling logprob) > 0
             double moved = 0;
             for (ScoredSample s : scored) {

@@ -3,6 +3,7 @@ package org.pettingllms.core.backend;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import org.pettingllms.core.data.FloatSeq;
 
 /**
  * Trains policies. Mirrors the narrow APIs of large-scale training services (forward-backward, optimizer step,
@@ -21,10 +22,22 @@ public interface Learner {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no supervised loss");
     }
 
-    /** Applies the accumulated gradients (clipped; skipped and reported when their norm is not finite). */
-    OptimStats optimStep(PolicyRef policy);
+    /**
+     * Log-probabilities of each example's completion tokens under the policy's current weights, without gradients
+     * (a forward pass): what the sampler's logprobs must equal when it ran on these weights.
+     */
+    List<FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch);
 
-    /** Makes the sampler use the policy's latest weights; returns the new weight version. */
+    /**
+     * Applies the accumulated gradients with {@code params} (clipped; skipped and reported when their norm is not
+     * finite). A step that changes the weights moves the policy's weight version.
+     */
+    OptimStats optimStep(PolicyRef policy, OptimParams params);
+
+    /**
+     * Makes the sampler use the policy's latest weights; returns their weight version, the version every sample
+     * drawn from them must carry.
+     */
     long publish(PolicyRef policy);
 
     void save(PolicyRef policy, Path dir) throws IOException;

@@ -125,6 +125,17 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
             return lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio, miniBatches, epochs);
         }
 
+        /** Optimizer steps one training step plans per policy: {@code epochs x miniBatches}. */
+        public int updatesPerStep() {
+            return Math.multiplyExact(miniBatches, epochs);
+        }
+
+        /** The parameters of optimizer step {@code update} (0-based, counted as {@link #lr()} counts them). */
+        public org.pettingllms.core.backend.OptimParams optim(long update) {
+            return org.pettingllms.core.backend.OptimParams.adamW(lr().lr((int) Math.min(Integer.MAX_VALUE, update)),
+                    weightDecay, maxGradNorm);
+        }
+
         private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {
             return new LossConfig(lo, hi, a, kl, ent);
         }

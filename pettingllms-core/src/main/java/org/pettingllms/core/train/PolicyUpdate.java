@@ -24,8 +24,13 @@ import org.pettingllms.core.config.RunConfig;
  */
 record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStats optim) {
 
+    /**
+     * @param step the training step (0-based): its optimizer steps are schedule positions {@code step x
+     *             updatesPerStep} onwards, so the schedule is the same whether or not a run was resumed
+     */
     static PolicyUpdate run(Learner learner, PolicyRef policy, List<TrainExample> examples, RunConfig.Train train,
-                            long seed) {
+                            int step, long seed) {
+        long firstUpdate = (long) step * train.updatesPerStep();
         double loss = 0, clip = 0, kl = 0, entropy = 0, shift = 0, gradNorm = 0, lr = 0;
         double samplerGap = 0;
         long tokens = 0, laterTokens = 0;
@@ -34,7 +39,7 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
         for (int epoch = 0; epoch < train.epochs(); epoch++) {
             for (List<TrainExample> mb : miniBatches(examples, train.miniBatches(), seed + epoch)) {
                 Learner.LossStats l = learner.forwardBackward(policy, mb, train.loss());
-                Learner.OptimStats o = learner.optimStep(policy);
+                Learner.OptimStats o = learner.optimStep(policy, train.optim(firstUpdate + updates));
                 loss += l.loss() * l.tokens();
                 clip += l.clipFraction() * l.tokens();
                 kl += l.kl() * l.tokens();

@@ -112,7 +112,7 @@ public final class Trainer {
             if (!samples.isEmpty()) {
                 // seeded by the policy's place, not its name: moving the model directory keeps a run reproducible
                 PolicyUpdate u = PolicyUpdate.run(learner, policy,
-                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train(),
+                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train(), step,
                         Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)));
                 losses.put(policy, u.loss());
                 optims.put(policy, u.optim());
@@ -149,8 +149,8 @@ public final class Trainer {
     /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */
     public RolloutResult validate() {
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
-        return engine.run(task, problems.problems(ProblemSource.Split.TEST, cfg.validation().firstProblem(), cfg.validation().problems()), policies,
-                rc);
+        return engine.run(task, problems.problems(ProblemSource.Split.TEST, cfg.validation().firstProblem(),
+                cfg.validation().problems()), policies, rc);
     }
 
     private RolloutConfig rolloutConfig(int step) {
@@ -161,7 +161,11 @@ public final class Trainer {
         return every > 0 && (step + 1) % every == 0;
     }
 
-    /** Every trained sample must come from the weights published for its policy at the start of the step. */
+    /**
+     * Every trained sample must come from the weights published for its policy at the start of the step: the
+     * version a sample carries is the one its sampler read from the weights it used, so a sampler on old or
+     * half-updated weights (a server that missed an adapter load) stops the step here.
+     */
     private void checkOnPolicy(List<Sample> samples, Map<PolicyRef, Long> versions) {
         for (Sample s : samples) {
             Long v = versions.get(s.policy());

@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
@@ -25,7 +24,7 @@ import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.sampling.Generator;
-import org.pettingllms.torch.train.AdamW;
+import org.pettingllms.core.backend.OptimParams;
 
 /**
  * Engine throughput, as numbers: the machine's float32 matmul peak, prefill and KV-cache decode tokens/s (and
@@ -165,8 +164,8 @@ public final class ModelBench {
             java.util.Arrays.fill(old, (float) -Math.log(c.vocabSize()));
             batch.add(new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), rng.nextGaussian()));
         }
-        TrainSettings settings = new TrainSettings(new LrSchedule(LrSchedule.Kind.CONSTANT, 1e-5, 0, 1, 1),
-                AdamW.Config.DEFAULT, 1.0, 16, false);
+        TrainSettings settings = new TrainSettings(16, false);
+        OptimParams adamW = OptimParams.adamW(1e-5, 0.01, 1.0);
         try (TorchLearner learner = new TorchLearner(reg, settings)) {
             long tokens = 0;
             long start = 0;
@@ -176,7 +175,7 @@ public final class ModelBench {
                     tokens = 0;
                 }
                 tokens += learner.forwardBackward(policy, batch, LossConfig.DEFAULT).tokens() + 32L * batch.size();
-                learner.optimStep(policy);
+                learner.optimStep(policy, adamW);
                 if (i >= 2 && System.nanoTime() - start > seconds * 1e9 / 2) {
                     return tokens / ((System.nanoTime() - start) / 1e9);
                 }

@@ -16,7 +16,6 @@ import org.pettingllms.torch.model.Presets;
 import org.pettingllms.torch.text.CharCodec;
 import org.pettingllms.torch.text.HfTokenizerCodec;
 import org.pettingllms.torch.text.TextCodec;
-import org.pettingllms.torch.train.AdamW;
 
 /**
  * The embedded engine of a run: models loaded for the run's policies (one per distinct model; L3 gets one copy
@@ -34,9 +33,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         this.codecs = codecs;
         this.sampler = new TorchSampler(registry, this::codec, cfg.engine().maxBatchRows(), 2000);
         RunConfig.Train t = cfg.train();
-        this.learner = new TorchLearner(registry, new TrainSettings(t.lr(),
-                new AdamW.Config(0.9, 0.999, 1e-8, t.weightDecay()), t.maxGradNorm(), t.microBatchSize(),
-                t.klCoef() > 0));
+        this.learner = new TorchLearner(registry, new TrainSettings(t.microBatchSize(), t.klCoef() > 0));
     }
 
     public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies) throws IOException {

@@ -12,11 +12,13 @@ import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
 import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.AdamW;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.torch.train.PpoLoss;
 import org.pettingllms.torch.train.SequenceBatch;
 
@@ -50,7 +52,7 @@ final class PolicyTrainer implements AutoCloseable {
             p.setRequiresGradient(true);
             grads.put(k, manager.zeros(p.getShape()));
         });
-        this.optimizer = new AdamW(settings.adam(), manager, trainable);
+        this.optimizer = new AdamW(manager, trainable);
     }
 
     Map<String, NDArray> trainable() {
@@ -86,6 +88,28 @@ final class PolicyTrainer implements AutoCloseable {
             entropy += r.entropy() * weight;
         }
         return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, shift / totalTokens, totalTokens);
+    }
+
+    /** Each example's completion logprobs under the current weights, micro-batch by micro-batch, no gradients. */
+    List<FloatSeq> logprobs(List<TrainExample> batch) {
+        List<FloatSeq> out = new ArrayList<>(batch.size());
+        for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
+            List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + settings.microBatchSize()));
+            List<int[]> completions = chunk.stream().map(e -> e.completionTokens().toArray()).toList();
+            SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
+                    completions);
+            try (NDManager scope = model.manager().newSubManager()) {
+                SequenceBatch.Logprobs lp = sb.logprobs(model, scope,
+                        adapter == null ? null : LoraRows.all(adapter, chunk.size()));
+                float[] all = lp.logprobs().toFloatArray();
+                int w = lp.width() - 1; // completion values are right-aligned in rows of width - 1
+                for (int r = 0; r < chunk.size(); r++) {
+                    int len = completions.get(r).length;
+                    out.add(FloatSeq.of(java.util.Arrays.copyOfRange(all, r * w + w - len, r * w + w)));
+                }
+            }
+        }
+        return out;
     }
 
     /** Mean negative log-likelihood of all completion tokens of {@code batch}, accumulated over micro-batches. */
@@ -166,8 +190,8 @@ final class PolicyTrainer implements AutoCloseable {
         }
     }
 
-    /** Clips, applies AdamW at {@code lr}, clears the accumulators; skipped when the norm is not finite. */
-    Learner.OptimStats optimStep(double lr) {
+    /** Clips, applies AdamW with {@code params}, clears the accumulators; skipped when the norm is not finite. */
+    Learner.OptimStats optimStep(OptimParams params) {
         double sq = 0;
         try (NDManager tmp = manager.newSubManager()) {
             for (NDArray g : grads.values()) {
@@ -182,11 +206,11 @@ final class PolicyTrainer implements AutoCloseable {
         boolean skip = !Double.isFinite(norm);
         try (NDManager tmp = manager.newSubManager()) {
             if (!skip) {
-                if (norm > settings.maxGradNorm()) {
-                    NDArray scale = tmp.create((float) (settings.maxGradNorm() / (norm + 1e-6)));
+                if (norm > params.maxGradNorm()) {
+                    NDArray scale = tmp.create((float) (params.maxGradNorm() / (norm + 1e-6)));
                     grads.values().forEach(g -> g.muli(scale));
                 }
-                optimizer.update(grads, lr);
+                optimizer.update(grads, params);
                 NDArray zero = tmp.create(0f);
                 grads.values().forEach(g -> g.muli(zero));
             } else {
@@ -199,7 +223,7 @@ final class PolicyTrainer implements AutoCloseable {
                 });
             }
         }
-        return new Learner.OptimStats(norm, lr, skip);
+        return new Learner.OptimStats(norm, params.learningRate(), skip);
     }
 
     long optimizerSteps() {

@@ -14,8 +14,10 @@ import java.util.Map;
 import java.util.concurrent.locks.Lock;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
 
@@ -50,21 +52,37 @@ public final class TorchLearner implements Learner, AutoCloseable {
     }
 
     @Override
-    public OptimStats optimStep(PolicyRef policy) {
+    public List<FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
         PolicyTrainer t = trainer(policy);
-        double lr = settings.lr().lr((int) t.optimizerSteps());
+        Lock r = registry.lock().readLock();
+        r.lock();
+        try {
+            return t.logprobs(batch);
+        } finally {
+            r.unlock();
+        }
+    }
+
+    @Override
+    public OptimStats optimStep(PolicyRef policy, OptimParams params) {
+        PolicyTrainer t = trainer(policy);
         Lock w = registry.lock().writeLock();
         w.lock();
         try {
-            return t.optimStep(lr);
+            OptimStats o = t.optimStep(params);
+            if (!o.skipped()) {
+                registry.bump(policy); // the weights changed: the sampler stamps the new version from now on
+            }
+            return o;
         } finally {
             w.unlock();
         }
     }
 
+    /** The embedded sampler reads the registry's weights directly: publishing is reading their version. */
     @Override
     public long publish(PolicyRef policy) {
-        return registry.bump(policy);
+        return registry.version(policy);
     }
 
     /**

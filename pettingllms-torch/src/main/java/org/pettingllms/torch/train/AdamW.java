@@ -4,6 +4,7 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.pettingllms.core.backend.OptimParams;
 
 /**
  * AdamW (Loshchilov and Hutter): decoupled weight decay {@code p -= lr * wd * p}, then
@@ -11,20 +12,13 @@ import java.util.Map;
  * moments. Updates parameters in place; its state lives in its own manager.
  */
 public final class AdamW implements AutoCloseable {
-    /** AT-GRPO.md defaults: betas 0.9 / 0.999, weight decay 0.01. */
-    public record Config(double beta1, double beta2, double eps, double weightDecay) {
-        public static final Config DEFAULT = new Config(0.9, 0.999, 1e-8, 0.01);
-    }
-
-    private final Config config;
     private final NDManager manager;
     private final Map<String, NDArray> params;
     private final Map<String, NDArray> m = new LinkedHashMap<>();
     private final Map<String, NDArray> v = new LinkedHashMap<>();
     private long step;
 
-    public AdamW(Config config, NDManager parent, Map<String, NDArray> params) {
-        this.config = config;
+    public AdamW(NDManager parent, Map<String, NDArray> params) {
         this.manager = parent.newSubManager();
         this.params = params;
         params.forEach((k, p) -> {
@@ -37,8 +31,9 @@ public final class AdamW implements AutoCloseable {
         return step;
     }
 
-    /** One update with gradients {@code grads} (same keys as the parameters) at learning rate {@code lr}. */
-    public void update(Map<String, NDArray> grads, double lr) {
+    /** One update with gradients {@code grads} (same keys as the parameters) with {@code config}'s rate and moments. */
+    public void update(Map<String, NDArray> grads, OptimParams config) {
+        double lr = config.learningRate();
         step++;
         double bc1 = 1 - Math.pow(config.beta1(), step);
         double bc2 = 1 - Math.pow(config.beta2(), step);
