@@ -57,6 +57,13 @@ final class SftCommand implements Callable<Integer> {
     @Option(names = "--noise", defaultValue = "0.3", description = "fraction of deliberately imperfect answers")
     double noise;
 
+    @Option(names = "--roles", split = ",", description = "train on these roles' demonstrations only (default: all)")
+    List<String> roles = new ArrayList<>();
+
+    @Option(names = "--adopt", defaultValue = "0.5", description = "how often the planner's demonstration copies"
+            + " the tool program's printed answer (program mode)")
+    double adopt;
+
     @Option(names = "--eval", defaultValue = "100", description = "test problems for the greedy evaluation")
     int evalProblems;
 
@@ -70,6 +77,9 @@ final class SftCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
+        if (adopt < 0 || adopt > 1) {
+            throw new IllegalArgumentException("--adopt must be in [0, 1], got " + adopt);
+        }
         if (!(setup.task() instanceof PlanningTask<?, ?> task)) {
             throw new IllegalArgumentException("sft makes demonstrations for the planning games only; task "
                     + setup.task().id() + " has none yet");
@@ -95,7 +105,10 @@ final class SftCommand implements Callable<Integer> {
             for (int step = 0; step < steps; step++) {
                 List<TrainExample> examples = new ArrayList<>();
                 for (Problem p : problems.problems(Split.TRAIN, (long) step * batch, batch)) {
-                    for (Demonstrations.Demo d : Demonstrations.of(task, p, cfg.task().style(), noise, rng)) {
+                    for (Demonstrations.Demo d : Demonstrations.of(task, p, cfg.task().style(), noise, adopt, rng)) {
+                        if (!roles.isEmpty() && !roles.contains(d.role())) {
+                            continue;
+                        }
                         int[] answer = codec.encode(d.answer());
                         int[] completion = java.util.Arrays.copyOf(answer, answer.length + 1);
                         completion[answer.length] = codec.stopTokenIds()[0]; // learn to stop

@@ -32,6 +32,12 @@ public final class Demonstrations {
 
     public static <B, A> List<Demo> of(PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise,
                                        SplittableRandom rng) {
+        return of(task, problem, style, noise, ADOPT, rng);
+    }
+
+    /** As above, the planner adopting the printed answer with probability {@code adopt}. */
+    public static <B, A> List<Demo> of(PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise,
+                                       double adopt, SplittableRandom rng) {
         Game<B, A> game = task.game();
         boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
         List<Demo> out = new ArrayList<>();
@@ -44,7 +50,7 @@ public final class Demonstrations {
                 state = task.toolOutput(state, ToolRunner.Result.printed(p.output().apply(state.board()))).next();
                 continue;
             }
-            Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < ADOPT
+            Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < adopt
                     ? game.parse(state.proposal()) : Optional.empty();
             A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
             String answer = game.format(action, style);

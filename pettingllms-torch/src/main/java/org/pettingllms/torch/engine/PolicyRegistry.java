@@ -53,6 +53,32 @@ public final class PolicyRegistry implements AutoCloseable {
         }
     }
 
+    /** Whether an adapter policy has an adapter (loaded or created). */
+    public synchronized boolean hasAdapter(PolicyRef ref) {
+        return adapters.containsKey(ref);
+    }
+
+    /**
+     * Removes and closes an adapter; returns whether there was one. Takes the write lock, so no batch that uses it
+     * is running (a request still queued for it fails).
+     */
+    public boolean removeAdapter(PolicyRef ref) {
+        lock.writeLock().lock();
+        try {
+            LoraAdapter old;
+            synchronized (this) {
+                old = adapters.remove(ref);
+                versions.remove(ref);
+            }
+            if (old != null) {
+                old.close();
+            }
+            return old != null;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     public synchronized long version(PolicyRef ref) {
         return versions.getOrDefault(ref, 0L);
     }

@@ -60,8 +60,15 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
+        return sampleTokens(policy, codecs.apply(policy.model()).encodePrompt(prompt), n, params);
+    }
+
+    /** As {@link #sample}, for a prompt given as token ids (what inference servers receive). */
+    public List<Completion> sampleTokens(PolicyRef policy, int[] ids, int n, SamplingParams params) {
+        if (closed) {
+            throw new IllegalStateException("sampler is closed");
+        }
         TextCodec codec = codecs.apply(policy.model());
-        int[] ids = codec.encodePrompt(prompt);
         List<Generator.Request> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             rows.add(new Generator.Request(ids, registry.adapter(policy), params.temperature(), params.topK(),

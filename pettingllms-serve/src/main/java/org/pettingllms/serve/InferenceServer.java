@@ -1,0 +1,238 @@
+package org.pettingllms.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.engine.PolicyRegistry;
+import org.pettingllms.torch.model.LoraAdapter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded engine behind the endpoints inference servers offer, so the project's remote sampler (and any
+ * OpenAI-compatible client) can use it: {@code /health}, {@code /v1/models}, vLLM's {@code /v1/completions}
+ * (text or token-id prompts, logprobs, {@code return_token_ids}), {@code /v1/chat/completions} (the model's chat
+ * template), SGLang's {@code /generate}, and both servers' LoRA adapter load and unload endpoints. A request
+ * names a loaded adapter as its model (vLLM) or {@code lora_path} (SGLang).
+ *
+ * <p>Bad requests get a 400 with a JSON error naming the field; more than {@code maxConcurrent} requests in
+ * flight get a 429 at once, never a hang.
+ */
+public final class InferenceServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(InferenceServer.class);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * @param servedName    the model id clients use for the base model
+     * @param maxConcurrent requests in flight before the server answers 429
+     */
+    public record Options(String host, int port, String servedName, int maxConcurrent) {
+        public Options {
+            if (maxConcurrent < 1 || port < 0 || port > 65535) {
+                throw new IllegalArgumentException("need maxConcurrent >= 1 and a port in [0, 65535]");
+            }
+        }
+    }
+
+    private final EmbeddedEngine engine;
+    private final String model;
+    private final Options options;
+    private final Semaphore slots;
+    private final Map<String, PolicyRef> adapters = new ConcurrentHashMap<>();
+    private final Generation generation;
+    private final Javalin app;
+
+    /**
+     * @param model the engine's model name (its {@code policy.model}) served as {@code options.servedName}
+     */
+    public InferenceServer(EmbeddedEngine engine, String model, Options options) {
+        this.engine = engine;
+        this.model = model;
+        this.options = options;
+        this.slots = new Semaphore(options.maxConcurrent());
+        this.generation = new Generation(engine, model);
+        this.app = Javalin.create(config -> {
+            config.jetty.host = options.host();
+            config.jetty.port = options.port();
+            config.startup.showJavalinBanner = false;
+            config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
+            config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
+            config.routes.post("/v1/completions", limited(ctx -> json(ctx, 200,
+                    generation.completions(body(ctx), this::policy))));
+            config.routes.post("/v1/chat/completions", limited(ctx -> json(ctx, 200,
+                    generation.chat(body(ctx), this::policy))));
+            config.routes.post("/generate", limited(ctx -> json(ctx, 200,
+                    generation.generate(body(ctx), this::sglangPolicy))));
+            config.routes.post("/v1/load_lora_adapter", ctx -> load(ctx, false));
+            config.routes.post("/v1/unload_lora_adapter", ctx -> unload(ctx, false));
+            config.routes.post("/load_lora_adapter", ctx -> load(ctx, true));
+            config.routes.post("/unload_lora_adapter", ctx -> unload(ctx, true));
+            config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                LOG.warn("request {} failed", ctx.path(), e);
+                error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+            });
+        });
+    }
+
+    /** Starts listening; {@link #uri()} then names the bound port. */
+    public InferenceServer start() {
+        app.start();
+        return this;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public URI uri() {
+        String host = options.host().equals("0.0.0.0") ? "127.0.0.1" : options.host();
+        return URI.create("http://" + host + ":" + port());
+    }
+
+    /** Loads a PEFT adapter under {@code name} (what the HTTP endpoints do). */
+    public void loadAdapter(String name, Path dir) throws java.io.IOException {
+        PolicyRef ref = new PolicyRef(model, name);
+        PolicyRegistry registry = engine.registry();
+        LoraAdapter adapter = LoraAdapter.load(name, registry.model(model), dir);
+        registry.lock().writeLock().lock();
+        try {
+            registry.putAdapter(ref, adapter);
+        } finally {
+            registry.lock().writeLock().unlock();
+        }
+        adapters.put(name, ref);
+    }
+
+    private Handler limited(Handler h) {
+        return ctx -> {
+            if (!slots.tryAcquire()) {
+                error(ctx, 429, "server busy: " + options.maxConcurrent() + " requests in flight; retry later", null);
+                return;
+            }
+            try {
+                h.handle(ctx);
+            } finally {
+                slots.release();
+            }
+        };
+    }
+
+    /** vLLM: the request's model is the base model's id or a loaded adapter's name. */
+    private PolicyRef policy(String name) {
+        if (name == null || name.equals(options.servedName())) {
+            return PolicyRef.of(model);
+        }
+        PolicyRef ref = adapters.get(name);
+        if (ref == null) {
+            throw new BadRequest(404, "model", "field 'model': the model '" + name + "' does not exist; served: "
+                    + served());
+        }
+        return ref;
+    }
+
+    /** SGLang: {@code lora_path} names a loaded adapter; absent means the base model. */
+    private PolicyRef sglangPolicy(String loraPath) {
+        if (loraPath == null) {
+            return PolicyRef.of(model);
+        }
+        PolicyRef ref = adapters.get(loraPath);
+        if (ref == null) {
+            throw new BadRequest(404, "lora_path", "field 'lora_path': no adapter named '" + loraPath
+                    + "' is loaded; loaded: " + adapters.keySet());
+        }
+        return ref;
+    }
+
+    private List<String> served() {
+        List<String> out = new java.util.ArrayList<>(List.of(options.servedName()));
+        out.addAll(adapters.keySet().stream().sorted().toList());
+        return out;
+    }
+
+    private ObjectNode models() {
+        ObjectNode root = JSON.createObjectNode().put("object", "list");
+        ArrayNode data = root.putArray("data");
+        data.addObject().put("id", options.servedName()).put("object", "model").put("owned_by", "pettingllms")
+                .put("root", model);
+        adapters.keySet().stream().sorted().forEach(a -> data.addObject().put("id", a).put("object", "model")
+                .put("owned_by", "pettingllms").put("root", a).put("parent", options.servedName()));
+        return root;
+    }
+
+    private void load(Context ctx, boolean sglang) throws Exception {
+        JsonNode body = body(ctx);
+        String name = Fields.text(body, "lora_name", null);
+        String path = Fields.text(body, "lora_path", null);
+        if (adapters.containsKey(name) && !sglang) {
+            throw new BadRequest(400, "lora_name", "field 'lora_name': the adapter '" + name
+                    + "' has already been loaded");
+        }
+        try {
+            loadAdapter(name, Path.of(path));
+        } catch (java.io.IOException e) {
+            throw new BadRequest(400, "lora_path", "field 'lora_path': " + e.getMessage());
+        }
+        if (sglang) {
+            json(ctx, 200, JSON.createObjectNode().put("success", true).put("message", "loaded " + name));
+        } else {
+            ctx.status(200).result("Success: LoRA adapter '" + name + "' added successfully.");
+        }
+    }
+
+    private void unload(Context ctx, boolean sglang) throws Exception {
+        String name = Fields.text(body(ctx), "lora_name", null);
+        PolicyRef ref = adapters.remove(name);
+        if (ref == null) {
+            throw new BadRequest(404, "lora_name", "field 'lora_name': no adapter named '" + name + "' is loaded");
+        }
+        engine.registry().removeAdapter(ref);
+        if (sglang) {
+            json(ctx, 200, JSON.createObjectNode().put("success", true).put("message", "unloaded " + name));
+        } else {
+            ctx.status(200).result("Success: LoRA adapter '" + name + "' removed successfully.");
+        }
+    }
+
+    static JsonNode body(Context ctx) {
+        try {
+            JsonNode n = JSON.readTree(ctx.body());
+            if (n == null || !n.isObject()) {
+                throw new BadRequest(400, null, "the request body must be a JSON object");
+            }
+            return n;
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new BadRequest(400, null, "the request body is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    static void json(Context ctx, int status, Object body) throws Exception {
+        ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
+    }
+
+    /** vLLM's error body: {@code {"object": "error", "message", "type", "param", "code"}}. */
+    static void error(Context ctx, int status, String message, String param) {
+        ObjectNode e = JSON.createObjectNode().put("object", "error").put("message", message)
+                .put("type", status == 429 ? "TooManyRequests" : status == 404 ? "NotFoundError"
+                        : status >= 500 ? "InternalServerError" : "BadRequestError")
+                .put("param", param).put("code", status);
+        ctx.status(status).contentType("application/json").result(e.toString());
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+}
