@@ -36,9 +36,10 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
         + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
-        + " (sandboxed executions of a trivial program).")
+        + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
+        + " in-process, and adapter publishing).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox, remote")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -68,6 +69,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--slots", defaultValue = "2", description = "sandbox: programs run at once")
     int slots;
 
+    @Option(names = "--replicas", defaultValue = "2", description = "remote: serve replicas on loopback")
+    int replicas;
+
     @Option(names = "--policy", defaultValue = "random",
             description = "random (cheap answers: engine overhead) or solver (scripted solver team)")
     String policy;
@@ -93,8 +97,14 @@ final class BenchCommand implements Callable<Integer> {
             print(json);
             return 0;
         }
+        if (what.equals("remote")) {
+            print(RemoteBench.run(modelDir == null ? java.nio.file.Path.of("models/plan-path-tiny") : modelDir,
+                    replicas, problems, k, rounds, warmup));
+            return 0;
+        }
         if (!what.equals("rollout")) {
-            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox");
+            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox,"
+                    + " remote");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {

@@ -60,6 +60,10 @@ final class SftCommand implements Callable<Integer> {
     @Option(names = "--roles", split = ",", description = "train on these roles' demonstrations only (default: all)")
     List<String> roles = new ArrayList<>();
 
+    @Option(names = "--keep", paramLabel = "ROLE=FRACTION", description = "keep a role's demonstration for only"
+            + " this fraction of the problems (rehearsal of a skill already learned at a fraction of its cost)")
+    java.util.Map<String, Double> keep = new java.util.LinkedHashMap<>();
+
     @Option(names = "--adopt", defaultValue = "0.5", description = "how often the planner's demonstration copies"
             + " the tool program's printed answer (program mode)")
     double adopt;
@@ -109,6 +113,9 @@ final class SftCommand implements Callable<Integer> {
                         if (!roles.isEmpty() && !roles.contains(d.role())) {
                             continue;
                         }
+                        if (keep.containsKey(d.role()) && rng.nextDouble() >= keep.get(d.role())) {
+                            continue;
+                        }
                         int[] answer = codec.encode(d.answer());
                         int[] completion = java.util.Arrays.copyOf(answer, answer.length + 1);
                         completion[answer.length] = codec.stopTokenIds()[0]; // learn to stop
@@ -116,6 +123,9 @@ final class SftCommand implements Callable<Integer> {
                                 IntSeq.of(completion), FloatSeq.of(new float[completion.length]), 0));
                     }
                 }
+                // similar lengths share a micro-batch: a short planner answer is not padded to a long program
+                examples.sort(java.util.Comparator.comparingInt(e -> e.promptTokens().size()
+                        + e.completionTokens().size()));
                 double loss = learner.forwardBackwardSupervised(base, examples).loss();
                 learner.optimStep(base, adamW.withLearningRate(schedule.lr(step)));
                 emaLoss = Double.isNaN(emaLoss) ? loss : 0.95 * emaLoss + 0.05 * loss;

@@ -62,8 +62,17 @@ final class TrainCommand implements Callable<Integer> {
                 Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, List.of()));
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
             }
+            Sampler sampler = engine.sampler();
+            org.pettingllms.core.backend.Learner learner = engine.learner();
+            if (!cfg.rollout().servers().isEmpty()) {
+                Remote remote = Remote.of(cfg, engine, runDir);
+                sampler = remote.sampler();
+                learner = remote.learner();
+                out.printf("rollouts on %s (%s protocol); adapters published to %s%n", cfg.rollout().servers(),
+                        cfg.rollout().protocol(), runDir.resolve("published"));
+            }
             Trainer trainer = new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()),
-                    policies, new RoutingSampler(routes, engine.sampler()), engine.learner(), runDir, bar);
+                    policies, new RoutingSampler(routes, sampler), learner, runDir, bar);
             out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
                     cfg.train().steps(), runDir);
             out.flush();

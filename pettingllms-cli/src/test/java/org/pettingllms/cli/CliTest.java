@@ -209,6 +209,30 @@ class CliTest {
     }
 
     @Test
+    void trainSendsItsRolloutsToAServeReplica(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String model = Path.of("..", "models", "plan-path-tiny").toAbsolutePath().normalize().toString();
+        var cfg = org.pettingllms.core.config.ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + model
+                + "', level: L1}\n", "test", List.of());
+        try (var engine = org.pettingllms.torch.engine.EmbeddedEngine.open(cfg, org.pettingllms.core.backend.PolicyMap
+                .forLevel(org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
+             var server = new org.pettingllms.serve.InferenceServer(engine, model,
+                     new org.pettingllms.serve.InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start()) {
+            Result r = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=" + model,
+                    "--set", "rollout.servers=[" + server.uri() + "]", "--set", "rollout.servedModel=tiny",
+                    "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2", "--set", "rollout.k=2",
+                    "--set", "validation.problems=0", "--set", "task.maxTurns=1", "--set", "train.steps=2",
+                    "--set", "task.options.tool=answer");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).contains("rollouts on [" + server.uri() + "]").contains("step 2/2");
+            assertThat(dir.resolve("plan-path-L2/published")).isDirectory();
+        }
+        Result bad = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
+                "--set", "rollout.servers=[gpu1:8000]", "--set", "run.outputDir=" + dir.resolve("bad"));
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("rollout").contains("gpu1:8000").contains("http://host:8000");
+    }
+
+    @Test
     void sftWritesAModelWithACardThatTrainCanStartFrom(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
         Result r = run("sft", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",

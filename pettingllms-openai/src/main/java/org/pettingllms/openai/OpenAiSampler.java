@@ -138,12 +138,12 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
     private List<Completion> request(URI only, PolicyRef policy, String model, int[] ids, int n,
                                      SamplingParams params) {
         String body = options.protocol().request(model, ids, n, params).toString();
-        JsonNode answer = send(only, options.protocol().generatePath, body, "sampling " + policy
+        Answer answer = send(only, options.protocol().generatePath, body, "sampling " + policy
                 + (only == null ? "" : " on " + only));
         List<Completion> out = new ArrayList<>(n);
-        for (Protocol.Choice c : options.protocol().parse(answer, n, model)) {
+        for (Protocol.Choice c : options.protocol().parse(answer.body(), n, model)) {
             out.add(new Completion(IntSeq.of(ids), IntSeq.of(c.tokens()), FloatSeq.of(c.logprobs()), c.text(),
-                    c.finish(), versionOf(c.model())));
+                    c.finish(), versionOf(c.model()), answer.replica() + " " + (c.model() == null ? "base" : c.model())));
         }
         return out;
     }
@@ -153,15 +153,19 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
      * text answer wrapped as a JSON string).
      */
     JsonNode post(String path, String body, String what) {
-        return send(null, path, body, what);
+        return send(null, path, body, what).body();
+    }
+
+    /** A successful answer and the replica that gave it. */
+    private record Answer(JsonNode body, URI replica) {
     }
 
     /** POSTs to one given replica (adapter loading), with the same retries on that replica only. */
     JsonNode postTo(URI replica, String path, String body, String what) {
-        return send(replica, path, body, what);
+        return send(replica, path, body, what).body();
     }
 
-    private JsonNode send(URI only, String path, String body, String what) {
+    private Answer send(URI only, String path, String body, String what) {
         Set<Replicas.Replica> avoid = new HashSet<>();
         String last = "no replica answered";
         try {
@@ -190,8 +194,8 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
                     if (status == 200) {
                         ok = true;
                         String text = res.body();
-                        return text.startsWith("{") || text.startsWith("[") ? Protocol.JSON.readTree(text)
-                                : Protocol.JSON.getNodeFactory().textNode(text);
+                        return new Answer(text.startsWith("{") || text.startsWith("[") ? Protocol.JSON.readTree(text)
+                                : Protocol.JSON.getNodeFactory().textNode(text), r.uri);
                     }
                     last = r + " answered " + status + ": " + abbreviate(res.body());
                     if (status != 429 && status < 500) {

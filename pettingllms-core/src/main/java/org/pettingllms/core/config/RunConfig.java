@@ -61,15 +61,37 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * @param problemsPerStep problems rolled out per training step (E)
      * @param alpha           team-reward weight of {@code r = alpha * team + local}
      */
+    /**
+     * @param servers        inference servers that sample the rollouts (base URLs); empty: the embedded engine
+     * @param protocol       the servers' protocol: {@code vllm} ({@code /v1/completions}) or {@code sglang}
+     *                       ({@code /generate})
+     * @param servedModel    the base model's id on the servers (default: {@code policy.model})
+     * @param timeoutSeconds deadline of one request to a server
+     * @param probeTolerance mean absolute logprob gap allowed between a server and the learner after an adapter
+     *                       load (the stale-weight guard)
+     */
     public record Rollout(RolloutConfig.Mode mode, int k, boolean greedySelect, int problemsPerStep,
                           int concurrency, double alpha, double localWeight, double processWeight,
-                          Sampling sampling) {
+                          Sampling sampling, List<String> servers, String protocol, String servedModel,
+                          int timeoutSeconds, double probeTolerance) {
         public Rollout {
+            servers = servers == null ? List.of() : List.copyOf(servers);
             if (k < 1) {
                 throw new IllegalArgumentException("k must be >= 1, got " + k);
             }
             if (problemsPerStep < 1 || concurrency < 1) {
                 throw new IllegalArgumentException("problemsPerStep and concurrency must be >= 1");
+            }
+            if (!protocol.equals("vllm") && !protocol.equals("sglang")) {
+                throw new IllegalArgumentException("protocol must be vllm or sglang, got '" + protocol + "'");
+            }
+            if (timeoutSeconds < 1 || !(probeTolerance > 0)) {
+                throw new IllegalArgumentException("need timeoutSeconds >= 1 and probeTolerance > 0");
+            }
+            for (String s : servers) {
+                if (!s.matches("https?://[^\\s/]+(:\\d+)?/?")) {
+                    throw new IllegalArgumentException("servers: '" + s + "' is not a base URL like http://host:8000");
+                }
             }
         }
 

@@ -12,10 +12,19 @@ import java.util.Objects;
  * @param text          the decoded text of {@code tokens}
  * @param finish        why generation stopped
  * @param weightVersion version of the weights that produced it (strict on-policy training asserts on it)
+ * @param source        where it was sampled: empty in-process, else the server and the served model name
+ *                      ({@code http://gpu1:8000 plan-v12})
  */
 public record Completion(IntSeq promptTokens, IntSeq tokens, FloatSeq logprobs, String text, FinishReason finish,
-                         long weightVersion) {
+                         long weightVersion, String source) {
+    /** A completion sampled in-process. */
+    public Completion(IntSeq promptTokens, IntSeq tokens, FloatSeq logprobs, String text, FinishReason finish,
+                      long weightVersion) {
+        this(promptTokens, tokens, logprobs, text, finish, weightVersion, "");
+    }
+
     public Completion {
+        Objects.requireNonNull(source, "source");
         Objects.requireNonNull(promptTokens, "promptTokens");
         Objects.requireNonNull(tokens, "tokens");
         Objects.requireNonNull(logprobs, "logprobs");

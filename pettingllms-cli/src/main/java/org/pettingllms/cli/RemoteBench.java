@@ -1,0 +1,121 @@
+package org.pettingllms.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.core.task.Tasks;
+import org.pettingllms.openai.OpenAiSampler;
+import org.pettingllms.openai.Protocol;
+import org.pettingllms.openai.ServedWeights;
+import org.pettingllms.serve.InferenceServer;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * {@code bench remote}: the same tree rollouts (Plan-Path, per-role adapters) sampled in-process and through
+ * {@code serve} replicas over loopback with the remote sampler, and the time to publish an adapter version to
+ * every replica (write, load, probe). The replicas run in this process: the numbers are the protocol's and the
+ * client's overhead, not a network's.
+ */
+final class RemoteBench {
+    private RemoteBench() {
+    }
+
+    static Map<String, Object> run(Path model, int replicas, int problems, int k, int rounds, int warmup)
+            throws Exception {
+        String name = model.toString();
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path, maxTurns: 2}\npolicy: {model: '" + name
+                + "', level: L2}\n", "bench", List.of("rollout.k=" + k, "rollout.problemsPerStep=" + problems));
+        Task<?> task = Tasks.create(cfg.task());
+        PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), name, Set.of());
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("benchmark", "remote");
+        json.put("model", name);
+        json.put("task", task.id());
+        json.put("k", k);
+        json.put("concurrent_problems", problems);
+        json.put("replicas", replicas);
+        Path published = Files.createTempDirectory("pettingllms-bench-remote");
+        List<AutoCloseable> open = new ArrayList<>();
+        try {
+            EmbeddedEngine local = EmbeddedEngine.open(cfg, policies);
+            open.add(local);
+            List<java.net.URI> uris = new ArrayList<>();
+            for (int i = 0; i < replicas; i++) {
+                EmbeddedEngine e = EmbeddedEngine.open(cfg, policies);
+                open.add(e);
+                InferenceServer s = new InferenceServer(e, name, new InferenceServer.Options("127.0.0.1", 0, "bench",
+                        256)).start();
+                open.add(0, s);
+                uris.add(s.uri());
+            }
+            OpenAiSampler remote = new OpenAiSampler(new OpenAiSampler.Options(uris, Protocol.VLLM, "bench", 256,
+                    Duration.ofSeconds(120), 4), local::codec);
+            open.add(0, remote);
+            ServedWeights served = new ServedWeights(local.learner(), remote, published,
+                    local.codec(name).encode(Remote.PROBE), 1e-4);
+            List<Double> publishMs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                for (PolicyRef p : policies.trainedPolicies()) {
+                    // a new version each time: an optimizer step at learning rate 0 changes no weights
+                    local.learner().optimStep(p, org.pettingllms.core.backend.OptimParams.adamW(0, 0, 1));
+                    long t0 = System.nanoTime();
+                    served.publish(p);
+                    publishMs.add((System.nanoTime() - t0) / 1e6);
+                }
+            }
+            json.put("adapter_publish_ms_median", Math.round(publishMs.stream().sorted().toList()
+                    .get(publishMs.size() / 2)));
+            double[] inProcess = throughput(local.sampler(), task, cfg, policies, rounds, warmup);
+            double[] overHttp = throughput(remote, task, cfg, policies, rounds, warmup);
+            json.put("in_process_tokens_per_s", Math.round(inProcess[0]));
+            json.put("remote_tokens_per_s", Math.round(overHttp[0]));
+            json.put("in_process_env_steps_per_s", Math.round(inProcess[1] * 10) / 10.0);
+            json.put("remote_env_steps_per_s", Math.round(overHttp[1] * 10) / 10.0);
+            json.put("remote_over_in_process", Math.round(1000 * overHttp[0] / inProcess[0]) / 1000.0);
+        } finally {
+            for (AutoCloseable c : open) {
+                c.close();
+            }
+        }
+        json.put("cores", Runtime.getRuntime().availableProcessors());
+        return json;
+    }
+
+    /** Completion tokens and environment steps per second over the measured rounds. */
+    private static double[] throughput(Sampler sampler, Task<?> task, RunConfig cfg, PolicyMap policies, int rounds,
+                                       int warmup) {
+        RolloutEngine engine = new RolloutEngine(sampler);
+        long tokens = 0;
+        long steps = 0;
+        double seconds = 0;
+        for (int round = 0; round < warmup + rounds; round++) {
+            var problems = task.problems(1).problems(Split.TRAIN, (long) round * cfg.rollout().problemsPerStep(),
+                    cfg.rollout().problemsPerStep());
+            long t0 = System.nanoTime();
+            RolloutResult r = engine.run(task, problems, policies, cfg.rollout().toRolloutConfig(cfg.task().style(),
+                    round));
+            double s = (System.nanoTime() - t0) / 1e9;
+            if (round >= warmup) {
+                seconds += s;
+                steps += r.envSteps();
+                tokens += r.samples().stream().mapToLong(x -> x.completionTokens().size()).sum();
+            }
+        }
+        return new double[] {tokens / seconds, steps / seconds};
+    }
+}

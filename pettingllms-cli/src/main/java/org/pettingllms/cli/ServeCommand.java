@@ -1,0 +1,82 @@
+package org.pettingllms.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.serve.InferenceServer;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code serve}: a model directory (and PEFT adapters) behind vLLM- and SGLang-compatible endpoints, until
+ * interrupted. Trained runs serve their checkpoints with it; {@code train} can send its rollouts to it.
+ */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve a model over HTTP with vLLM- and SGLang-compatible endpoints (completions with token ids"
+                + " and logprobs, chat completions, /generate, LoRA adapter loading).")
+final class ServeCommand implements Callable<Integer> {
+    @Option(names = "--model", required = true, description = "a Hugging Face model directory")
+    Path model;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: loopback)")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8000", description = "port (0: any free port)")
+    int port;
+
+    @Option(names = "--served-model-name", description = "the model id clients use (default: the --model path)")
+    String servedName;
+
+    @Option(names = "--adapter", paramLabel = "NAME=DIR", description = "a PEFT adapter to load at start, repeatable")
+    Map<String, Path> adapters = new LinkedHashMap<>();
+
+    @Option(names = "--max-concurrent", defaultValue = "64", description = "requests in flight before 429")
+    int maxConcurrent;
+
+    @Option(names = "--device", defaultValue = "cpu", description = "cpu, gpu or gpu:N")
+    String device;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isDirectory(model)) {
+            throw new ConfigException("--model " + model + ": not a model directory");
+        }
+        String name = model.toString();
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + name.replace("'", "''")
+                + "', level: L1}\n", "serve", List.of("engine.device=" + device));
+        PrintWriter out = spec.commandLine().getOut();
+        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, PolicyMap.forLevel(Level.L1, List.of("model"), name,
+                Set.of()));
+             InferenceServer server = new InferenceServer(engine, name, new InferenceServer.Options(host, port,
+                     servedName == null ? name : servedName, maxConcurrent))) {
+            for (Map.Entry<String, Path> a : adapters.entrySet()) {
+                server.loadAdapter(a.getKey(), a.getValue());
+            }
+            server.start();
+            out.printf("serving %s as '%s' on %s (adapters: %s); Ctrl-C stops%n", model,
+                    servedName == null ? name : servedName, server.uri(), adapters.keySet());
+            out.flush();
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+            stop.await();
+        }
+        return 0;
+    }
+}
