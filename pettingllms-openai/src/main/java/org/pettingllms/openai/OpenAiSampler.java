@@ -143,7 +143,9 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         List<Completion> out = new ArrayList<>(n);
         for (Protocol.Choice c : options.protocol().parse(answer.body(), n, model)) {
             out.add(new Completion(IntSeq.of(ids), IntSeq.of(c.tokens()), FloatSeq.of(c.logprobs()), c.text(),
-                    c.finish(), versionOf(c.model()), answer.replica() + " " + (c.model() == null ? "base" : c.model())));
+                    c.finish(), c.weightVersion() != null && policy.adapter() == null ? versionOf("w-" + c.weightVersion())
+                    : versionOf(c.model()), answer.replica() + " " + (c.model() == null ? "base" : c.model())
+                    + (c.weightVersion() == null ? "" : " " + c.weightVersion())));
         }
         return out;
     }

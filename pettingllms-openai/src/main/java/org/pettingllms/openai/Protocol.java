@@ -21,23 +21,28 @@ import org.pettingllms.core.data.FinishReason;
  * </ul>
  */
 public enum Protocol {
-    VLLM("/v1/completions", "/v1/load_lora_adapter", "/v1/unload_lora_adapter"),
-    SGLANG("/generate", "/load_lora_adapter", "/unload_lora_adapter");
+    VLLM("/v1/completions", "/v1/load_lora_adapter", "/v1/unload_lora_adapter", null),
+    SGLANG("/generate", "/load_lora_adapter", "/unload_lora_adapter", "/update_weights_from_disk");
 
     static final ObjectMapper JSON = new ObjectMapper();
 
     final String generatePath;
     final String loadPath;
     final String unloadPath;
+    /** Full weights reloaded from a directory; null where the server has no such endpoint. */
+    final String reloadPath;
 
-    Protocol(String generatePath, String loadPath, String unloadPath) {
+    Protocol(String generatePath, String loadPath, String unloadPath, String reloadPath) {
         this.generatePath = generatePath;
         this.loadPath = loadPath;
         this.unloadPath = unloadPath;
+        this.reloadPath = reloadPath;
     }
 
     /** One sampled completion as the server returned it. */
-    public record Choice(int[] tokens, float[] logprobs, String text, FinishReason finish, String model) {
+    /** @param weightVersion SGLang's {@code meta_info.weight_version}, or null */
+    public record Choice(int[] tokens, float[] logprobs, String text, FinishReason finish, String model,
+                         String weightVersion) {
     }
 
     /**
@@ -98,7 +103,7 @@ public enum Protocol {
                 JsonNode stopReason = c.path("stop_reason");
                 FinishReason finish = reason.equals("length") ? FinishReason.LENGTH
                         : stopReason.isTextual() ? FinishReason.STOP_STRING : FinishReason.EOS;
-                out.add(new Choice(ints(ids), floats(lps, i), c.path("text").asText(""), finish, model));
+                out.add(new Choice(ints(ids), floats(lps, i), c.path("text").asText(""), finish, model, null));
             }
         } else {
             List<JsonNode> items = new ArrayList<>();
@@ -132,7 +137,8 @@ public enum Protocol {
                 JsonNode fr = meta.path("finish_reason");
                 FinishReason finish = fr.path("type").asText("").equals("length") ? FinishReason.LENGTH
                         : fr.path("matched").isTextual() ? FinishReason.STOP_STRING : FinishReason.EOS;
-                out.add(new Choice(tokens, logprobs, r.path("text").asText(""), finish, requestedModel));
+                out.add(new Choice(tokens, logprobs, r.path("text").asText(""), finish, requestedModel,
+                        meta.hasNonNull("weight_version") ? meta.path("weight_version").asText() : null));
             }
         }
         return out;

@@ -51,12 +51,7 @@ public final class ServedWeights implements Learner {
     public long publish(PolicyRef policy) {
         long version = learner.publish(policy);
         if (policy.adapter() == null) {
-            if (version != 0) {
-                throw new UnsupportedOperationException("full-weight training (L1/L3) with rollouts on inference "
-                        + "servers needs the servers to reload the weights; only adapter policies (L2) are "
-                        + "published to servers today");
-            }
-            return version;
+            return publishFull(policy, version);
         }
         String name = OpenAiSampler.adapterName(policy, version);
         if (name.equals(served.get(policy))) {
@@ -89,6 +84,39 @@ public final class ServedWeights implements Learner {
         return version;
     }
 
+    /**
+     * Full weights (L1/L3): written as a model directory and reloaded by every replica from disk (SGLang's
+     * {@code /update_weights_from_disk} with {@code weight_version: v<N>}, which its answers then report). vLLM has
+     * no stable endpoint for this (its weight updates go through collective RPCs set up by the trainer), so it is
+     * refused with that reason.
+     */
+    private long publishFull(PolicyRef policy, long version) {
+        String name = "v" + version;
+        if (name.equals(served.get(policy)) || (version == 0 && !served.containsKey(policy))) {
+            served.put(policy, name); // the servers start with the base weights: version 0
+            return version;
+        }
+        String path = sampler.options().protocol().reloadPath;
+        if (path == null) {
+            throw new UnsupportedOperationException("full-weight training (L1/L3) with rollouts on vLLM servers: "
+                    + "vLLM cannot reload full weights from a directory over HTTP; use rollout.protocol: sglang "
+                    + "(SGLang or pettingllms serve), or per-role adapters (L2)");
+        }
+        Path dir = publishDir.resolve(policy.model().replaceAll("[^A-Za-z0-9._-]", "_") + "-" + name);
+        try {
+            learner.save(policy, dir);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the weights of " + policy + " to " + dir, e);
+        }
+        for (URI replica : sampler.servers()) {
+            sampler.postTo(replica, path, Protocol.JSON.createObjectNode().put("model_path", dir.toString())
+                    .put("weight_version", name).toString(), "reloading weights " + name + " on " + replica);
+            check(replica, policy, null);
+        }
+        served.put(policy, name);
+        return version;
+    }
+
     /** The probe: the replica's logprobs of its own greedy tokens must be the learner's. */
     private void check(URI replica, PolicyRef policy, String name) {
         Completion c = sampler.sampleOn(replica, policy, name, probe, 1,
@@ -105,7 +133,7 @@ public final class ServedWeights implements Learner {
         gap /= mine.size();
         if (!(gap <= tolerance)) {
             throw new IllegalStateException("replica " + replica + " does not serve the weights of " + policy
-                    + " after loading adapter " + name + ": its probe logprobs differ from the learner's by "
+                    + " after loading " + (name == null ? "new weights" : "adapter " + name) + ": its probe logprobs differ from the learner's by "
                     + String.format("%.3g", gap) + " per token (tolerance " + tolerance + "); stale or wrong weights");
         }
     }

@@ -29,12 +29,18 @@ final class Generation {
     private final String model;
     private final TextCodec codec;
     private final int vocab;
+    private volatile String weightVersion = "default";
 
     Generation(EmbeddedEngine engine, String model) {
         this.engine = engine;
         this.model = model;
         this.codec = engine.codec(model);
         this.vocab = engine.registry().model(model).config().vocabSize();
+    }
+
+    /** The base weights' version, reported as SGLang's {@code meta_info.weight_version}. */
+    void weightVersion(String version) {
+        this.weightVersion = version;
     }
 
     /** vLLM's {@code /v1/completions}: {@code prompt} as text or token ids. */
@@ -219,7 +225,8 @@ final class Generation {
                     finish.put("matched", c.tokens().get(c.tokens().size() - 1));
                 }
             }
-            meta.put("prompt_tokens", ids.length).put("completion_tokens", c.tokens().size());
+            meta.put("prompt_tokens", ids.length).put("completion_tokens", c.tokens().size())
+                    .put("weight_version", weightVersion);
             if (logprobs) {
                 ArrayNode lp = meta.putArray("output_token_logprobs");
                 for (int k = 0; k < c.tokens().size(); k++) {

@@ -78,6 +78,7 @@ public final class InferenceServer implements AutoCloseable {
             config.routes.post("/v1/load_lora_adapter", ctx -> load(ctx, false));
             config.routes.post("/v1/unload_lora_adapter", ctx -> unload(ctx, false));
             config.routes.post("/load_lora_adapter", ctx -> load(ctx, true));
+            config.routes.post("/update_weights_from_disk", this::updateWeights);
             config.routes.post("/unload_lora_adapter", ctx -> unload(ctx, true));
             config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -114,6 +115,35 @@ public final class InferenceServer implements AutoCloseable {
             registry.lock().writeLock().unlock();
         }
         adapters.put(name, ref);
+    }
+
+    /**
+     * SGLang's {@code /update_weights_from_disk}: the base model's weights replaced in place from a model directory
+     * ({@code model.safetensors}), under the write lock (no batch sees half of them); {@code weight_version} is
+     * then reported in every {@code /generate} answer.
+     */
+    private void updateWeights(Context ctx) throws Exception {
+        JsonNode body = body(ctx);
+        Path dir = Path.of(Fields.text(body, "model_path", null));
+        String version = Fields.text(body, "weight_version", "default");
+        java.util.Map<String, org.pettingllms.torch.io.Tensor> w;
+        try {
+            w = org.pettingllms.torch.io.SafeTensors.read(dir.resolve("model.safetensors"));
+        } catch (java.io.IOException e) {
+            throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
+        }
+        PolicyRegistry registry = engine.registry();
+        registry.lock().writeLock().lock();
+        try {
+            registry.model(model).setWeights(w);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
+        } finally {
+            registry.lock().writeLock().unlock();
+        }
+        generation.weightVersion(version);
+        json(ctx, 200, JSON.createObjectNode().put("success", true).put("message", "weights updated from " + dir)
+                .put("num_paused_requests", 0));
     }
 
     private Handler limited(Handler h) {

@@ -176,6 +176,34 @@ class RemoteRolloutTest {
     }
 
     @Test
+    void fullWeightTrainingReloadsTheServersFromDisk(@TempDir Path dir) throws Exception {
+        // L1: one model, fully fine-tuned; SGLang's /update_weights_from_disk after every update
+        PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), MODEL, Set.of());
+        RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L1}\n",
+                "test", List.of("train.steps=2", "rollout.problemsPerStep=3", "rollout.k=3",
+                        "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", "train.checkpointEvery=0",
+                        "train.validateEvery=0", "validation.problems=0"));
+        EmbeddedEngine local = EmbeddedEngine.open(cfg, l1);
+        open.add(local);
+        Recording inProcess = new Recording(local.sampler());
+        Trainer a = new Trainer(cfg, task, problems, l1, inProcess, local.learner(), dir.resolve("a"));
+        List<Map<String, Object>> expected = List.of(a.step(0), a.step(1));
+
+        EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, l1);
+        open.add(learnerEngine);
+        OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri(), replica().uri()), Protocol.SGLANG);
+        Recording remote = new Recording(sampler);
+        Trainer b = new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir), dir.resolve("b"));
+        assertSameMetrics(expected.get(0), b.step(0));
+        assertSameMetrics(expected.get(1), b.step(1));
+        assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+
+        OpenAiSampler vllm = remote(learnerEngine, List.of(replica().uri()), Protocol.VLLM);
+        Trainer c = new Trainer(cfg, task, problems, l1, vllm, served(learnerEngine, vllm, dir), dir.resolve("c"));
+        assertThatThrownBy(() -> c.step(0)).hasMessageContaining("use rollout.protocol: sglang");
+    }
+
+    @Test
     void aReplicaKilledMidStepLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
         EmbeddedEngine local = engine();
         Recording inProcess = new Recording(local.sampler());
