@@ -55,6 +55,9 @@ final class TableCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a value of every run's config")
     List<String> overrides = new ArrayList<>();
 
+    /** The installation directory, whose {@code configs/} the rows use. */
+    Path home = Path.of(System.getenv().getOrDefault("PETTINGLLMS_HOME", "."));
+
     @Spec
     CommandSpec spec;
 
@@ -91,12 +94,17 @@ final class TableCommand implements Callable<Integer> {
         r.get(method).computeIfAbsent(game, g -> new ArrayList<>()).add(success);
     }
 
-    private RunSetup setup(String game, String level, long seed, String tag) {
+    RunSetup setup(String game, String level, long seed, String tag) {
         List<String> sets = new ArrayList<>(overrides);
         sets.addAll(List.of("run.seed=" + seed, "run.name=table/" + game + "/" + tag + "-seed" + seed,
                 "train.steps=" + steps, "rollout.problemsPerStep=" + problemsPerStep, "validation.problems=" + evalProblems,
                 "train.validateEvery=0", "train.checkpointEvery=0"));
-        Path config = Path.of(System.getenv().getOrDefault("PETTINGLLMS_HOME", ".")).resolve("configs")
+        if (level.equals("L0")) {
+            // the single agent + GRPO row samples K independent trajectories (reference defect 8: the reference's
+            // single-agent baselines were tree-sampled); no override may turn it into tree sampling
+            sets.add("rollout.mode=parallel");
+        }
+        Path config = home.resolve("configs")
                 .resolve(game).resolve(level + ".yaml");
         return RunSetup.load(config, sets);
     }

@@ -209,6 +209,33 @@ class CliTest {
     }
 
     @Test
+    void singleAgentBaselinesUseParallelSampling() throws Exception {
+        // reference defect 8: single-agent "GRPO" baselines that were really tree sampling
+        try (var files = Files.walk(CONFIGS)) {
+            var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml")).sorted().toList();
+            assertThat(l0).hasSize(5);
+            for (Path c : l0) {
+                var cfg = org.pettingllms.core.config.ConfigLoader.load(c, List.of());
+                assertThat(cfg.rollout().mode()).as("%s", c)
+                        .isEqualTo(org.pettingllms.core.rollout.RolloutConfig.Mode.PARALLEL);
+                assertThat(cfg.rollout().k()).as("%s: a group needs K > 1 trajectories", c).isGreaterThan(1);
+                assertThat(cfg.task().roles()).as("%s", c).hasSize(1);
+            }
+        }
+        TableCommand table = new TableCommand();
+        table.home = Path.of("..");
+        table.steps = 1;
+        table.problemsPerStep = 2;
+        table.evalProblems = 2;
+        table.overrides.add("rollout.mode=tree");
+        for (String game : List.of("plan-path", "sokoban", "sudoku")) {
+            var row = table.setup(game, "L0", 1, "L0-trained");
+            assertThat(row.config().rollout().mode()).as(game + ": the + GRPO row, even with rollout.mode=tree set")
+                    .isEqualTo(org.pettingllms.core.rollout.RolloutConfig.Mode.PARALLEL);
+        }
+    }
+
+    @Test
     void trainSendsItsRolloutsToAServeReplica(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         String model = Path.of("..", "models", "plan-path-tiny").toAbsolutePath().normalize().toString();
         var cfg = org.pettingllms.core.config.ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + model
