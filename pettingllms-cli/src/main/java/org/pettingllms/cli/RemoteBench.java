@@ -91,6 +91,9 @@ final class RemoteBench {
             for (AutoCloseable c : open) {
                 c.close();
             }
+            try (var files = Files.walk(published)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
         json.put("cores", Runtime.getRuntime().availableProcessors());
         return json;
