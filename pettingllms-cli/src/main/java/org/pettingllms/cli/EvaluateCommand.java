@@ -38,6 +38,10 @@ final class EvaluateCommand implements Callable<Integer> {
             + " oracle (answers the references) or wrong (never does): checks the environment without a model")
     String policy;
 
+    @Option(names = "--checkpoint", paramLabel = "DIR", description = "every trained policy of a run's checkpoint:"
+            + " runs/<run>/checkpoints (the latest) or runs/<run>/checkpoints/step-<N>")
+    Path checkpoint;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
     List<String> overrides = new ArrayList<>();
 
@@ -56,6 +60,7 @@ final class EvaluateCommand implements Callable<Integer> {
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
                 loadAdapters(engine, setup, cfg);
+                loadCheckpoint(engine, setup);
                 evaluate(engine.sampler(), setup, problems, cfg.policy().model());
             }
         } else if (policy.equals("oracle") || policy.equals("wrong")) {
@@ -68,6 +73,27 @@ final class EvaluateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--policy must be model, oracle or wrong, got '" + policy + "'");
         }
         return 0;
+    }
+
+    /** Each trained policy from its folder: an adapter (L2) or full weights (L0, L1, L3). */
+    private void loadCheckpoint(EmbeddedEngine engine, RunSetup setup) throws java.io.IOException {
+        if (checkpoint == null) {
+            return;
+        }
+        Map<PolicyRef, Path> folders = org.pettingllms.core.train.Checkpoints.find(checkpoint, setup.policies());
+        for (Map.Entry<PolicyRef, Path> f : folders.entrySet()) {
+            PolicyRef ref = f.getKey();
+            if (ref.adapter() != null) {
+                engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
+                        f.getValue()));
+            } else {
+                engine.registry().model(ref.model()).setWeights(org.pettingllms.torch.io.SafeTensors.read(
+                        f.getValue().resolve("model.safetensors")));
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("loaded " + folders.values().iterator().next().getParent() + ": " + folders.size() + " policies");
+        out.flush();
     }
 
     private void loadAdapters(EmbeddedEngine engine, RunSetup setup, RunConfig cfg) throws java.io.IOException {

@@ -150,8 +150,30 @@ class CliTest {
         JsonNode runJson = new ObjectMapper().readTree(runDir.resolve("run.json").toFile());
         assertThat(runJson.at("/config/policy/level").asText()).isEqualTo("L2");
         assertThat(runJson.at("/versions/pytorch").asText()).isEqualTo("2.7.1");
-        assertThat(runDir.resolve("checkpoints/step-000001/fresh_tiny+tool/adapter_model.safetensors")).exists();
-        assertThat(runDir.resolve("checkpoints/step-000001/fresh_tiny+plan/adapter_config.json")).exists();
+        // the README's paths: checkpoints/step-<N>/<role>/, N as the step lines print it, and latest
+        assertThat(runDir.resolve("checkpoints/step-2/tool/adapter_model.safetensors")).exists();
+        assertThat(runDir.resolve("checkpoints/step-2/plan/adapter_config.json")).exists();
+        assertThat(runDir.resolve("checkpoints/latest/plan/adapter_config.json")).exists();
+        Result adapters = run("evaluate", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
+                "--set", "validation.problems=2", "--set", "validation.sampling.maxTokens=6", "--set", "task.maxTurns=2",
+                "--adapters", "tool=" + runDir.resolve("checkpoints/step-2/tool"),
+                "--adapters", "plan=" + runDir.resolve("checkpoints/step-2/plan"));
+        Result checkpoint = run("evaluate", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set",
+                "policy.model=fresh:tiny", "--set", "validation.problems=2", "--set", "validation.sampling.maxTokens=6",
+                "--set", "task.maxTurns=2", "--checkpoint", runDir.resolve("checkpoints").toString());
+        assertThat(checkpoint.code()).as(checkpoint.err()).isZero();
+        assertThat(adapters.code()).as(adapters.err()).isZero();
+        assertThat(checkpoint.out()).contains("loaded " + runDir.resolve("checkpoints/step-2"));
+        String scores = adapters.out().lines().filter(l -> l.contains("success")).findFirst().orElseThrow()
+                .replaceAll("\\d+\\.\\d+ s \\(.*", "");
+        assertThat(checkpoint.out()).as("the same weights as --adapters").contains(scores.substring(scores.indexOf("|")));
+        assertThat(checkpoint.out().lines().filter(l -> l.startsWith("  ")).toList()).as("per-role rewards")
+                .isEqualTo(adapters.out().lines().filter(l -> l.startsWith("  ")).toList()).isNotEmpty();
+        Result wrong = run("evaluate", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",
+                "--checkpoint", runDir.resolve("checkpoints/step-2").toString());
+        assertThat(wrong.code()).isEqualTo(2);
+        assertThat(wrong.err().lines().count()).as(wrong.err()).isEqualTo(1);
+        assertThat(wrong.err()).contains("no folder 'shared'").contains("[plan, tool]");
 
         Result again = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
         assertThat(again.code()).isEqualTo(2);
@@ -173,9 +195,9 @@ class CliTest {
     @Test
     void everyLevelTrainsOnTheEmbeddedEngine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // L0: one agent with parallel-sampling GRPO; L1: one shared model, fully fine-tuned; L3: a model per role
-        Map<String, List<String>> checkpointsOf = Map.of("L0", List.of("fresh_tiny/model.safetensors"),
-                "L1", List.of("fresh_tiny/model.safetensors"),
-                "L3", List.of("fresh_tiny_tool/model.safetensors", "fresh_tiny_plan/model.safetensors"));
+        Map<String, List<String>> checkpointsOf = Map.of("L0", List.of("step-1/plan/model.safetensors"),
+                "L1", List.of("step-1/shared/model.safetensors"),
+                "L3", List.of("step-1/tool/model.safetensors", "step-1/plan/model.safetensors"));
         for (String level : List.of("L0", "L1", "L3")) {
             Result r = run("train", CONFIGS.resolve("sokoban/" + level + ".yaml").toString(), "--set",
                     "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
@@ -275,7 +297,7 @@ class CliTest {
                 "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=0",
                 "--set", "task.maxTurns=1");
         assertThat(train.code()).as(train.err()).isZero();
-        assertThat(dir.resolve("sudoku-L1/checkpoints/step-000000")).isDirectory();
+        assertThat(dir.resolve("sudoku-L1/checkpoints/step-1/shared/model.safetensors")).exists();
     }
 
     static String[] concat(String[]... parts) {

@@ -1,20 +1,29 @@
 package org.pettingllms.core.train;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.pettingllms.core.util.AtomicFiles;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.util.AtomicFiles;
 
 /**
- * Checkpoints under {@code checkpoints/step-NNNNNN/<policy>/} (the learner's own layout) and a {@code latest}
- * pointer replaced atomically once a checkpoint is complete: a run killed while saving resumes from the previous
- * complete checkpoint.
+ * Checkpoints a user can find: {@code checkpoints/step-<N>/<name>/} with N the 1-based step the step lines print,
+ * and {@code name} the role that a policy serves ({@code tool}, {@code plan}) or {@code shared} for a policy that
+ * serves several roles (L1). Each holds the learner's own layout (PEFT adapter or Hugging Face weights, optimizer
+ * state). {@code latest.json} (replaced atomically once a checkpoint is complete, so a run killed while saving
+ * resumes from the previous one) records the step and every policy's folder; {@code checkpoints/latest} is a
+ * symbolic link to the newest step directory where the file system has them.
  */
-final class Checkpoints {
+public final class Checkpoints {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Path dir;
     private final Learner learner;
@@ -26,32 +35,101 @@ final class Checkpoints {
         this.policies = policies;
     }
 
+    /** Saves the trained policies after step {@code step} (0-based) as {@code step-<step + 1>}. */
     void save(int step) throws IOException {
-        Path stepDir = dir.resolve(String.format("step-%06d", step));
+        String name = "step-" + (step + 1);
+        Path stepDir = dir.resolve(name);
         Files.createDirectories(stepDir);
+        ObjectNode latest = JSON.createObjectNode().put("step", step).put("dir", name);
+        ObjectNode folders = latest.putObject("policies");
         for (PolicyRef p : policies.trainedPolicies()) {
-            learner.save(p, stepDir.resolve(folder(p)));
+            String folder = folder(policies, p);
+            learner.save(p, stepDir.resolve(folder));
+            folders.put(p.toString(), folder);
         }
-        AtomicFiles.writeString(dir.resolve("latest.json"), JSON.createObjectNode().put("step", step)
-                .put("dir", stepDir.getFileName().toString()).toPrettyString());
+        AtomicFiles.writeString(dir.resolve("latest.json"), latest.toPrettyString());
+        link(name);
     }
 
-    /** Loads the latest complete checkpoint into the learner; returns its step. */
+    /** Loads the latest complete checkpoint into the learner; returns its step (0-based). */
     int restoreLatest() throws IOException {
         Path latest = dir.resolve("latest.json");
         if (!Files.exists(latest)) {
             throw new IOException("nothing to resume: no checkpoint in " + dir);
         }
-        var node = JSON.readTree(latest.toFile());
+        JsonNode node = JSON.readTree(latest.toFile());
         Path stepDir = dir.resolve(node.path("dir").asText());
         for (PolicyRef p : policies.trainedPolicies()) {
-            learner.load(p, stepDir.resolve(folder(p)));
+            // runs written before the folders were recorded used the policy's own name
+            String folder = node.path("policies").path(p.toString()).asText(legacyFolder(p));
+            learner.load(p, stepDir.resolve(folder));
         }
         return node.path("step").asInt();
     }
 
-    /** A folder name for a policy: {@code model} or {@code model+adapter}, path separators replaced. */
-    static String folder(PolicyRef p) {
+    /**
+     * The folders of a checkpoint directory: a step directory, or a run's {@code checkpoints/} (its latest step);
+     * each policy of {@code policies} with the folder it was saved in. Fails with one line naming what is missing.
+     */
+    public static Map<PolicyRef, Path> find(Path checkpoint, PolicyMap policies) throws IOException {
+        Path stepDir = checkpoint;
+        JsonNode recorded = null;
+        if (Files.exists(checkpoint.resolve("latest.json"))) {
+            recorded = JSON.readTree(checkpoint.resolve("latest.json").toFile());
+            stepDir = checkpoint.resolve(recorded.path("dir").asText());
+        } else if (Files.exists(checkpoint.getParent() == null ? checkpoint : checkpoint.getParent().resolve("latest.json"))) {
+            JsonNode l = JSON.readTree(checkpoint.getParent().resolve("latest.json").toFile());
+            if (l.path("dir").asText().equals(checkpoint.getFileName().toString())) {
+                recorded = l;
+            }
+        }
+        if (!Files.isDirectory(stepDir)) {
+            throw new IllegalArgumentException("--checkpoint " + checkpoint + ": not a checkpoint directory (expected "
+                    + "runs/<run>/checkpoints or runs/<run>/checkpoints/step-<N>)");
+        }
+        Map<PolicyRef, Path> out = new LinkedHashMap<>();
+        for (PolicyRef p : policies.trainedPolicies()) {
+            String folder = recorded != null && recorded.path("policies").has(p.toString())
+                    ? recorded.path("policies").path(p.toString()).asText() : folder(policies, p);
+            Path f = stepDir.resolve(folder);
+            if (!Files.isDirectory(f) && Files.isDirectory(stepDir.resolve(legacyFolder(p)))) {
+                f = stepDir.resolve(legacyFolder(p)); // written before folders were named by role
+            }
+            if (!Files.isDirectory(f)) {
+                throw new IllegalArgumentException("--checkpoint " + stepDir + ": no folder '" + folder + "' for "
+                        + p + " (it holds " + list(stepDir) + "); was it written by a run of this config's level?");
+            }
+            out.put(p, f);
+        }
+        return out;
+    }
+
+    /** A policy's folder: the role it serves, or {@code shared} when it serves several. */
+    static String folder(PolicyMap policies, PolicyRef p) {
+        List<String> roles = policies.byRole().entrySet().stream().filter(e -> e.getValue().equals(p))
+                .map(Map.Entry::getKey).toList();
+        return roles.size() == 1 ? roles.get(0) : "shared";
+    }
+
+    static String legacyFolder(PolicyRef p) {
         return p.toString().replaceAll("[/\\\\:]", "_");
+    }
+
+    private static String list(Path d) throws IOException {
+        try (var s = Files.list(d)) {
+            return s.map(x -> x.getFileName().toString()).sorted().toList().toString();
+        }
+    }
+
+    /** Points {@code latest} at the step directory: a new link renamed over the old one, so it never dangles. */
+    private void link(String name) {
+        Path tmp = dir.resolve("latest.tmp");
+        try {
+            Files.deleteIfExists(tmp);
+            Files.createSymbolicLink(tmp, Path.of(name));
+            Files.move(tmp, dir.resolve("latest"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | UnsupportedOperationException e) {
+            // no symbolic links here: latest.json still says which step is the latest
+        }
     }
 }
