@@ -9,6 +9,10 @@ import picocli.CommandLine.Command;
         description = "On-policy reinforcement learning of multi-agent LLM systems with AT-GRPO.",
         subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
+    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+            description = "print the stack trace of an error (otherwise one line)")
+    boolean debug;
+
     public static void main(String[] args) {
         System.exit(run(args));
     }
@@ -22,15 +26,46 @@ public final class Main {
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            if (ex instanceof ConfigException || ex instanceof IllegalArgumentException) {
-                cmd.getErr().println("error: " + ex.getMessage());
-                return 2;
+            boolean usage = ex instanceof ConfigException || ex instanceof IllegalArgumentException;
+            cmd.getErr().println("error: " + oneLine(ex));
+            if (debug(parsed)) {
+                ex.printStackTrace(cmd.getErr());
+            } else if (!usage) {
+                cmd.getErr().println("(run again with --debug for the stack trace)");
             }
-            cmd.getErr().println("error: " + ex);
-            ex.printStackTrace(cmd.getErr());
-            return 1;
+            return usage ? 2 : 1;
         });
         return cli;
+    }
+
+    /** Whether {@code --debug} was given to the command or any of its subcommands. */
+    static boolean debug(CommandLine.ParseResult parsed) {
+        for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption("--debug")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What went wrong, for people: the message (a missing file is named as such), the innermost cause's when the
+     * outer one only wraps it, the exception's kind when there is no message.
+     */
+    static String oneLine(Throwable ex) {
+        Throwable t = ex;
+        while (t.getCause() != null && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
+            t = t.getCause();
+        }
+        String msg;
+        if (t instanceof java.nio.file.NoSuchFileException f) {
+            msg = "no such file: " + f.getFile();
+        } else if (t instanceof java.nio.file.AccessDeniedException f) {
+            msg = "permission denied: " + f.getFile();
+        } else {
+            msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        }
+        return msg.lines().findFirst().orElse(msg);
     }
 
     static final class Version implements CommandLine.IVersionProvider {

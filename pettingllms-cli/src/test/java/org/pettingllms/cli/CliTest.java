@@ -231,6 +231,39 @@ class CliTest {
     }
 
     @Test
+    void errorsAreOneLineForPeopleAndStackTracesOnlyWithDebug(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        String l2 = CONFIGS.resolve("plan-path/L2.yaml").toString();
+        // a missing file
+        Result missing = run("train", dir.resolve("nope.yaml").toString());
+        assertThat(missing.code()).isNotZero();
+        assertThat(missing.err().lines().toList()).hasSize(1).allSatisfy(l -> assertThat(l).startsWith("error: ")
+                .contains("nope.yaml"));
+        // a malformed config
+        Path bad = dir.resolve("bad.yaml");
+        Files.writeString(bad, "task: {name: plan-path\nrollout: [");
+        Result malformed = run("train", bad.toString());
+        assertThat(malformed.code()).isEqualTo(2);
+        assertThat(malformed.err().lines().toList()).hasSize(1).allSatisfy(l -> assertThat(l).contains("bad.yaml")
+                .contains("line"));
+        // a bad adapter directory
+        Result adapter = run("evaluate", l2, "--set", "policy.model=fresh:tiny", "--adapters", "tool=" + dir);
+        assertThat(adapter.code()).isNotZero();
+        assertThat(adapter.err().lines().filter(l -> l.startsWith("error: ")).toList()).hasSize(1)
+                .allSatisfy(l -> assertThat(l).contains(dir.toString()).contains("adapter_config.json"));
+        assertThat(adapter.err()).doesNotContain("\tat ");
+        // an unknown preset
+        Result preset = run("train", l2, "--set", "policy.model=fresh:huge", "--set", "run.outputDir=" + dir);
+        assertThat(preset.code()).isNotZero();
+        assertThat(preset.err().lines().filter(l -> l.startsWith("error: ")).toList()).hasSize(1)
+                .allSatisfy(l -> assertThat(l).contains("huge").contains("tiny, 2m, 20m"));
+        assertThat(preset.err()).doesNotContain("\tat ");
+        // the stack trace on request
+        Result debug = run("evaluate", l2, "--set", "policy.model=fresh:tiny", "--adapters", "tool=" + dir, "--debug");
+        assertThat(debug.err()).contains("\tat ");
+    }
+
+    @Test
     void singleAgentBaselinesUseParallelSampling() throws Exception {
         // reference defect 8: single-agent "GRPO" baselines that were really tree sampling
         try (var files = Files.walk(CONFIGS)) {
