@@ -7,9 +7,10 @@ import java.util.List;
 
 /**
  * How a program is walled off. {@link #NAMESPACES} (when the trainer runs as root with util-linux): new network,
- * PID and mount namespaces, an unprivileged user id per concurrent slot, shared writable directories remounted
- * read-only, resource limits; killing the launcher kills every process the program started. {@link #BASIC}
- * (elsewhere): resource limits, an empty environment and process-tree kill only; no network isolation.
+ * PID and mount namespaces, an unprivileged user id per concurrent slot, a file-system view that holds only the
+ * system directories (read-only) and the program's own directory, resource limits; killing the launcher kills
+ * every process the program started. {@link #BASIC} (elsewhere): resource limits, an empty environment and
+ * process-tree kill only: no network isolation, and the program can read what the trainer's user can read.
  */
 public enum Isolation {
     NAMESPACES, BASIC;
@@ -17,14 +18,31 @@ public enum Isolation {
     /** First user id of the sandbox slots; slot {@code i} runs as {@code BASE_UID + i}. */
     static final int BASE_UID = 61000;
 
-    /** Runs as root inside the new namespaces, then drops to the slot's user: $1 work dir, $2 uid, rest command. */
+    /**
+     * Runs as root inside the new namespaces, builds the program's file-system view and drops to the slot's user:
+     * $1 work dir, $2 uid, $3 an extra read-only directory (the interpreter's prefix outside /usr) or "-", rest the
+     * command. The view is a fresh tmpfs holding only the system directories (read-only), /dev's null, zero and
+     * random devices, a /proc of the new PID namespace, and the work dir (read-write): no project, home, dataset or
+     * other run's directory exists in it. The mount point lives in the work dir, which the caller removes.
+     */
     private static final String SETUP = """
-            d="$1"; u="$2"; shift 2
-            for m in /tmp /var/tmp /dev/shm /run/lock; do
-              if [ -d "$m" ]; then mount --bind "$m" "$m" && mount -o remount,bind,ro "$m" || exit 120; fi
+            d="$1"; u="$2"; x="$3"; shift 3
+            r="$d/.root"
+            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || exit 120
+            for p in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc $x; do
+              [ "$p" = "-" ] && continue
+              if [ -L "$p" ]; then cp -P "$p" "$r$p" || exit 120
+              elif [ -d "$p" ]; then
+                mkdir -p "$r$p" && mount --rbind "$p" "$r$p" && mount -o remount,bind,ro "$r$p" || exit 120
+              fi
             done
-            mount --bind "$d" "$d" && mount -o remount,bind,rw "$d" && chown "$u:$u" "$d" && cd "$d" || exit 120
-            setpriv --reuid="$u" --regid="$u" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs -- "$@"
+            mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" || exit 120
+            for n in null zero random urandom; do
+              touch "$r/dev/$n" && mount --bind "/dev/$n" "$r/dev/$n" || exit 120
+            done
+            mount -t proc proc "$r/proc" && mount --bind "$d" "$r$d" && chown "$u:$u" "$d" || exit 120
+            chroot "$r" setpriv --reuid="$u" --regid="$u" --clear-groups --inh-caps=-all --bounding-set=-all \\
+              --no-new-privs -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"
             """;
 
     /** The best isolation this machine allows. */
@@ -48,12 +66,16 @@ public enum Isolation {
         return Files.isExecutable(Path.of("/usr/bin", tool));
     }
 
-    /** The command line that runs {@code program} (already limited by prlimit) in {@code dir} for {@code slot}. */
-    List<String> wrap(List<String> program, Path dir, int slot) {
+    /**
+     * The command line that runs {@code program} (already limited by prlimit) in {@code dir} for {@code slot};
+     * {@code extra} is a directory the program's interpreter needs outside the system directories, or null.
+     */
+    List<String> wrap(List<String> program, Path dir, int slot, Path extra) {
         List<String> cmd = new ArrayList<>();
         if (this == NAMESPACES) {
             cmd.addAll(List.of("unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
-                    "--", "/bin/sh", "-c", SETUP, "sandbox", dir.toString(), Integer.toString(BASE_UID + slot)));
+                    "--", "/bin/sh", "-c", SETUP, "sandbox", dir.toString(), Integer.toString(BASE_UID + slot),
+                    extra == null ? "-" : extra.toString()));
         } else {
             cmd.add("setsid");
         }

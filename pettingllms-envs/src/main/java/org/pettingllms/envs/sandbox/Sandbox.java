@@ -32,8 +32,12 @@ public final class Sandbox {
     private static final int SIGXCPU = 24;
 
     private final SandboxLimits limits;
+    private static final java.util.concurrent.atomic.AtomicBoolean BASIC_WARNED =
+            new java.util.concurrent.atomic.AtomicBoolean();
     private final Isolation isolation;
     private final String python;
+    /** The interpreter's installation outside the system directories (bound into the view), or null. */
+    private final Path pythonPrefix;
     private final Path base;
     private final BlockingQueue<Integer> slots;
 
@@ -41,6 +45,7 @@ public final class Sandbox {
         this.limits = limits;
         this.isolation = isolation;
         this.python = python;
+        this.pythonPrefix = prefix(python);
         this.base = base;
         this.slots = new ArrayBlockingQueue<>(concurrency);
         for (int i = 0; i < concurrency; i++) {
@@ -74,6 +79,11 @@ public final class Sandbox {
                     + probe.summary() + "; install Python 3 for all users (for example: apt-get install python3)");
         }
         LOG.debug("sandbox ready: {} isolation, python {}, {} slots", isolation, python, concurrency);
+        if (isolation == Isolation.BASIC && BASIC_WARNED.compareAndSet(false, true)) {
+            LOG.warn("sandbox: basic isolation only (needs root and util-linux's unshare, setpriv and prlimit for "
+                    + "more): programs run with resource limits, but can read every file this user can read (the "
+                    + "datasets' answers included) and reach the network");
+        }
         return box;
     }
 
@@ -123,7 +133,8 @@ public final class Sandbox {
         }
         program.addAll(List.of("--", "env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8",
                 python, "-I", "-B", "main.py"));
-        ProcessBuilder pb = new ProcessBuilder(isolation.wrap(program, dir, slot)).directory(dir.toFile());
+        ProcessBuilder pb = new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix))
+                .directory(dir.toFile());
         pb.environment().clear();
         pb.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         long start = System.nanoTime();
@@ -220,6 +231,22 @@ public final class Sandbox {
 
         String text() {
             return buf.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Where an interpreter outside /usr, /bin and /lib is installed ({@code <prefix>/bin/python3}), or null. */
+    static Path prefix(String python) {
+        try {
+            Path real = Path.of(python).toRealPath();
+            for (String system : List.of("/usr/", "/bin/", "/lib")) {
+                if (real.toString().startsWith(system)) {
+                    return null;
+                }
+            }
+            Path bin = real.getParent();
+            return bin != null && bin.getParent() != null ? bin.getParent() : null;
+        } catch (IOException e) {
+            return null;
         }
     }
 

@@ -156,6 +156,42 @@ class SandboxTest {
     }
 
     @Test
+    void aProgramSearchingTheFileSystemFindsNoBenchmarkFilesAndNoOtherDirectory(@TempDir Path otherRun)
+            throws Exception {
+        assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
+        Path datasets = org.pettingllms.testkit.SharedFiles.shared().resolve("datasets").toAbsolutePath().normalize();
+        assertThat(datasets).as("the answers a program must not read exist on this machine").isDirectory();
+        Path secret = otherRun.resolve("answers.txt");
+        Files.writeString(secret, "42");
+        String search = """
+                import os
+                found = []
+                for root, dirs, files in os.walk('/', onerror=lambda e: None):
+                    if root.startswith(('/proc', '/sys', '/usr', '/etc', '/lib')):
+                        dirs[:] = []
+                        continue
+                    found += [os.path.join(root, f) for f in files if f.endswith(('.jsonl', '.parquet'))]
+                print(len(found), found[:3])
+                print(os.path.exists(%s), os.path.exists(%s), os.path.exists(%s))
+                try:
+                    print(open(%s).read())
+                except OSError as e:
+                    print('refused', type(e).__name__)
+                """.formatted(py(datasets), py(Path.of(".").toAbsolutePath().normalize()),
+                py(Path.of(System.getProperty("user.home"))), py(secret));
+        Execution e = box.run(search, "");
+        assertThat(e.ok()).as(e.summary()).isTrue();
+        List<String> lines = e.stdout().lines().toList();
+        assertThat(lines.get(0)).as("benchmark files found").startsWith("0 ");
+        assertThat(lines.get(1)).as("the datasets, the project, the home directory").isEqualTo("False False False");
+        assertThat(lines.get(2)).as("another run's directory").isEqualTo("refused FileNotFoundError");
+    }
+
+    private static String py(Path p) {
+        return "'" + p.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    @Test
     void aForkBombIsContainedAndLeavesNoProcessBehind() {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
         Execution e = box.run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass", "",
