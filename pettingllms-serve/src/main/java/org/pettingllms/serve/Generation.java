@@ -71,9 +71,7 @@ final class Generation {
         }
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         List<Completion> out = engine.sampler().sampleTokens(policy, ids, n, params);
-        ObjectNode root = InferenceServer.JSON.createObjectNode().put("id", "cmpl-" + UUID.randomUUID())
-                .put("object", "text_completion").put("created", System.currentTimeMillis() / 1000)
-                .put("model", name == null ? model : name);
+        ObjectNode root = header("cmpl-", "text_completion", name);
         ArrayNode choices = root.putArray("choices");
         long completionTokens = 0;
         for (int i = 0; i < out.size(); i++) {
@@ -158,9 +156,7 @@ final class Generation {
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
             throw BadRequest.field("messages", e.getMessage());
         }
-        ObjectNode root = InferenceServer.JSON.createObjectNode().put("id", "chatcmpl-" + UUID.randomUUID())
-                .put("object", "chat.completion").put("created", System.currentTimeMillis() / 1000)
-                .put("model", name == null ? model : name);
+        ObjectNode root = header("chatcmpl-", "chat.completion", name);
         ArrayNode choices = root.putArray("choices");
         long completionTokens = 0;
         for (int i = 0; i < out.size(); i++) {
@@ -235,6 +231,12 @@ final class Generation {
             }
         }
         return n == 1 ? all.get(0) : all;
+    }
+
+    /** An OpenAI-style response's first fields: id, object, created, model. */
+    private ObjectNode header(String idPrefix, String object, String name) {
+        return InferenceServer.JSON.createObjectNode().put("id", idPrefix + UUID.randomUUID()).put("object", object)
+                .put("created", System.currentTimeMillis() / 1000).put("model", name == null ? model : name);
     }
 
     /** The stop string that ended a completion, or null (end of sequence, or the budget). */
