@@ -29,6 +29,19 @@ class SudokuRulesTest {
     }
 
     @Test
+    void fromTheSecondTurnTheBoardSaysWhichDigitsAreFills() {
+        assertThat(game.render(board)).as("the first turn: clues only, no fills line").isEqualTo(CLUES);
+        SudokuBoard after = play("(0,2,3) (2,0,2)").board();
+        assertThat(game.render(after)).isEqualTo("123.\n34..\n2...\n....\nfills: 0,2=3 2,0=2");
+        SudokuBoard back = game.fromText(game.render(after));
+        assertThat(back).isEqualTo(after);
+        assertThat(back.clue(0, 2)).as("a fill is not a clue").isZero();
+        // overwriting an earlier fill is allowed, overwriting a clue is not
+        assertThat(game.apply(after, game.parse("(0,2,4)").orElseThrow()).anyInvalid()).isFalse();
+        assertThat(game.apply(after, game.parse("(0,0,4)").orElseThrow()).anyInvalid()).isTrue();
+    }
+
+    @Test
     void cluesCannotBeOverwrittenAndValuesMustBeInRange() {
         var over = play("(0,0,2)");
         assertThat(over.reward()).isCloseTo(-1.0, within(1e-12));

@@ -75,9 +75,14 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
         return new SudokuBoard(n, p, p);
     }
 
+    /**
+     * The grid, digits and {@code .} for empty cells; from the second turn on (once cells have been filled) a last
+     * line {@code fills: r,c=v ...} (0-based) says which digits are earlier fills, so the rest are the clues.
+     */
     @Override
     public String render(SudokuBoard b) {
         StringBuilder sb = new StringBuilder();
+        StringBuilder fills = new StringBuilder();
         for (int r = 0; r < b.n(); r++) {
             if (r > 0) {
                 sb.append('\n');
@@ -85,15 +90,29 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
             for (int c = 0; c < b.n(); c++) {
                 int v = b.at(r, c);
                 sb.append(v == 0 ? '.' : (char) ('0' + v));
+                if (v != 0 && b.clue(r, c) == 0) {
+                    fills.append(fills.isEmpty() ? "" : " ").append(r).append(',').append(c).append('=').append(v);
+                }
             }
+        }
+        if (!fills.isEmpty()) {
+            sb.append('\n').append(FILLS).append(fills);
         }
         return sb.toString();
     }
 
-    /** Reads n rows of n digits ({@code .} or 0 empty); the digits become the clues. */
+    static final String FILLS = "fills: ";
+
+    /**
+     * Reads n rows of n digits ({@code .} or 0 empty); the digits become the clues, except those an optional last
+     * {@code fills: r,c=v ...} line names, which are earlier fills (what {@link #render} writes).
+     */
     @Override
     public SudokuBoard fromText(String text) {
-        List<String> rows = Grid.rows(text);
+        List<String> lines = text.lines().filter(l -> !l.isEmpty()).toList();
+        String fillLine = !lines.isEmpty() && lines.get(lines.size() - 1).startsWith(FILLS)
+                ? lines.get(lines.size() - 1) : null;
+        List<String> rows = Grid.rows(fillLine == null ? text : String.join("\n", lines.subList(0, lines.size() - 1)));
         int n = rows.size();
         StringBuilder cells = new StringBuilder();
         for (int r = 0; r < n; r++) {
@@ -110,7 +129,17 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
                 }
             }
         }
-        return new SudokuBoard(n, cells.toString(), cells.toString());
+        StringBuilder clues = new StringBuilder(cells);
+        if (fillLine != null) {
+            for (String f : fillLine.substring(FILLS.length()).trim().split("\\s+")) {
+                Matcher m = Pattern.compile("(\\d+),(\\d+)=(\\d+)").matcher(f);
+                if (!m.matches() || Integer.parseInt(m.group(1)) >= n || Integer.parseInt(m.group(2)) >= n) {
+                    throw new IllegalArgumentException("sudoku fills line: '" + f + "' is not r,c=v on the board");
+                }
+                clues.setCharAt(Integer.parseInt(m.group(1)) * n + Integer.parseInt(m.group(2)), '0');
+            }
+        }
+        return new SudokuBoard(n, clues.toString(), cells.toString());
     }
 
     @Override
