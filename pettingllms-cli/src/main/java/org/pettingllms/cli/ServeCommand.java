@@ -6,14 +6,9 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -59,11 +54,8 @@ final class ServeCommand implements Callable<Integer> {
             throw new ConfigException("--model " + model + ": not a model directory");
         }
         String name = model.toString();
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + name.replace("'", "''")
-                + "', level: L1}\n", "serve", List.of("engine.device=" + device));
         PrintWriter out = spec.commandLine().getOut();
-        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, PolicyMap.forLevel(Level.L1, List.of("model"), name,
-                Set.of()));
+        try (EmbeddedEngine engine = InferenceServer.openEngine(name, device);
              InferenceServer server = new InferenceServer(engine, name, new InferenceServer.Options(host, port,
                      servedName == null ? name : servedName, maxConcurrent))) {
             for (Map.Entry<String, Path> a : adapters.entrySet()) {

@@ -293,10 +293,7 @@ class CliTest {
     @Test
     void trainSendsItsRolloutsToAServeReplica(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         String model = Path.of("..", "models", "plan-path-tiny").toAbsolutePath().normalize().toString();
-        var cfg = org.pettingllms.core.config.ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + model
-                + "', level: L1}\n", "test", List.of());
-        try (var engine = org.pettingllms.torch.engine.EmbeddedEngine.open(cfg, org.pettingllms.core.backend.PolicyMap
-                .forLevel(org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
+        try (var engine = org.pettingllms.serve.InferenceServer.openEngine(model, "cpu");
              var server = new org.pettingllms.serve.InferenceServer(engine, model,
                      new org.pettingllms.serve.InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start()) {
             Result r = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=" + model,

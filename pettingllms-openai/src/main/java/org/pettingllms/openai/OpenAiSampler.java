@@ -100,6 +100,11 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         return m.matches() ? Long.parseLong(m.group(2)) : 0;
     }
 
+    /** SGLang's {@code weight_version} as {@link ServedWeights} sets it: {@code v12} is 12; anything else is 0. */
+    static long weightVersionOf(String weightVersion) {
+        return weightVersion.matches("v\\d+") ? Long.parseLong(weightVersion.substring(1)) : 0;
+    }
+
     /** The served name of an adapter policy's weights at {@code version}. */
     public static String adapterName(PolicyRef policy, long version) {
         return policy.adapter() + "-v" + version;
@@ -143,7 +148,7 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         List<Completion> out = new ArrayList<>(n);
         for (Protocol.Choice c : options.protocol().parse(answer.body(), n, model)) {
             out.add(new Completion(IntSeq.of(ids), IntSeq.of(c.tokens()), FloatSeq.of(c.logprobs()), c.text(),
-                    c.finish(), c.weightVersion() != null && policy.adapter() == null ? versionOf("w-" + c.weightVersion())
+                    c.finish(), c.weightVersion() != null && policy.adapter() == null ? weightVersionOf(c.weightVersion())
                     : versionOf(c.model()), answer.replica() + " " + (c.model() == null ? "base" : c.model())
                     + (c.weightVersion() == null ? "" : " " + c.weightVersion())));
         }

@@ -25,6 +25,7 @@ import org.pettingllms.torch.text.TextCodec;
  */
 final class Generation {
     static final int MAX_N = 64;
+    static final int MAX_TOKENS = 1 << 20;
     private final EmbeddedEngine engine;
     private final String model;
     private final TextCodec codec;
@@ -62,9 +63,7 @@ final class Generation {
             throw BadRequest.field("prompt", "the prompt is empty");
         }
         int n = Fields.integer(body, "n", 1, 1, MAX_N);
-        SamplingParams params = new SamplingParams(Fields.number(body, "temperature", 1.0, 0, 100),
-                Math.max(0, Fields.integer(body, "top_k", 0, -1, vocab)), Fields.number(body, "top_p", 1.0, 1e-9, 1),
-                Fields.integer(body, "max_tokens", 16, 0, 1 << 20), Fields.strings(body, "stop"), seed(body, "seed"));
+        SamplingParams params = params(body, Fields.integer(body, "max_tokens", 16, 0, MAX_TOKENS), "seed");
         boolean logprobs = body.hasNonNull("logprobs");
         if (logprobs) {
             Fields.integer(body, "logprobs", 0, 0, 20);
@@ -145,11 +144,9 @@ final class Generation {
         }
         int n = Fields.integer(body, "n", 1, 1, MAX_N);
         int maxTokens = body.hasNonNull("max_completion_tokens")
-                ? Fields.integer(body, "max_completion_tokens", 256, 0, 1 << 20)
-                : Fields.integer(body, "max_tokens", 256, 0, 1 << 20);
-        SamplingParams params = new SamplingParams(Fields.number(body, "temperature", 1.0, 0, 100),
-                Math.max(0, Fields.integer(body, "top_k", 0, -1, vocab)), Fields.number(body, "top_p", 1.0, 1e-9, 1),
-                maxTokens, Fields.strings(body, "stop"), seed(body, "seed"));
+                ? Fields.integer(body, "max_completion_tokens", 256, 0, MAX_TOKENS)
+                : Fields.integer(body, "max_tokens", 256, 0, MAX_TOKENS);
+        SamplingParams params = params(body, maxTokens, "seed");
         List<Completion> out;
         try {
             out = engine.sampler().sample(policy, new Prompt(messages, PromptStyle.CHAT), n, params);
@@ -195,10 +192,7 @@ final class Generation {
             throw BadRequest.field("sampling_params", "expected an object");
         }
         int n = Fields.integer(sp, "n", 1, 1, MAX_N);
-        SamplingParams params = new SamplingParams(Fields.number(sp, "temperature", 1.0, 0, 100),
-                Math.max(0, Fields.integer(sp, "top_k", 0, -1, vocab)), Fields.number(sp, "top_p", 1.0, 1e-9, 1),
-                Fields.integer(sp, "max_new_tokens", 128, 0, 1 << 20), Fields.strings(sp, "stop"),
-                seed(sp, "sampling_seed"));
+        SamplingParams params = params(sp, Fields.integer(sp, "max_new_tokens", 128, 0, MAX_TOKENS), "sampling_seed");
         boolean logprobs = Fields.bool(body, "return_logprob", false);
         List<Completion> out = engine.sampler().sampleTokens(policy, ids, n, params);
         ArrayNode all = InferenceServer.JSON.createArrayNode();
@@ -231,6 +225,16 @@ final class Generation {
             }
         }
         return n == 1 ? all.get(0) : all;
+    }
+
+    /**
+     * The sampling fields every protocol names alike ({@code temperature}, {@code top_k} with -1 or 0 for none,
+     * {@code top_p}, {@code stop}), the token budget each names its own way, and the seed under {@code seedField}.
+     */
+    private SamplingParams params(JsonNode fields, int maxTokens, String seedField) {
+        return new SamplingParams(Fields.number(fields, "temperature", 1.0, 0, 100),
+                Math.max(0, Fields.integer(fields, "top_k", 0, -1, vocab)), Fields.number(fields, "top_p", 1.0, 1e-9, 1),
+                maxTokens, Fields.strings(fields, "stop"), seed(fields, seedField));
     }
 
     /** An OpenAI-style response's first fields: id, object, created, model. */

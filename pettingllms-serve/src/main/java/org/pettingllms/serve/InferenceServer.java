@@ -88,6 +88,15 @@ public final class InferenceServer implements AutoCloseable {
         });
     }
 
+    /** The embedded engine for serving one model directory (its base weights; adapters are loaded by name). */
+    public static EmbeddedEngine openEngine(String model, String device) throws java.io.IOException {
+        org.pettingllms.core.config.RunConfig cfg = org.pettingllms.core.config.ConfigLoader.fromYaml(
+                "task: {name: served}\npolicy: {model: '" + model.replace("'", "''") + "', level: L1}\n", "serve",
+                List.of("engine.device=" + device));
+        return EmbeddedEngine.open(cfg, org.pettingllms.core.backend.PolicyMap.forLevel(
+                org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
+    }
+
     /** Starts listening; {@link #uri()} then names the bound port. */
     public InferenceServer start() {
         app.start();

@@ -8,17 +8,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -30,16 +25,10 @@ class ServerApiTest {
     static String model;
     static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    static EmbeddedEngine engine(String model) throws Exception {
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: served}\npolicy: {model: '" + model + "', level: L1}\n",
-                "test", List.of());
-        return EmbeddedEngine.open(cfg, PolicyMap.forLevel(Level.L1, List.of("model"), model, Set.of()));
-    }
-
     @BeforeAll
     static void start() throws Exception {
         model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        engine = engine(model);
+        engine = InferenceServer.openEngine(model, "cpu");
         server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 2)).start();
     }
 

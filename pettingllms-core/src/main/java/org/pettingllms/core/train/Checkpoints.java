@@ -53,18 +53,14 @@ public final class Checkpoints {
 
     /** Loads the latest complete checkpoint into the learner; returns its step (0-based). */
     int restoreLatest() throws IOException {
-        Path latest = dir.resolve("latest.json");
-        if (!Files.exists(latest)) {
+        if (!Files.exists(dir.resolve("latest.json"))) {
             throw new IOException("nothing to resume: no checkpoint in " + dir);
         }
-        JsonNode node = JSON.readTree(latest.toFile());
-        Path stepDir = dir.resolve(node.path("dir").asText());
-        for (PolicyRef p : policies.trainedPolicies()) {
-            // runs written before the folders were recorded used the policy's own name
-            String folder = node.path("policies").path(p.toString()).asText(legacyFolder(p));
-            learner.load(p, stepDir.resolve(folder));
+        Located latest = locate(dir, policies);
+        for (Map.Entry<PolicyRef, Path> f : latest.folders().entrySet()) {
+            learner.load(f.getKey(), f.getValue());
         }
-        return node.path("step").asInt();
+        return latest.step();
     }
 
     /**
@@ -72,19 +68,28 @@ public final class Checkpoints {
      * each policy of {@code policies} with the folder it was saved in. Fails with one line naming what is missing.
      */
     public static Map<PolicyRef, Path> find(Path checkpoint, PolicyMap policies) throws IOException {
+        return locate(checkpoint, policies).folders();
+    }
+
+    /** A checkpoint's step (0-based; -1 when no {@code latest.json} names it) and each policy's folder. */
+    private record Located(int step, Map<PolicyRef, Path> folders) {
+    }
+
+    private static Located locate(Path checkpoint, PolicyMap policies) throws IOException {
         Path stepDir = checkpoint;
-        JsonNode recorded = null;
+        JsonNode recorded = null; // latest.json, when it describes this step directory
+        Path parent = checkpoint.toAbsolutePath().getParent();
         if (Files.exists(checkpoint.resolve("latest.json"))) {
             recorded = JSON.readTree(checkpoint.resolve("latest.json").toFile());
             stepDir = checkpoint.resolve(recorded.path("dir").asText());
-        } else if (Files.exists(checkpoint.getParent() == null ? checkpoint : checkpoint.getParent().resolve("latest.json"))) {
-            JsonNode l = JSON.readTree(checkpoint.getParent().resolve("latest.json").toFile());
-            if (l.path("dir").asText().equals(checkpoint.getFileName().toString())) {
+        } else if (parent != null && Files.exists(parent.resolve("latest.json"))) {
+            JsonNode l = JSON.readTree(parent.resolve("latest.json").toFile());
+            if (l.path("dir").asText().equals(checkpoint.toAbsolutePath().getFileName().toString())) {
                 recorded = l;
             }
         }
         if (!Files.isDirectory(stepDir)) {
-            throw new IllegalArgumentException("--checkpoint " + checkpoint + ": not a checkpoint directory (expected "
+            throw new IllegalArgumentException("checkpoint " + checkpoint + ": not a checkpoint directory (expected "
                     + "runs/<run>/checkpoints or runs/<run>/checkpoints/step-<N>)");
         }
         Map<PolicyRef, Path> out = new LinkedHashMap<>();
@@ -96,12 +101,12 @@ public final class Checkpoints {
                 f = stepDir.resolve(legacyFolder(p)); // written before folders were named by role
             }
             if (!Files.isDirectory(f)) {
-                throw new IllegalArgumentException("--checkpoint " + stepDir + ": no folder '" + folder + "' for "
+                throw new IllegalArgumentException("checkpoint " + stepDir + ": no folder '" + folder + "' for "
                         + p + " (it holds " + list(stepDir) + "); was it written by a run of this config's level?");
             }
             out.put(p, f);
         }
-        return out;
+        return new Located(recorded == null ? -1 : recorded.path("step").asInt(), out);
     }
 
     /** A policy's folder: the role it serves, or {@code shared} when it serves several. */
