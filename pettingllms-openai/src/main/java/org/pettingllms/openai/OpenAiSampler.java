@@ -85,10 +85,6 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         return options.servers();
     }
 
-    HttpClient http() {
-        return http;
-    }
-
     /** From now on an adapter policy's requests name {@code name} (a loaded adapter: {@code <adapter>-v<version>}). */
     public void useAdapter(PolicyRef policy, String name) {
         adapterNames.put(policy, name);
@@ -155,14 +151,6 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         return out;
     }
 
-    /**
-     * POSTs {@code body} to one replica, retrying as the class describes; returns the parsed JSON answer (or a
-     * text answer wrapped as a JSON string).
-     */
-    JsonNode post(String path, String body, String what) {
-        return send(null, path, body, what).body();
-    }
-
     /** A successful answer and the replica that gave it. */
     private record Answer(JsonNode body, URI replica) {
     }
@@ -172,6 +160,10 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
         return send(replica, path, body, what).body();
     }
 
+    /**
+     * POSTs {@code body} to {@code only}, or to a replica picked as the class describes (null), retrying; returns
+     * the parsed JSON answer (a text answer wrapped as a JSON string) and the replica that gave it.
+     */
     private Answer send(URI only, String path, String body, String what) {
         Set<Replicas.Replica> avoid = new HashSet<>();
         String last = "no replica answered";

@@ -53,11 +53,6 @@ public final class PolicyRegistry implements AutoCloseable {
         }
     }
 
-    /** Whether an adapter policy has an adapter (loaded or created). */
-    public synchronized boolean hasAdapter(PolicyRef ref) {
-        return adapters.containsKey(ref);
-    }
-
     /**
      * Removes and closes an adapter; returns whether there was one. Takes the write lock, so no batch that uses it
      * is running (a request still queued for it fails).
