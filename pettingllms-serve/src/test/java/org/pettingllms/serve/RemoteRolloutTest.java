@@ -48,6 +48,13 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  */
 class RemoteRolloutTest {
     static final String MODEL = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+    /**
+     * One request (K = 3 rows) per generation batch, in-process and on every replica. Dynamic batching groups
+     * whatever requests arrive together, so a row's logits depend on its batch mates in the last float bits, and at
+     * temperature 1 such a bit can flip a sampled token now and then; with one request per batch the same seed gives
+     * the same tokens wherever a request runs, which is what these tests compare.
+     */
+    static final String BATCH_PER_REQUEST = "engine.maxBatchRows=3";
     final List<AutoCloseable> open = new ArrayList<>();
     final PlanningTask<?, ?> task = new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT),
             List.of("tool", "plan"), 2);
@@ -62,6 +69,7 @@ class RemoteRolloutTest {
         return ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n", "test",
                 List.of("train.steps=" + steps, "rollout.problemsPerStep=3", "rollout.k=3",
                         "rollout.sampling.maxTokens=24", "train.miniBatches=2", "train.learningRate=" + lr,
+                        BATCH_PER_REQUEST,
                         "train.checkpointEvery=0", "train.validateEvery=0", "validation.problems=0"));
     }
 
@@ -181,7 +189,8 @@ class RemoteRolloutTest {
         PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), MODEL, Set.of());
         RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L1}\n",
                 "test", List.of("train.steps=2", "rollout.problemsPerStep=3", "rollout.k=3",
-                        "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", "train.checkpointEvery=0",
+                        "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", BATCH_PER_REQUEST,
+                        "train.checkpointEvery=0",
                         "train.validateEvery=0", "validation.problems=0"));
         EmbeddedEngine local = EmbeddedEngine.open(cfg, l1);
         open.add(local);
