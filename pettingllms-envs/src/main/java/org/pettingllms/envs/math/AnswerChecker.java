@@ -9,69 +9,178 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Decides whether a candidate answer is mathematically equivalent to a reference (ENVIRONMENTS.md, math):
- * numbers exactly or within 1e-6 relative (integers with separators, decimals, fractions, scientific notation,
- * percentages), collections (sets and bare lists in any order; tuples and intervals in order, with their
- * brackets), equations {@code x = 3} against {@code 3}, then symbolic equivalence with the Symja computer algebra
- * system (radicals, pi, powers, polynomials; a numeric check at random points as fallback), then normalised text.
+ * Decides whether a candidate answer is mathematically equivalent to a reference (docs/ENVIRONMENTS.md, math), in
+ * this order: the same text after normalisation ({@link LatexAnswers}); matrices cell by cell; inequalities,
+ * chains and {@code \ne} as the intervals they describe ({@code x \ge 4} = {@code 4 \le x} = {@code [4, \infty)});
+ * equations equal up to a non-zero factor ({@code 2x+4y=3} = {@code -4x-8y+6=0}), an equation's right side
+ * against a value ({@code x = 3} = {@code 3}); sets and bare lists in any order, tuples and intervals in order
+ * with their brackets; numbers exactly (integers) or within {@value #REL_TOL} relative (decimals, fractions,
+ * scientific notation, percentages against the bare number or its hundredth); then symbolic equality with the
+ * Symja computer-algebra system (a numeric check at random points as its fallback); then normalised words.
+ * One check has a deadline of {@link #CHECK_DEADLINE}; past it the answer counts as wrong, with that reason.
  */
 public final class AnswerChecker {
+    /** Relative tolerance of numeric comparison. */
+    public static final double REL_TOL = 1e-6;
+    /** The most one check may take, all its symbolic questions together. */
+    public static final Duration CHECK_DEADLINE = Duration.ofSeconds(8);
+    private static final Duration SYMJA_DEADLINE = Duration.ofSeconds(5);
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
     private static final Pattern SCI = Pattern.compile("([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
     private static final Pattern FRAC = Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
     private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
-    private static final Duration SYMJA_DEADLINE = Duration.ofSeconds(5);
+
+    /**
+     * What {@code check-answer} shows: the extracted answer and the rule that found it (null when the text states
+     * none), both normal forms, the verdict and why.
+     */
+    public record Verdict(String extracted, AnswerExtractor.Method method, String candidate, String reference,
+            boolean correct, String reason) {
+    }
+
+    /** A comparison's outcome with its reason. */
+    record Match(boolean equal, String reason) {
+        static Match yes(String reason) {
+            return new Match(true, reason);
+        }
+
+        static Match no(String reason) {
+            return new Match(false, reason);
+        }
+    }
 
     private AnswerChecker() {
     }
 
     /** Extracts the final answer of {@code modelText} and compares it with {@code reference}. */
     public static boolean isCorrect(String modelText, String reference) {
-        return AnswerExtractor.extract(modelText).map(a -> equivalent(a, reference)).orElse(false);
+        return check(modelText, reference).correct();
     }
 
     /** Whether {@code candidate} and {@code reference} are the same mathematical answer. */
     public static boolean equivalent(String candidate, String reference) {
-        if (candidate == null || reference == null) {
-            return false;
+        return compare(candidate, reference).equal();
+    }
+
+    /** Extraction and comparison with every step shown. */
+    public static Verdict check(String modelText, String reference) {
+        String ref = reference == null ? "" : LatexAnswers.normalize(reference).full();
+        Optional<AnswerExtractor.Extraction> found = AnswerExtractor.find(modelText);
+        if (found.isEmpty()) {
+            return new Verdict(null, null, null, ref, false, "no answer found in the text");
         }
+        String answer = found.get().answer();
+        Match m = compare(answer, reference);
+        return new Verdict(answer, found.get().method(), LatexAnswers.normalize(answer).full(), ref, m.equal(),
+                m.reason());
+    }
+
+    /** An extracted answer against the reference, with the reason. */
+    public static Verdict explain(String candidate, String reference) {
+        Match m = compare(candidate, reference);
+        return new Verdict(candidate, null, candidate == null ? null : LatexAnswers.normalize(candidate).full(),
+                reference == null ? null : LatexAnswers.normalize(reference).full(), m.equal(), m.reason());
+    }
+
+    static Match compare(String candidate, String reference) {
+        if (candidate == null || reference == null) {
+            return Match.no("no answer");
+        }
+        return match(candidate, reference, System.nanoTime() + CHECK_DEADLINE.toNanos());
+    }
+
+    private static Match match(String candidate, String reference, long deadline) {
         LatexAnswers.Normal c = LatexAnswers.normalize(candidate);
         LatexAnswers.Normal r = LatexAnswers.normalize(reference);
         if (c.text().isEmpty() || r.text().isEmpty()) {
-            return false;
+            return Match.no("an empty answer");
         }
-        if (c.compact().equals(r.compact())) {
-            return true;
+        if (c.compact().equals(r.compact()) || c.compactFull().equals(r.compactFull())) {
+            return Match.yes("the same text after normalisation");
+        }
+        Optional<Matrix> cm = Matrix.parse(c.text());
+        Optional<Matrix> rm = Matrix.parse(r.text());
+        if (cm.isPresent() || rm.isPresent()) {
+            return cm.isPresent() && rm.isPresent() ? cm.get().matches(rm.get(), deadline)
+                    : Match.no("a matrix against something that is not one");
+        }
+        Optional<Relations.Region> cr = Relations.region(c.full());
+        Optional<Relations.Region> rr = Relations.region(r.full());
+        if (cr.isPresent() || rr.isPresent()) {
+            return regions(c, r, cr, rr, deadline);
+        }
+        Optional<Relations.Equation> ce = Relations.equation(c.full());
+        Optional<Relations.Equation> re = Relations.equation(r.full());
+        if (ce.isPresent() && re.isPresent() && !(c.prefixed() && r.prefixed())) {
+            Optional<Boolean> f = SymjaMath.get().equalUpToFactor(ce.get().zeroForm(), re.get().zeroForm(),
+                    symjaTime(deadline));
+            return f.map(e -> e ? Match.yes("equations equal up to a non-zero factor")
+                    : Match.no("equations that are not multiples of each other"))
+                    .orElseGet(() -> Match.no("computer algebra could not compare the equations"));
+        }
+        if (ce.isPresent() != re.isPresent()) { // P(A) = 1/2 against 1/2
+            String side = ce.isPresent() ? ce.get().right() : re.get().right();
+            Match m = ce.isPresent() ? match(side, reference, deadline) : match(candidate, side, deadline);
+            return new Match(m.equal(), "the equation's right side: " + m.reason());
         }
         Optional<Collection> cc = Collection.parse(c.text());
         Optional<Collection> rc = Collection.parse(r.text());
         if (cc.isPresent() && rc.isPresent()) {
-            return cc.get().matches(rc.get());
+            return cc.get().matches(rc.get(), deadline);
         }
         if (cc.isPresent() || rc.isPresent()) {
             Collection one = cc.orElseGet(rc::get); // {5} against 5: a one-element set is its element
-            return one.open().equals("{") && one.items().size() == 1
-                    && equivalent(one.items().get(0), cc.isPresent() ? reference : candidate);
+            if (one.open().equals("{") && one.items().size() == 1) {
+                return cc.isPresent() ? match(one.items().get(0), reference, deadline)
+                        : match(candidate, one.items().get(0), deadline);
+            }
+            return Match.no("a " + one.kind() + " against a single value");
         }
-        return scalarEquivalent(c, r);
+        return scalar(c, r, deadline);
     }
 
-    private static boolean scalarEquivalent(LatexAnswers.Normal c, LatexAnswers.Normal r) {
+    /** Inequalities and intervals compared as the sets of reals they describe. */
+    private static Match regions(LatexAnswers.Normal c, LatexAnswers.Normal r, Optional<Relations.Region> cr,
+            Optional<Relations.Region> rr, long deadline) {
+        if (cr.isPresent() && rr.isPresent() && cr.get().variable() != null && rr.get().variable() != null
+                && !cr.get().variable().equals(rr.get().variable())) {
+            return Match.no("relations about different variables (" + cr.get().variable() + ", "
+                    + rr.get().variable() + ")");
+        }
+        String a = cr.map(Relations.Region::intervals).orElse(c.text());
+        String b = rr.map(Relations.Region::intervals).orElse(r.text());
+        if (cr.isEmpty() && Collection.parse(a).isEmpty() || rr.isEmpty() && Collection.parse(b).isEmpty()) {
+            return Match.no("a relation against a value");
+        }
+        Match m = match(a, b, deadline);
+        return new Match(m.equal(), "as intervals " + a + " and " + b + ": " + m.reason());
+    }
+
+    private static Match scalar(LatexAnswers.Normal c, LatexAnswers.Normal r, long deadline) {
         Optional<Number> cn = number(c.text());
         Optional<Number> rn = number(r.text());
         if (cn.isPresent() && rn.isPresent()) {
-            return numbersEqual(cn.get(), rn.get(), c.percent() || r.percent());
+            return numbers(cn.get(), rn.get(), c.percent() || r.percent());
         }
         if ((cn.isPresent() && isWord(r.text())) || (rn.isPresent() && isWord(c.text()))) {
-            return false;
+            return Match.no("a number against a word");
         }
         if (!isWord(c.text()) || !isWord(r.text())) {
-            Optional<Boolean> symbolic = SymjaMath.get().equal(c.text(), r.text(), SYMJA_DEADLINE);
+            Optional<Boolean> symbolic = SymjaMath.get().equal(c.text(), r.text(), symjaTime(deadline));
             if (symbolic.isPresent() || !isWord(c.text()) || !isWord(r.text())) {
-                return symbolic.orElse(false);
+                return symbolic.map(e -> e ? Match.yes("equal by computer algebra")
+                        : Match.no("different by computer algebra"))
+                        .orElseGet(() -> Match.no(System.nanoTime() > deadline ? "no decision within the deadline"
+                                : "computer algebra could not read one of them"));
             }
         }
-        return plain(c.text()).equals(plain(r.text())) && !plain(c.text()).isEmpty();
+        boolean same = plain(c.text()).equals(plain(r.text())) && !plain(c.text()).isEmpty();
+        return same ? Match.yes("the same words") : Match.no("different words");
+    }
+
+    private static Duration symjaTime(long deadline) {
+        long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+        return Duration.ofMillis(Math.min(left, SYMJA_DEADLINE.toMillis()));
     }
 
     /** A plain number (exact when decimal), or a fraction of plain numbers. */
@@ -79,6 +188,9 @@ public final class AnswerChecker {
     }
 
     static Optional<Number> number(String s) {
+        if (s.matches("(?s).*\\d\\s+\\d.*")) { // "12 34" is two numbers (12 345 was joined by normalisation)
+            return Optional.empty();
+        }
         String t = s.replace(" ", "");
         if (DECIMAL.matcher(t).matches()) {
             BigDecimal d = new BigDecimal(t.startsWith("+") ? t.substring(1) : t);
@@ -114,25 +226,30 @@ public final class AnswerChecker {
         }
     }
 
-    private static boolean numbersEqual(Number a, Number b, boolean percent) {
-        if (sameNumber(a, b)) {
-            return true;
+    private static Match numbers(Number a, Number b, boolean percent) {
+        Match same = sameNumber(a, b);
+        if (same.equal() || !percent) {
+            return same;
         }
         // 50% may be written 50 or 0.5
-        return percent && (SymjaMath.close(a.value(), b.value() / 100) || SymjaMath.close(a.value() / 100, b.value()));
+        if (SymjaMath.close(a.value(), b.value() / 100) || SymjaMath.close(a.value() / 100, b.value())) {
+            return Match.yes("a percentage against its hundredth");
+        }
+        return same;
     }
 
     /** Integers compare exactly; anything with a fractional part within the relative tolerance. */
-    private static boolean sameNumber(Number a, Number b) {
+    private static Match sameNumber(Number a, Number b) {
         if (a.exact() != null && b.exact() != null) {
             if (a.exact().compareTo(b.exact()) == 0) {
-                return true;
+                return Match.yes("the same number");
             }
             if (isInteger(a.exact()) && isInteger(b.exact())) {
-                return false;
+                return Match.no("different integers");
             }
         }
-        return SymjaMath.close(a.value(), b.value());
+        return SymjaMath.close(a.value(), b.value()) ? Match.yes("numbers within relative " + REL_TOL)
+                : Match.no("numbers differ by more than relative " + REL_TOL + " (" + a.value() + " vs " + b.value() + ")");
     }
 
     private static boolean isInteger(BigDecimal d) {
@@ -145,6 +262,47 @@ public final class AnswerChecker {
 
     private static String plain(String s) {
         return s.toLowerCase().replaceAll("[^a-z0-9]", "");
+    }
+
+    /** A matrix ({@code pmatrix}, {@code bmatrix}, {@code array}...): rows of cells; the bracket style is style. */
+    record Matrix(List<List<String>> rows) {
+        private static final Pattern ENV = Pattern.compile(
+                "^[(\\[]?\\s*\\\\begin\\{(p|b|B|small)?matrix\\}(.*)\\\\end\\{\\1?matrix\\}\\s*[)\\]]?$|"
+                        + "^[(\\[]?\\s*\\\\begin\\{array\\}\\s*\\{[^}]*\\}(.*)\\\\end\\{array\\}\\s*[)\\]]?$",
+                Pattern.DOTALL);
+
+        static Optional<Matrix> parse(String s) {
+            Matcher m = ENV.matcher(s.strip());
+            if (!m.matches()) {
+                return Optional.empty();
+            }
+            String body = m.group(2) != null ? m.group(2) : m.group(3);
+            List<List<String>> rows = new ArrayList<>();
+            for (String row : body.split("\\\\\\\\")) {
+                if (!row.isBlank()) {
+                    rows.add(List.of(row.split("&", -1)).stream().map(String::strip).toList());
+                }
+            }
+            return rows.isEmpty() ? Optional.empty() : Optional.of(new Matrix(rows));
+        }
+
+        Match matches(Matrix other, long deadline) {
+            if (rows.size() != other.rows.size()) {
+                return Match.no("matrices with " + rows.size() + " and " + other.rows.size() + " rows");
+            }
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.get(i).size() != other.rows.get(i).size()) {
+                    return Match.no("matrices whose row " + (i + 1) + " has a different length");
+                }
+                for (int j = 0; j < rows.get(i).size(); j++) {
+                    Match m = match(rows.get(i).get(j), other.rows.get(i).get(j), deadline);
+                    if (!m.equal()) {
+                        return Match.no("matrix cell (" + (i + 1) + "," + (j + 1) + "): " + m.reason());
+                    }
+                }
+            }
+            return Match.yes("matrices equal cell by cell");
+        }
     }
 
     /** A set, list, tuple or interval answer. */
@@ -170,6 +328,10 @@ public final class AnswerChecker {
             return items.size() > 1 ? Optional.of(new Collection("", "", items, false)) : Optional.empty();
         }
 
+        String kind() {
+            return ordered ? "tuple or interval" : open.equals("{") ? "set" : "list";
+        }
+
         /** True when the first bracket closes at the last character: "(1,2)" yes, "(1)+(2)" no. */
         private static boolean enclosesAll(String s) {
             int depth = 0;
@@ -187,35 +349,39 @@ public final class AnswerChecker {
             return depth == 0;
         }
 
-        boolean matches(Collection other) {
-            if (items.size() != other.items.size() || ordered != other.ordered) {
-                return false;
+        Match matches(Collection other, long deadline) {
+            if (items.size() != other.items.size()) {
+                return Match.no(items.size() + " items against " + other.items.size());
+            }
+            if (ordered != other.ordered) {
+                return Match.no("a " + kind() + " against a " + other.kind());
             }
             if (ordered) {
                 if (!open.equals(other.open) || !close.equals(other.close)) {
-                    return false;
+                    return Match.no("brackets " + open + close + " against " + other.open + other.close);
                 }
                 for (int i = 0; i < items.size(); i++) {
-                    if (!equivalent(items.get(i), other.items.get(i))) {
-                        return false;
+                    Match m = match(items.get(i), other.items.get(i), deadline);
+                    if (!m.equal()) {
+                        return Match.no("item " + (i + 1) + ": " + m.reason());
                     }
                 }
-                return true;
+                return Match.yes("equal item by item");
             }
             List<String> left = new ArrayList<>(other.items);
             for (String item : items) {
                 int hit = -1;
                 for (int j = 0; j < left.size() && hit < 0; j++) {
-                    if (equivalent(item, left.get(j))) {
+                    if (match(item, left.get(j), deadline).equal()) {
                         hit = j;
                     }
                 }
                 if (hit < 0) {
-                    return false;
+                    return Match.no(item + " has no equal in the reference");
                 }
                 left.remove(hit);
             }
-            return true;
+            return Match.yes("the same items in any order");
         }
     }
 }

@@ -1,65 +1,230 @@
 package org.pettingllms.envs.math;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the final answer in a model's text (ENVIRONMENTS.md): the last {@code \boxed{...}} (nested braces
- * allowed), else the last "Answer:" line, else a GSM8K {@code #### n} line, else the last number.
+ * Finds the final answer in a model's text, in the order models state it (docs/ENVIRONMENTS.md, math): the last
+ * {@code \boxed{}} / {@code \fbox{}} (several boxes written together are one list), a "final answer is ..."
+ * phrase, a GSM8K {@code #### n} line, the last display or inline math, and only then a number that stands as a
+ * number (not inside a word such as "XQ7B" and not inside a LaTeX group such as the 2 of
+ * {@code \frac{1+\sqrt{3}}{2}}). Chat-template tokens and what a reasoning block says before its end are ignored.
  */
 public final class AnswerExtractor {
-    private static final Pattern ANSWER_LINE = Pattern.compile("(?im)(?:final answer|answer)\\s*(?:is)?\\s*[:：]\\s*(.+)$");
+    /** How the answer was found, for {@code check-answer}'s explanation. */
+    public enum Method {
+        BOXED("the last \\boxed{}"),
+        BOXED_LIST("several \\boxed{} written together"),
+        ANSWER_PHRASE("a 'final answer is' phrase"),
+        HASHES("a '####' line"),
+        MATH("the last display or inline math"),
+        NUMBER("the last number standing alone");
+
+        private final String description;
+
+        Method(String description) {
+            this.description = description;
+        }
+
+        public String description() {
+            return description;
+        }
+    }
+
+    /** An extracted answer and the rule that found it. */
+    public record Extraction(String answer, Method method) {
+    }
+
+    private static final Pattern CHAT_TOKENS =
+            Pattern.compile("<\\|[A-Za-z0-9_]{1,40}\\|>|</?s>|<eos>|<(?:start|end)_of_turn>");
+    /** The end of the model's turn: what follows is not its answer. */
+    private static final Pattern END_OF_TURN =
+            Pattern.compile("<\\|(?:im_end|eot_id|endoftext|end)\\|>|</s>|<eos>|<end_of_turn>");
+    /** A note after the answer: "64 (note: I checked ...)", "64 -- since ...". */
+    private static final Pattern TRAILING_NOTE =
+            Pattern.compile("(?i)\\s+(?:\\((?:note|i\\.e\\.|since|because|which|as|this|from)\\b|--|—).*$", Pattern.DOTALL);
+    private static final Pattern ANSWER_PHRASE = Pattern.compile(
+            "(?i)(?:final\\s+answer|the\\s+answer|answer)\\s*(?:is\\s*[:：]?|[:：]|=)\\s*(?:\\\\boxed\\s*)?");
     private static final Pattern HASHES = Pattern.compile("(?m)^\\s*####\\s*(.+)$");
-    private static final Pattern NUMBER = Pattern.compile("-?\\d[\\d,]*(?:\\.\\d+)?(?:/\\d+)?|-?\\.\\d+");
+    /**
+     * Display math first so that {@code $$} is not read as two empty inline spans; inline math stays on one line
+     * and does not close right before a digit ("paid $5 and got $7 back" holds no math).
+     */
+    private static final Pattern MATH = Pattern.compile(
+            "\\$\\$(.+?)\\$\\$|\\\\\\[(.+?)\\\\\\]|\\\\\\((.+?)\\\\\\)|(?<!\\\\)\\$([^$\\n]+?)(?<!\\\\)\\$(?!\\d)",
+            Pattern.DOTALL);
+    /** A number with no letter, digit, brace, backslash, caret or underscore touching it. */
+    private static final Pattern NUMBER = Pattern.compile(
+            "(?<![\\w.\\\\{^_])-?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:/\\d+)?(?![\\w}^_]|\\.\\d)");
+    /** What may stand between boxes that belong to one answer: delimiters, punctuation, "and", "or". */
+    private static final Pattern BOX_JOINER =
+            Pattern.compile("(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
+                    + "|\\b[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*=)*");
+    private static final Pattern SENTENCE_END = Pattern.compile("\\.(?=\\s|$)|\\n|(?i)\\s+I hope\\b");
+
+    /** Longer than this after an answer phrase is prose ("the answer is not obvious because ..."). */
+    private static final int MAX_PHRASE = 120;
 
     private AnswerExtractor() {
     }
 
     public static Optional<String> extract(String text) {
+        return find(text).map(Extraction::answer);
+    }
+
+    /** The final answer of {@code text} with the rule that found it; empty when the text states none. */
+    public static Optional<Extraction> find(String text) {
         if (text == null || text.isBlank()) {
             return Optional.empty();
         }
-        Optional<String> boxed = lastBoxed(text);
+        String t = relevantPart(text);
+        Optional<Extraction> boxed = boxedAnswer(t);
         if (boxed.isPresent()) {
             return boxed;
         }
-        String answerLine = lastGroup(ANSWER_LINE.matcher(text));
-        if (answerLine != null) {
-            return Optional.of(trimSentence(answerLine));
+        Optional<String> phrase = answerPhrase(t);
+        if (phrase.isPresent()) {
+            return phrase.map(a -> new Extraction(a, Method.ANSWER_PHRASE));
         }
-        String hashes = lastGroup(HASHES.matcher(text));
+        String hashes = lastGroup(HASHES.matcher(t));
         if (hashes != null) {
-            return Optional.of(hashes.strip());
+            return Optional.of(new Extraction(hashes.strip(), Method.HASHES));
+        }
+        Optional<String> math = lastMath(t);
+        if (math.isPresent()) {
+            return math.map(a -> new Extraction(a, Method.MATH));
         }
         String number = null;
-        Matcher m = NUMBER.matcher(text);
+        Matcher m = NUMBER.matcher(t);
         while (m.find()) {
             number = m.group();
         }
-        return Optional.ofNullable(number).map(n -> n.replaceAll(",(?=\\d{3}\\b)", ""));
+        return Optional.ofNullable(number).map(n -> new Extraction(n.replace(",", ""), Method.NUMBER));
+    }
+
+    /** Without chat-template tokens; after a closed reasoning block when something follows it. */
+    private static String relevantPart(String text) {
+        Matcher end = END_OF_TURN.matcher(text);
+        String t = end.find() && !text.substring(0, end.start()).isBlank() ? text.substring(0, end.start()) : text;
+        t = CHAT_TOKENS.matcher(t).replaceAll(" ");
+        int thought = t.lastIndexOf("</think>");
+        if (thought >= 0 && !t.substring(thought + 8).isBlank()) {
+            t = t.substring(thought + 8);
+        }
+        return t;
     }
 
     /** The content of the last {@code \boxed{...}} or {@code \fbox{...}}, braces balanced. */
     public static Optional<String> lastBoxed(String text) {
-        int at = Math.max(text.lastIndexOf("\\boxed"), text.lastIndexOf("\\fbox"));
-        while (at >= 0) {
-            int open = text.indexOf('{', at);
-            if (open >= 0 && text.substring(at, open).matches("\\\\(boxed|fbox)\\s*")) {
-                int depth = 0;
-                for (int i = open; i < text.length(); i++) {
-                    char c = text.charAt(i);
-                    if (c == '{') {
-                        depth++;
-                    } else if (c == '}' && --depth == 0) {
-                        return Optional.of(text.substring(open + 1, i).strip());
-                    }
-                }
-            }
-            String before = text.substring(0, at);
-            at = Math.max(before.lastIndexOf("\\boxed"), before.lastIndexOf("\\fbox"));
+        List<int[]> boxes = boxes(text);
+        if (boxes.isEmpty()) {
+            return Optional.empty();
         }
-        return Optional.empty();
+        int[] last = boxes.get(boxes.size() - 1);
+        return Optional.of(text.substring(last[1], last[2]).strip());
+    }
+
+    /** The last box, joined with the boxes before it when only punctuation, "and" or math delimiters separate them. */
+    private static Optional<Extraction> boxedAnswer(String text) {
+        List<int[]> boxes = boxes(text);
+        if (boxes.isEmpty()) {
+            return Optional.empty();
+        }
+        int first = boxes.size() - 1;
+        while (first > 0 && BOX_JOINER.matcher(text.substring(boxes.get(first - 1)[3], boxes.get(first)[0])).matches()) {
+            first--;
+        }
+        List<String> parts = new ArrayList<>();
+        for (int i = first; i < boxes.size(); i++) {
+            parts.add(text.substring(boxes.get(i)[1], boxes.get(i)[2]).strip());
+        }
+        return Optional.of(new Extraction(String.join(", ", parts),
+                parts.size() > 1 ? Method.BOXED_LIST : Method.BOXED));
+    }
+
+    /** Every closed box as {command start, content start, content end, after the closing brace}, in order. */
+    private static List<int[]> boxes(String text) {
+        List<int[]> out = new ArrayList<>();
+        Matcher m = Pattern.compile("\\\\(?:boxed|fbox)\\s*\\{").matcher(text);
+        int from = 0;
+        while (m.find(from)) {
+            int open = m.end() - 1;
+            int close = LatexAnswers.matching(text, open);
+            if (close < 0) {
+                from = m.end();
+                continue;
+            }
+            out.add(new int[] {m.start(), open + 1, close, close + 1});
+            from = close + 1;
+        }
+        return out;
+    }
+
+    /**
+     * The answer after the last "final answer is" / "Answer:" phrase: its first math span when it starts with
+     * one, else the rest of the sentence ("The final answer is $\frac37$. I hope it is correct." -> {@code \frac37}).
+     */
+    private static Optional<String> answerPhrase(String text) {
+        Matcher m = ANSWER_PHRASE.matcher(text);
+        int at = -1;
+        while (m.find()) {
+            at = m.end();
+        }
+        if (at < 0) {
+            return Optional.empty();
+        }
+        String rest = text.substring(at).replaceFirst("^[*_\\s]+", ""); // "**Answer:** 5"
+        Matcher math = MATH.matcher(rest);
+        if (math.lookingAt()) {
+            return nonBlank(mathContent(math));
+        }
+        if (rest.startsWith("{")) { // "\boxed" was consumed by the phrase but its box was not closed
+            return Optional.empty();
+        }
+        Matcher end = SENTENCE_END.matcher(rest);
+        String sentence = (end.find() ? rest.substring(0, end.start()) : rest).strip();
+        sentence = TRAILING_NOTE.matcher(sentence).replaceFirst("").replaceAll("[*_]+$", "").strip();
+        return sentence.length() > MAX_PHRASE ? Optional.empty() : nonBlank(sentence); // prose, not an answer
+    }
+
+    /**
+     * The last math span's content; an arithmetic line's result ({@code $3 + 4 = 7$} -> 7) when the left side
+     * has no variable.
+     */
+    private static Optional<String> lastMath(String text) {
+        Matcher m = MATH.matcher(text);
+        String last = null;
+        while (m.find()) {
+            String c = mathContent(m);
+            if (!c.isBlank()) {
+                last = c.strip();
+            }
+        }
+        if (last == null) {
+            return Optional.empty();
+        }
+        List<String> sides = LatexAnswers.splitTopLevel(last, "=");
+        if (sides.size() > 1 && !sides.get(sides.size() - 1).isBlank()
+                && !sides.get(0).replaceAll("\\\\[a-zA-Z]+", "").matches(".*[a-zA-Z].*")) {
+            return Optional.of(sides.get(sides.size() - 1));
+        }
+        return Optional.of(last);
+    }
+
+    private static String mathContent(Matcher m) {
+        for (int g = 1; g <= m.groupCount(); g++) {
+            if (m.group(g) != null) {
+                return m.group(g);
+            }
+        }
+        return "";
+    }
+
+    private static Optional<String> nonBlank(String s) {
+        return s == null || s.isBlank() ? Optional.empty() : Optional.of(s.strip());
     }
 
     private static String lastGroup(Matcher m) {
@@ -68,11 +233,5 @@ public final class AnswerExtractor {
             last = m.group(1);
         }
         return last == null || last.isBlank() ? null : last;
-    }
-
-    /** "Answer: 42." -> "42": a sentence's final period is not part of the answer. */
-    private static String trimSentence(String s) {
-        String t = s.strip();
-        return (t.endsWith(".") ? t.substring(0, t.length() - 1) : t).strip();
     }
 }

@@ -10,19 +10,50 @@ import java.util.regex.Pattern;
  * {@code x =} are removed, so that what is left is the mathematical content.
  */
 final class LatexAnswers {
-    private static final List<String> WRAPPERS = List.of("\\text", "\\textbf", "\\textit", "\\textrm", "\\mathrm",
-            "\\mathbf", "\\mbox", "\\operatorname", "\\mathit", "\\boxed");
+    private static final List<String> WRAPPERS = List.of("\\text", "\\textbf", "\\textit", "\\textrm", "\\textnormal",
+            "\\textsf", "\\texttt", "\\textup", "\\emph", "\\mathrm", "\\mathbf", "\\mathsf", "\\mathtt", "\\mathit",
+            "\\mathnormal", "\\mbox", "\\hbox", "\\operatorname", "\\boxed");
+    /** Sizing and style switches that carry no mathematical content. */
+    private static final Pattern SWITCHES = Pattern.compile("\\\\(?:left|right|[bB]igg?[lr]?|displaystyle|textstyle|"
+            + "scriptstyle)(?![a-zA-Z])\\.?|(?<!\\\\)\\\\[!,;: ]|\\\\quad|\\\\qquad");
     private static final Pattern TRAILING_UNIT =
-            Pattern.compile("\\s*(?<![\\\\a-zA-Z])[a-zA-Z]{2,}(\\s*\\^\\s*\\{?\\d\\}?)?\\.?\\s*$");
+            Pattern.compile("\\s*(?<![\\\\a-zA-Z])[a-zA-Z]{2,}(\\s*\\^\\s*\\{?\\d\\}?)?(/[a-zA-Z]{1,3})?\\.?\\s*$");
     private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
-    private static final Pattern PREFIX = Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in|\\\\le|\\\\ge)\\s*(.+)$",
+    private static final Pattern SPACED_THOUSANDS = Pattern.compile("-?\\d{1,3}( \\d{3})+(\\.\\d+)?");
+    private static final Pattern PREFIX = Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in)\\s*(.+)$",
             Pattern.DOTALL);
+    /** Relation symbols in their many spellings, each to one canonical form. */
+    private static final String[][] RELATIONS = {
+        {"\\\\(?:leqslant|leq|le)(?![a-zA-Z])|≤|<=", " \\\\le "},
+        {"\\\\(?:geqslant|geq|ge)(?![a-zA-Z])|≥|>=", " \\\\ge "},
+        {"\\\\(?:neq|ne)(?![a-zA-Z])|≠|!=|<>", " \\\\ne "},
+        {"\\\\lt(?![a-zA-Z])", " < "},
+        {"\\\\gt(?![a-zA-Z])", " > "},
+    };
 
-    /** A normalised answer; {@code percent} records that a percent sign was removed. */
-    record Normal(String text, boolean percent) {
+    /**
+     * A normalised answer: {@code text} without a leading {@code x =} / {@code x \in}, {@code full} with it;
+     * {@code percent} records that a percent sign (or the word) was removed.
+     */
+    record Normal(String text, String full, boolean percent) {
         /** The text without any whitespace, for exact comparison. */
         String compact() {
-            return text.replaceAll("\\s+", "");
+            return squeeze(text);
+        }
+
+        /** The full text without whitespace. */
+        String compactFull() {
+            return squeeze(full);
+        }
+
+        /** Whitespace removed, except that "12 34" stays two numbers. */
+        private static String squeeze(String s) {
+            return s.replaceAll("(?<=\\d)\\s+(?=\\d)", "\u2423").replaceAll("\\s+", "");
+        }
+
+        /** Whether a leading {@code x =} or {@code x \in} was removed. */
+        boolean prefixed() {
+            return !text.equals(full);
         }
     }
 
@@ -32,15 +63,20 @@ final class LatexAnswers {
     static Normal normalize(String raw) {
         String s = unwrapDelimiters(raw.strip());
         s = s.replace("\\$", "").replace("$", "");
-        for (String cmd : List.of("\\left", "\\right", "\\displaystyle", "\\!", "\\,", "\\;", "\\:", "\\ ")) {
-            s = s.replace(cmd, " ");
-        }
-        s = s.replace("~", " ").replace("{,}", ",").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac");
+        s = s.replace(",\\!", ",").replace("{,}", ",");
+        s = SWITCHES.matcher(s).replaceAll(" ");
+        s = s.replace("~", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace("\\cfrac", "\\frac");
         s = s.replaceAll("\\^\\s*\\{?\\s*\\\\circ\\s*\\}?", "").replace("°", "").replace("\\degree", "");
-        boolean percent = s.contains("%");
+        boolean percent = s.contains("%") || s.matches("(?s).*\\d\\s*(?:\\\\text\\{\\s*)?percent\\b.*");
         s = s.replace("\\%", "").replace("%", "");
         s = unwrapCommands(s);
-        s = s.replaceAll("\\\\frac\\s*(\\d)\\s*(\\d)", "\\\\frac{$1}{$2}").replaceAll("\\\\sqrt\\s*(\\d+)", "\\\\sqrt{$1}");
+        if (percent) {
+            s = s.replaceAll("\\bpercent\\b", "");
+        }
+        s = bracedArguments(s);
+        for (String[] r : RELATIONS) {
+            s = s.replaceAll(r[0], r[1]);
+        }
         s = s.replaceAll("\\s+", " ").strip();
         while (s.endsWith(".") || s.endsWith(",")) {
             s = s.substring(0, s.length() - 1).strip();
@@ -52,14 +88,89 @@ final class LatexAnswers {
             }
             s = cut;
         }
+        if (THOUSANDS.matcher(s).matches()) {
+            s = s.replace(",", "");
+        }
+        if (SPACED_THOUSANDS.matcher(s).matches()) { // 12 345 and 12\,345
+            s = s.replace(" ", "");
+        }
+        String full = s;
         var prefix = PREFIX.matcher(s);
         if (prefix.matches() && !prefix.group(1).contains("=")) {
             s = prefix.group(1).strip();
         }
-        if (THOUSANDS.matcher(s).matches()) {
-            s = s.replace(",", "");
+        return new Normal(s, full, percent);
+    }
+
+    /**
+     * {@code \frac37}, {@code \frac 3{7}}, {@code \frac\pi2} -> {@code \frac{3}{7}}...; {@code \sqrt5} -> {@code \sqrt{5}}:
+     * every argument of {@code \frac} and {@code \sqrt} in braces, so that later rules see one spelling.
+     */
+    static String bracedArguments(String s) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < s.length()) {
+            int frac = s.startsWith("\\frac", i) && !letterAt(s, i + 5) ? 2 : 0;
+            int sqrt = s.startsWith("\\sqrt", i) && !letterAt(s, i + 5) ? 1 : 0;
+            if (frac + sqrt == 0) {
+                out.append(s.charAt(i++));
+                continue;
+            }
+            out.append(frac > 0 ? "\\frac" : "\\sqrt");
+            i += 5;
+            if (sqrt > 0) {
+                int j = skipSpaces(s, i);
+                if (j < s.length() && s.charAt(j) == '[') {
+                    int close = s.indexOf(']', j);
+                    if (close < 0) {
+                        out.append(s.substring(i));
+                        return out.toString();
+                    }
+                    out.append(s, j, close + 1);
+                    i = close + 1;
+                }
+            }
+            for (int a = 0; a < frac + sqrt; a++) {
+                int j = skipSpaces(s, i);
+                if (j >= s.length()) {
+                    break;
+                }
+                int end;
+                if (s.charAt(j) == '{') {
+                    end = matching(s, j) + 1;
+                    if (end == 0) {
+                        out.append(s.substring(i));
+                        return out.toString();
+                    }
+                    out.append(bracedArgumentsInGroup(s.substring(j, end)));
+                } else {
+                    end = j + 1;
+                    if (s.charAt(j) == '\\') {
+                        while (end < s.length() && Character.isLetter(s.charAt(end))) {
+                            end++;
+                        }
+                    }
+                    out.append('{').append(s, j, end).append('}');
+                }
+                i = end;
+            }
         }
-        return new Normal(s, percent);
+        return out.toString();
+    }
+
+    private static String bracedArgumentsInGroup(String group) {
+        return "{" + bracedArguments(group.substring(1, group.length() - 1)) + "}";
+    }
+
+    private static boolean letterAt(String s, int i) {
+        return i < s.length() && Character.isLetter(s.charAt(i));
+    }
+
+    private static int skipSpaces(String s, int i) {
+        while (i < s.length() && s.charAt(i) == ' ') {
+            i++;
+        }
+        return i;
     }
 
     private static String unwrapDelimiters(String s) {

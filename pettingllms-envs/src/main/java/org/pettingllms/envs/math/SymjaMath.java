@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 final class SymjaMath {
     private static final Logger LOG = LoggerFactory.getLogger(SymjaMath.class);
     private static final SymjaMath INSTANCE = new SymjaMath();
-    private static final double REL_TOL = 1e-6;
+    private static final double REL_TOL = AnswerChecker.REL_TOL;
 
     private ExecutorService thread = newThread();
     private ExprEvaluator evaluator;
@@ -39,8 +39,21 @@ final class SymjaMath {
     }
 
     /** Whether two LaTeX expressions are equal; empty when Symja cannot parse one of them or time runs out. */
-    synchronized Optional<Boolean> equal(String a, String b, Duration deadline) {
-        Future<Optional<Boolean>> f = thread.submit(() -> compare(a, b));
+    Optional<Boolean> equal(String a, String b, Duration deadline) {
+        return ask(() -> compare(a, b), deadline, a, b);
+    }
+
+    /**
+     * Whether two expressions differ only by a non-zero constant factor ({@code 2x+4y-3} and {@code -4x-8y+6}):
+     * equations {@code A = 0} and {@code B = 0} with that property have the same solutions.
+     */
+    Optional<Boolean> equalUpToFactor(String a, String b, Duration deadline) {
+        return ask(() -> proportional(a, b), deadline, a, b);
+    }
+
+    private synchronized Optional<Boolean> ask(java.util.concurrent.Callable<Optional<Boolean>> question,
+            Duration deadline, String a, String b) {
+        Future<Optional<Boolean>> f = thread.submit(question);
         try {
             return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -54,6 +67,7 @@ final class SymjaMath {
             Thread.currentThread().interrupt();
             return Optional.empty();
         } catch (Exception e) {
+            LOG.debug("Symja failed on {} vs {}", a, b, e);
             return Optional.empty();
         }
     }
@@ -100,6 +114,48 @@ final class SymjaMath {
         return Optional.of(true);
     }
 
+    private Optional<Boolean> proportional(String a, String b) {
+        IExpr x = parse(a);
+        IExpr y = parse(b);
+        if (x == null || y == null) {
+            return Optional.empty();
+        }
+        if (x.isZero() || y.isZero()) {
+            return Optional.of(x.isZero() && y.isZero());
+        }
+        IExpr q = evaluator.eval(F.Simplify(F.Divide(x, y)));
+        if (variables(q).isEmpty()) {
+            Optional<Double> k = numeric(q);
+            if (k.isPresent() && k.get() != 0 && Double.isFinite(k.get())) {
+                return Optional.of(true);
+            }
+        }
+        // numeric fallback: the ratio is the same at random points
+        List<ISymbol> vars = variables(evaluator.eval(F.Times(x, y)));
+        SplittableRandom rng = new SplittableRandom(vars.size() + 7);
+        Double ratio = null;
+        for (int trial = 0; trial < 4; trial++) {
+            IExpr px = x;
+            IExpr py = y;
+            for (ISymbol v : vars) {
+                IExpr point = F.num(0.5 + 2.5 * rng.nextDouble());
+                px = F.subst(px, v, point);
+                py = F.subst(py, v, point);
+            }
+            Optional<Double> vx = numeric(px);
+            Optional<Double> vy = numeric(py);
+            if (vx.isEmpty() || vy.isEmpty() || vy.get() == 0) {
+                return Optional.empty();
+            }
+            double r = vx.get() / vy.get();
+            if (r == 0 || !Double.isFinite(r) || (ratio != null && !close(r, ratio))) {
+                return Optional.of(false);
+            }
+            ratio = r;
+        }
+        return Optional.of(true);
+    }
+
     private IExpr parse(String latex) {
         if (evaluator == null) {
             evaluator = new ExprEvaluator();
@@ -120,7 +176,10 @@ final class SymjaMath {
     /** Rewrites what Symja's TeX reader misreads: {@code n(n+1)} is a product, not a function call; binomials. */
     static String forSymja(String latex) {
         String s = latex.replaceAll("(?<![\\\\a-zA-Z])([a-zA-Z])\\s*\\(", "$1 \\\\cdot (");
-        return s.replaceAll("\\\\binom\\s*\\{([^{}]*)\\}\\s*\\{([^{}]*)\\}", "\\\\frac{($1)!}{($2)!(($1)-($2))!}");
+        // \sin 2x is sin(2x) in LaTeX, not sin(2) x
+        s = s.replaceAll("\\\\(sin|cos|tan|sec|csc|cot|ln)\\s*(\\^\\s*(?:\\d|\\{\\d+\\}))?\\s*(\\d+[a-zA-Z])(?![a-zA-Z])",
+                "\\\\$1$2{$3}");
+        return s.replaceAll("\\\\binom\\s*\\{([^{}]*)\\}\\s*\\{([^{}]*)\\}", "\\\\frac{($1)!}{($2)! \\\\cdot (($1)-($2))!}");
     }
 
     private Optional<Double> numeric(IExpr x) {
@@ -132,13 +191,25 @@ final class SymjaMath {
         }
     }
 
+    /** The free symbols of {@code x}, also inside function terms ({@code Variables} lists {@code Sec(y)}, not y). */
     private List<ISymbol> variables(IExpr x) {
         List<ISymbol> out = new ArrayList<>();
         IExpr vs = evaluator.eval(F.Variables(x));
         if (vs.isList()) {
             for (int i = 1; i < vs.size(); i++) {
-                if (vs.getAt(i) instanceof ISymbol s) {
-                    out.add(s);
+                IExpr v = vs.getAt(i);
+                if (v instanceof ISymbol s) {
+                    if (!out.contains(s)) {
+                        out.add(s);
+                    }
+                } else if (v.isAST()) {
+                    for (int j = 1; j < v.size(); j++) {
+                        for (ISymbol s : variables(v.getAt(j))) {
+                            if (!out.contains(s)) {
+                                out.add(s);
+                            }
+                        }
+                    }
                 }
             }
         }
