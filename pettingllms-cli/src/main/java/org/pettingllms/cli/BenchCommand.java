@@ -37,9 +37,9 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
         + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
         + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
-        + " in-process, and adapter publishing).")
+        + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox, remote")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox, remote, answers")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -48,7 +48,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--model", description = "model: a Hugging Face model directory instead of a preset")
     java.nio.file.Path modelDir;
 
-    @Option(names = "--seconds", defaultValue = "4", description = "model: seconds per measurement")
+    @Option(names = "--seconds", defaultValue = "4", description = "seconds per measurement (model; answers: per kind of answer)")
     int seconds;
 
     @Option(names = "--task", defaultValue = "plan-path", description = "plan-path, sokoban or sudoku")
@@ -97,6 +97,13 @@ final class BenchCommand implements Callable<Integer> {
             print(json);
             return 0;
         }
+        if (what.equals("answers")) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("benchmark", "answers");
+            json.putAll(org.pettingllms.envs.math.AnswerBench.run(seconds));
+            print(json);
+            return 0;
+        }
         if (what.equals("remote")) {
             print(RemoteBench.run(modelDir == null ? java.nio.file.Path.of("models/plan-path-tiny") : modelDir,
                     replicas, problems, k, rounds, warmup));
@@ -104,7 +111,7 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (!what.equals("rollout")) {
             throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox,"
-                    + " remote");
+                    + " remote, answers");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {

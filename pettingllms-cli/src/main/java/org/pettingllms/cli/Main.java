@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 /** The {@code pettingllms} command. */
 @Command(name = "pettingllms", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "On-policy reinforcement learning of multi-agent LLM systems with AT-GRPO.",
-        subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, CheckAnswerCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
             description = "print the stack trace of an error (otherwise one line)")

@@ -91,6 +91,19 @@ class CliTest {
     }
 
     @Test
+    void checkAnswerShowsTheExtractedAnswerBothNormalFormsAndTheReason() {
+        Result right = run("check-answer", "The final answer is $\\frac{3}{7}$. I hope it is correct.", "3/7");
+        assertThat(right.code()).as(right.err()).isZero();
+        assertThat(right.out()).contains("extracted:  \\frac{3}{7}").contains("'final answer is' phrase")
+                .contains("reference:  3/7").contains("verdict:    correct: numbers");
+        Result wrong = run("check-answer", "We obtain $\\frac{1+\\sqrt{3}}{2}$ as the root.", "2");
+        assertThat(wrong.out()).contains("extracted:  \\frac{1+\\sqrt{3}}{2}").contains("verdict:    wrong");
+        Result none = run("check-answer", "--json", "The code word is XQ7B.", "7");
+        assertThat(none.out()).contains("\"extracted\":null").contains("\"correct\":false")
+                .contains("no answer found");
+    }
+
+    @Test
     void theSameRunPrintsTheSameNumbers() {
         String[] args = {"rollout", CONFIGS.resolve("sokoban/L1.yaml").toString(), "--problems", "6", "--show", "0"};
         String a = run(args).out().replaceAll("\\| [0-9.]+ s", "");

@@ -123,6 +123,12 @@ public final class AnswerChecker {
             Match m = ce.isPresent() ? match(side, reference, deadline) : match(candidate, side, deadline);
             return new Match(m.equal(), "the equation's right side: " + m.reason());
         }
+        Optional<String> cpm = plusMinus(c.text());
+        Optional<String> rpm = plusMinus(r.text());
+        if (cpm.isPresent() || rpm.isPresent()) { // 1 \pm \sqrt{2} is the list 1+\sqrt{2}, 1-\sqrt{2}
+            Match m = match(cpm.orElse(c.text()), rpm.orElse(r.text()), deadline);
+            return new Match(m.equal(), "\\pm as two answers: " + m.reason());
+        }
         Optional<Collection> cc = Collection.parse(c.text());
         Optional<Collection> rc = Collection.parse(r.text());
         if (cc.isPresent() && rc.isPresent()) {
@@ -137,6 +143,23 @@ public final class AnswerChecker {
             return Match.no("a " + one.kind() + " against a single value");
         }
         return scalar(c, r, deadline);
+    }
+
+    /** {@code a \pm b} as the set {@code \{a+b, a-b\}}; only one {@code \pm}, outside any bracket. */
+    private static Optional<String> plusMinus(String s) {
+        int at = s.indexOf("\\pm");
+        if (at < 0 || s.indexOf("\\pm", at + 1) >= 0 || Character.isLetter(charAt(s, at + 3))
+                || !LatexAnswers.splitTopLevel(s, "\\pm").equals(List.of(s.substring(0, at).strip(),
+                        s.substring(at + 3).strip()))) {
+            return Optional.empty();
+        }
+        String a = s.substring(0, at).strip();
+        String b = s.substring(at + 3).strip();
+        return Optional.of("\\{" + a + " + " + b + ", " + a + " - " + b + "\\}");
+    }
+
+    private static char charAt(String s, int i) {
+        return i < s.length() ? s.charAt(i) : ' ';
     }
 
     /** Inequalities and intervals compared as the sets of reals they describe. */
@@ -248,8 +271,8 @@ public final class AnswerChecker {
                 return Match.no("different integers");
             }
         }
-        return SymjaMath.close(a.value(), b.value()) ? Match.yes("numbers within relative " + REL_TOL)
-                : Match.no("numbers differ by more than relative " + REL_TOL + " (" + a.value() + " vs " + b.value() + ")");
+        return SymjaMath.close(a.value(), b.value()) ? Match.yes("numbers equal within relative tolerance 1e-6")
+                : Match.no("numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
     }
 
     private static boolean isInteger(BigDecimal d) {

@@ -1,0 +1,63 @@
+package org.pettingllms.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.pettingllms.envs.math.AnswerChecker;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code check-answer}: the math reward's answer check, shown step by step, so that a user can see why a reward
+ * was 0 (or 1): the extracted answer and the rule that found it, both normal forms, the verdict and its reason.
+ */
+@Command(name = "check-answer", mixinStandardHelpOptions = true,
+        description = "Show how the math reward reads a model's text: the extracted answer, both normal forms, the "
+                + "verdict and its reason. Exit code 0 whether or not the answer is right.")
+final class CheckAnswerCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TEXT", description = "the model's text (or @FILE to read it from a file)")
+    String text;
+
+    @Parameters(index = "1", paramLabel = "REFERENCE", description = "the reference answer")
+    String reference;
+
+    @Option(names = "--json", description = "print one JSON object instead of lines")
+    boolean json;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        String modelText = text.startsWith("@") ? Files.readString(Path.of(text.substring(1)), StandardCharsets.UTF_8)
+                : text;
+        AnswerChecker.Verdict v = AnswerChecker.check(modelText, reference);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("extracted", v.extracted());
+            m.put("found_by", v.method() == null ? null : v.method().name().toLowerCase());
+            m.put("candidate", v.candidate());
+            m.put("reference", v.reference());
+            m.put("correct", v.correct());
+            m.put("reason", v.reason());
+            out.println(new ObjectMapper().writeValueAsString(m));
+        } else {
+            out.println("extracted:  " + (v.extracted() == null ? "(none)"
+                    : v.extracted() + "   (found by " + v.method().description() + ")"));
+            out.println("candidate:  " + (v.candidate() == null ? "(none)" : v.candidate()));
+            out.println("reference:  " + v.reference());
+            out.println("verdict:    " + (v.correct() ? "correct" : "wrong") + ": " + v.reason());
+        }
+        out.flush();
+        return 0;
+    }
+}

@@ -1,0 +1,57 @@
+package org.pettingllms.envs.math;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
+
+/**
+ * Answer checks per second (extraction and comparison of a whole model text) for each kind of answer, one thread:
+ * plain numbers must run at thousands per second so that the checker never slows the math rollouts; symbolic
+ * answers go through the computer-algebra system and are slower.
+ */
+public final class AnswerBench {
+    /** One kind of answer: a model text and its reference for the i-th check (every check a new pair). */
+    private record Kind(String name, IntFunction<String[]> pair) {
+    }
+
+    private static final List<Kind> KINDS = List.of(
+            new Kind("plain_number", i -> new String[] {"So in total she has " + i + " apples.\n#### " + i, "" + i}),
+            new Kind("boxed_fraction", i -> new String[] {"Hence the ratio is $\\boxed{\\dfrac{" + i + "}{" + (i + 1)
+                    + "}}$.", "\\frac{" + 2 * i + "}{" + (2 * i + 2) + "}"}),
+            new Kind("tuple", i -> new String[] {"The point is \\boxed{(" + i + ", \\frac{1}{2})}", "(" + i + ", 0.5)"}),
+            new Kind("relation", i -> new String[] {"\\boxed{x \\geq " + i + "}", "[" + i + ", \\infty)"}),
+            new Kind("symbolic", i -> new String[] {"\\boxed{(x+" + i + ")^2}", "x^2+" + 2 * i + "x+" + i * i}));
+
+    private AnswerBench() {
+    }
+
+    /** Checks each kind for about {@code seconds} after a warm-up; checks per second and microseconds per check. */
+    public static Map<String, Object> run(double seconds) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Kind k : KINDS) {
+            measure(k, Math.min(0.5, seconds / 4)); // warm-up: JIT, the algebra engine's first use
+            double[] rate = measure(k, seconds);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("checks_per_second", Math.round(rate[0]));
+            m.put("us_per_check", Math.round(1e6 / rate[0]));
+            m.put("checks", (long) rate[1]);
+            out.put(k.name(), m);
+        }
+        return out;
+    }
+
+    private static double[] measure(Kind k, double seconds) {
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        int n = 0;
+        while (System.nanoTime() < end) {
+            String[] p = k.pair().apply(n + 2);
+            if (!AnswerChecker.isCorrect(p[0], p[1])) {
+                throw new IllegalStateException("bench case judged wrong: " + p[0] + " vs " + p[1]);
+            }
+            n++;
+        }
+        return new double[] {n / ((System.nanoTime() - start) / 1e9), n};
+    }
+}
