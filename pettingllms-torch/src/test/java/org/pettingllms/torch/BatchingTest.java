@@ -58,6 +58,31 @@ class BatchingTest {
     }
 
     @Test
+    void rowsSharingAPromptArePrefilledOnceAndGiveWhatUnsharedRowsGive() {
+        // a tree group (K = 4 of one prompt and adapter), the same prompt under another adapter, another prompt
+        List<Generator.Request> reqs = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            reqs.add(sampled(PROMPTS.get(0), adapter, 300 + k));
+        }
+        reqs.add(sampled(PROMPTS.get(0), null, 310));
+        reqs.add(sampled(PROMPTS.get(2), adapter, 311));
+        reqs.add(sampled(PROMPTS.get(2), adapter, 312));
+        int[] source = new int[reqs.size()];
+        assertThat(Generator.sharedPrompts(reqs, source)).containsExactly(0, 4, 5);
+        assertThat(source).containsExactly(0, 0, 0, 0, 1, 2, 2);
+        List<Generator.Result> shared = Generator.generate(model, reqs, true);
+        List<Generator.Result> unshared = Generator.generate(model, reqs, false);
+        for (int i = 0; i < reqs.size(); i++) {
+            assertThat(shared.get(i).tokens()).as("row %d tokens", i).containsExactly(unshared.get(i).tokens());
+            for (int t = 0; t < shared.get(i).logprobs().length; t++) {
+                assertThat(shared.get(i).logprobs()[t]).as("row %d token %d", i, t)
+                        .isCloseTo(unshared.get(i).logprobs()[t], within(1e-5f));
+            }
+        }
+        assertThat(shared.get(0).tokens()).isNotEqualTo(shared.get(1).tokens()); // seeds still differ per row
+    }
+
+    @Test
     void sameSeedSameOutputDifferentSeedDifferentOutput() {
         int[] p = PROMPTS.get(0);
         var a = Generator.generate(model, List.of(sampled(p, null, 7), sampled(p, null, 7), sampled(p, null, 8)));
@@ -77,7 +102,7 @@ class BatchingTest {
             SequenceBatch.Logprobs lp = batch.logprobs(model, scope, LoraRows.all(adapter, 3));
             float[] got = lp.logprobs().toFloatArray();
             float[] mask = lp.mask().toFloatArray();
-            int w = lp.width() - 1;
+            int w = lp.columns();
             for (int r = 0; r < 3; r++) {
                 float[] expected = res.get(r).logprobs();
                 int start = w - expected.length;

@@ -16,7 +16,6 @@ import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
-import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.AdamW;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.torch.train.PpoLoss;
@@ -74,6 +73,7 @@ final class PolicyTrainer implements AutoCloseable {
         double kl = 0;
         double entropy = 0;
         int micro = settings.microBatchSize();
+        batch = samePromptsTogether(batch);
         for (int from = 0; from < batch.size(); from += micro) {
             List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + micro));
             long chunkTokens = chunk.stream().mapToLong(e -> e.completionTokens().size()).sum();
@@ -99,13 +99,10 @@ final class PolicyTrainer implements AutoCloseable {
             SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
                     completions);
             try (NDManager scope = model.manager().newSubManager()) {
-                SequenceBatch.Logprobs lp = sb.logprobs(model, scope,
-                        adapter == null ? null : LoraRows.all(adapter, chunk.size()));
+                SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
                 float[] all = lp.logprobs().toFloatArray();
-                int w = lp.width() - 1; // completion values are right-aligned in rows of width - 1
                 for (int r = 0; r < chunk.size(); r++) {
-                    int len = completions.get(r).length;
-                    out.add(FloatSeq.of(java.util.Arrays.copyOfRange(all, r * w + w - len, r * w + w)));
+                    out.add(FloatSeq.of(lp.row(all, r, completions.get(r).length)));
                 }
             }
         }
@@ -119,14 +116,14 @@ final class PolicyTrainer implements AutoCloseable {
             return new Learner.LossStats(0, 0, 0, 0, 0, 0);
         }
         double loss = 0;
-        for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
-            List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + settings.microBatchSize()));
+        List<TrainExample> grouped = samePromptsTogether(batch);
+        for (int from = 0; from < grouped.size(); from += settings.microBatchSize()) {
+            List<TrainExample> chunk = grouped.subList(from, Math.min(grouped.size(), from + settings.microBatchSize()));
             SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
                     chunk.stream().map(e -> e.completionTokens().toArray()).toList());
             try (NDManager scope = model.manager().newSubManager();
                  GradientCollector gc = Torch.engine().newGradientCollector()) {
-                SequenceBatch.Logprobs lp = sb.logprobs(model, scope,
-                        adapter == null ? null : LoraRows.all(adapter, chunk.size()));
+                SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
                 NDArray nll = lp.logprobs().mul(lp.mask()).sum().neg().div((float) total); // token mean over the batch
                 gc.backward(nll);
                 loss += nll.getFloat();
@@ -134,6 +131,22 @@ final class PolicyTrainer implements AutoCloseable {
             accumulateGradients();
         }
         return new Learner.LossStats(loss, 0, 0, 0, 0, total);
+    }
+
+    /**
+     * The examples reordered so that those with the same prompt are adjacent (first-seen order), so that a
+     * micro-batch holds whole groups and runs each prompt once; the loss is a sum over examples, so the order does
+     * not change it.
+     */
+    private List<TrainExample> samePromptsTogether(List<TrainExample> batch) {
+        if (!settings.sharePrompts()) {
+            return batch;
+        }
+        Map<org.pettingllms.core.data.IntSeq, List<TrainExample>> groups = new LinkedHashMap<>();
+        batch.forEach(e -> groups.computeIfAbsent(e.promptTokens(), k -> new ArrayList<>()).add(e));
+        List<TrainExample> out = new ArrayList<>(batch.size());
+        groups.values().forEach(out::addAll);
+        return out;
     }
 
     /** Host values of one micro-batch's loss. */
@@ -156,9 +169,9 @@ final class PolicyTrainer implements AutoCloseable {
         StepResult result;
         try (NDManager scope = model.manager().newSubManager();
              GradientCollector gc = Torch.engine().newGradientCollector()) {
-            LoraRows lora = adapter == null ? null : LoraRows.all(adapter, chunk.size());
-            SequenceBatch.Logprobs lp = sb.logprobs(model, scope, lora, cfg.entropyCoef() > 0);
-            NDArray oldLp = sb.alignCompletionValues(scope, old, lp.width());
+            boolean share = settings.sharePrompts();
+            SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, cfg.entropyCoef() > 0, share);
+            NDArray oldLp = lp.align(scope, old);
             NDArray refLp = null;
             if (cfg.klCoef() > 0) {
                 // AT-GRPO.md k3 KL to the reference: the base model without the adapter, or the frozen copy
@@ -166,7 +179,8 @@ final class PolicyTrainer implements AutoCloseable {
                     throw new IllegalStateException("klCoef > 0 on a fully fine-tuned policy needs a reference copy:"
                             + " create the learner with TrainSettings.klReference = true");
                 }
-                refLp = sb.logprobs(adapter != null ? model : reference, scope, null).logprobs().stopGradient();
+                refLp = sb.logprobs(adapter != null ? model : reference, scope, null, false, share).logprobs()
+                        .stopGradient(); // the same layout as lp: the sharing decision depends on the prompts only
             }
             PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
                     lp.mask(), refLp, lp.entropy(), cfg);

@@ -7,11 +7,18 @@ package org.pettingllms.torch.engine;
  * @param microBatchSize rows per forward-backward; gradients accumulate over a call's micro-batches
  * @param klReference    keep a frozen copy of fully fine-tuned weights as the KL reference (needed when the loss has
  *                       a KL term; adapter policies use their base model and need no copy)
+ * @param sharePrompts   examples with the same prompt (a tree group's K candidates) run the prompt forward and
+ *                       backward once per micro-batch; the gradients equal the unshared computation
  */
-public record TrainSettings(int microBatchSize, boolean klReference) {
+public record TrainSettings(int microBatchSize, boolean klReference, boolean sharePrompts) {
     public TrainSettings {
         if (microBatchSize < 1) {
             throw new IllegalArgumentException("need microBatchSize >= 1");
         }
+    }
+
+    /** Prompts shared. */
+    public TrainSettings(int microBatchSize, boolean klReference) {
+        this(microBatchSize, klReference, true);
     }
 }

@@ -334,7 +334,7 @@ public final class DecoderModel implements AutoCloseable {
      * {@code W [out, in] @ X [in, N]} on the weights as stored, the GEMM shape PyTorch's CPU kernels run fastest
      * for a few tokens (a decode step: about a third faster than {@code X W^T} at 64 tokens) and as fast for many.
      */
-    public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KvCache cache, LoraRows lora) {
+    public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
         return run(ids, positions, bias, cache, lora, false);
     }
 
@@ -342,11 +342,11 @@ public final class DecoderModel implements AutoCloseable {
      * Logits [B, V] of each row's last position only (what generation needs): as {@link #forward}, but the output
      * head, a sixth of a prefill's FLOPs at this scale, runs on B tokens instead of B*T.
      */
-    public NDArray lastLogits(NDArray ids, NDArray positions, NDArray bias, KvCache cache, LoraRows lora) {
+    public NDArray lastLogits(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
         return run(ids, positions, bias, cache, lora, true).squeeze(1);
     }
 
-    private NDArray run(NDArray ids, NDArray positions, NDArray bias, KvCache cache, LoraRows lora, boolean lastOnly) {
+    private NDArray run(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
         long b = ids.getShape().get(0);
         long t = ids.getShape().get(1);
         long n = b * t;

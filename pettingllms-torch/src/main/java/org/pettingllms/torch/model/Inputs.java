@@ -11,7 +11,7 @@ import java.util.List;
  */
 public final class Inputs {
     /** The additive mask value of a forbidden key; finite so that an all-masked (padding) row stays finite. */
-    static final float MASKED = -1e9f;
+    public static final float MASKED = -1e9f;
 
     private Inputs() {
     }

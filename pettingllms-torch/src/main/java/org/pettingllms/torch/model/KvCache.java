@@ -12,7 +12,7 @@ import ai.djl.ndarray.types.Shape;
  * transposed because the score matmul q k^T then reads a strided prefix directly (a transposed view of a prefix
  * made the matmul copy it first, several times slower at batch 64).
  */
-public final class KvCache {
+public final class KvCache implements KeyValues {
     private final NDManager manager;
     private final long capacity;
     private final NDArray[] keys;
@@ -37,7 +37,8 @@ public final class KvCache {
      * returns views of all cached keys, transposed [B, kvHeads, hd, S], and values [B, kvHeads, S, hd], owned by
      * the step's scope.
      */
-    NDArray[] append(int layer, NDArray kT, NDArray v) {
+    @Override
+    public NDArray[] append(int layer, NDArray kT, NDArray v) {
         long t = kT.getShape().get(3);
         if (keys[layer] == null) {
             Shape kv = kT.getShape();

@@ -5,7 +5,9 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.pettingllms.core.data.FinishReason;
@@ -18,8 +20,9 @@ import org.pettingllms.torch.model.LoraRows;
 
 /**
  * Batched generation with a KV cache: one prefill of the left-padded prompts, then one decode step per token for
- * the rows still running. Rows may use different LoRA adapters and sampling settings. Finished rows leave the
- * batch (their cache rows are dropped).
+ * the rows still running. Rows may use different LoRA adapters and sampling settings. Rows that share their
+ * prompt and adapter (the K candidates of a tree group, parallel rollouts' first turn) share one prefill. Finished
+ * rows leave the batch (their cache rows are dropped).
  */
 public final class Generator {
     private Generator() {
@@ -49,6 +52,11 @@ public final class Generator {
     }
 
     public static List<Result> generate(DecoderModel model, List<Request> requests) {
+        return generate(model, requests, true);
+    }
+
+    /** As {@link #generate(DecoderModel, List)}; {@code sharePrefill} false prefills every row itself (benchmarks). */
+    public static List<Result> generate(DecoderModel model, List<Request> requests, boolean sharePrefill) {
         int n = requests.size();
         List<List<Integer>> tokens = new ArrayList<>();
         List<List<Float>> logprobs = new ArrayList<>();
@@ -71,14 +79,29 @@ public final class Generator {
             long[] nextPos = new long[n];
             float[][][] last;
             try (NDManager step = gen.newSubManager()) {
-                List<int[]> prompts = requests.stream().map(Request::prompt).toList();
+                // rows with the same prompt and adapter (a tree group's K candidates) are prefilled once; the
+                // cache rows and the first distribution are then copied to every row of the group
+                int[] source = new int[n];
+                List<Integer> unique = sharePrefill ? sharedPrompts(requests, source) : allRows(n, source);
+                List<int[]> prompts = unique.stream().map(u -> requests.get(u).prompt()).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
-                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(requests, active));
-                last = distributions(logits, requests, active);
-                valid = in.valid();
+                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache,
+                        rows(requests, unique.stream().mapToInt(Integer::intValue).toArray()));
+                valid = new boolean[n][];
+                if (unique.size() < n) {
+                    long[] expand = new long[n];
+                    for (int i = 0; i < n; i++) {
+                        expand[i] = source[i];
+                    }
+                    NDArray index = step.create(expand);
+                    cache.select(index);
+                    logits = logits.get(index);
+                }
                 for (int i = 0; i < n; i++) {
+                    valid[i] = in.valid()[source[i]].clone();
                     nextPos[i] = requests.get(i).prompt().length;
                 }
+                last = distributions(logits, requests, active);
             }
             while (true) {
                 int[] nextTok = new int[active.length];
@@ -143,6 +166,48 @@ public final class Generator {
             out.add(new Result(t, lp, finish[i]));
         }
         return out;
+    }
+
+    /**
+     * The distinct (prompt, adapter) pairs in first-seen order, as request indices; {@code source[i]} is the
+     * position in that list of request i's pair.
+     */
+    public static List<Integer> sharedPrompts(List<Request> requests, int[] source) {
+        Map<PromptKey, Integer> seen = new HashMap<>();
+        List<Integer> unique = new ArrayList<>();
+        for (int i = 0; i < requests.size(); i++) {
+            PromptKey key = new PromptKey(requests.get(i).prompt(), requests.get(i).adapter());
+            Integer at = seen.get(key);
+            if (at == null) {
+                at = unique.size();
+                seen.put(key, at);
+                unique.add(i);
+            }
+            source[i] = at;
+        }
+        return unique;
+    }
+
+    private static List<Integer> allRows(int n, int[] source) {
+        List<Integer> all = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            source[i] = i;
+            all.add(i);
+        }
+        return all;
+    }
+
+    /** A prompt's tokens (by content) with its adapter (by identity: the same adapter object is the same weights). */
+    private record PromptKey(int[] prompt, LoraAdapter adapter) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof PromptKey k && k.adapter == adapter && Arrays.equals(k.prompt, prompt);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(prompt) * 31 + System.identityHashCode(adapter);
+        }
     }
 
     private static FinishReason finished(Request req, List<Integer> generated, int token) {

@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
+import org.pettingllms.torch.model.LoraAdapter;
 import org.pettingllms.torch.model.LoraRows;
+import org.pettingllms.torch.model.SharedPrefix;
 
 /**
  * (prompt, completion) rows for training: left-padded full sequences, the target of every position (the next
@@ -34,8 +36,38 @@ public final class SequenceBatch {
         return completions.stream().mapToLong(c -> c.length).sum();
     }
 
-    /** Log-probabilities, completion mask and (when asked) entropies, all [B, W-1] in {@code scope}. */
-    public record Logprobs(NDArray logprobs, NDArray mask, NDArray entropy, int width) {
+    /**
+     * Log-probabilities, completion mask and (when asked) entropies, all [B, columns] in {@code scope}; row r's
+     * completion values start at column {@code starts[r]}.
+     */
+    public record Logprobs(NDArray logprobs, NDArray mask, NDArray entropy, int columns, int[] starts) {
+        /** Per-row host values (old logprobs) laid out like {@link #logprobs()}. */
+        public NDArray align(NDManager scope, List<float[]> perRow) {
+            float[] out = new float[perRow.size() * columns];
+            for (int r = 0; r < perRow.size(); r++) {
+                System.arraycopy(perRow.get(r), 0, out, r * columns + starts[r], perRow.get(r).length);
+            }
+            return scope.create(out, new Shape(perRow.size(), columns));
+        }
+
+        /** Row r's {@code length} completion values out of the flat host copy of a [B, columns] result. */
+        public float[] row(float[] flat, int r, int length) {
+            return java.util.Arrays.copyOfRange(flat, r * columns + starts[r], r * columns + starts[r] + length);
+        }
+    }
+
+    /**
+     * As {@link #logprobs(DecoderModel, NDManager, LoraRows, boolean)} with one adapter (or none) for every row;
+     * with {@code share}, rows with the same prompt run the prompt once (see {@link #sharedLogprobs}).
+     */
+    public Logprobs logprobs(DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy,
+                             boolean share) {
+        int[] source = new int[size()];
+        List<int[]> unique = uniquePrompts(source);
+        if (share && unique.size() < size()) {
+            return sharedLogprobs(model, scope, adapter, withEntropy, unique, source);
+        }
+        return logprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, size()), withEntropy);
     }
 
     public Logprobs logprobs(DecoderModel model, NDManager scope, LoraRows lora) {
@@ -77,18 +109,81 @@ public final class SequenceBatch {
         NDArray idx = scope.create(targets, new Shape(b, w - 1, 1));
         NDArray picked = logp.gather(idx, 2).squeeze(2);
         NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
-        return new Logprobs(picked, scope.create(mask, new Shape(b, w - 1)), entropy, w);
+        int[] starts = new int[b];
+        for (int r = 0; r < b; r++) {
+            starts[r] = (w - 1) - completions.get(r).length; // completion values are right-aligned
+        }
+        return new Logprobs(picked, scope.create(mask, new Shape(b, w - 1)), entropy, w - 1, starts);
     }
 
-    /** Old (sampling) logprobs laid out like {@link Logprobs#logprobs()}: row r's completion tokens at the end. */
-    public NDArray alignCompletionValues(NDManager scope, List<float[]> perRow, int width) {
-        int b = perRow.size();
-        float[] out = new float[b * (width - 1)];
-        for (int r = 0; r < b; r++) {
-            float[] v = perRow.get(r);
-            int start = (width - 1) - v.length;
-            System.arraycopy(v, 0, out, r * (width - 1) + start, v.length);
+    /**
+     * The same values as the unshared forward, computed with one prompt pass per distinct prompt: the U prompts,
+     * left-padded, run once and keep their keys and values ({@link SharedPrefix}); the N completions, right-padded,
+     * run after them, each attending to its prompt's keys (gathered, so gradients sum back into the one prompt
+     * pass) and to its own earlier tokens. A completion's first token is predicted by its prompt's last position.
+     * Completion values are left-aligned: row r's start at column 0.
+     */
+    private Logprobs sharedLogprobs(DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy,
+                                    List<int[]> unique, int[] source) {
+        int n = size();
+        int u = unique.size();
+        Inputs.Batch in = Inputs.leftPadded(scope, unique, 0);
+        int wp = in.width();
+        SharedPrefix prefix = new SharedPrefix(model.config().numLayers());
+        NDArray promptLast = model.lastLogits(in.ids(), in.positions(), in.bias(), prefix.capture(),
+                adapter == null ? null : LoraRows.all(adapter, u)); // [U, V]: predicts each first completion token
+        int wc = completions.stream().mapToInt(c -> c.length).max().orElse(0);
+        if (wc == 0) {
+            return logprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, n), withEntropy);
         }
-        return scope.create(out, new Shape(b, width - 1));
+        long[] ids = new long[n * wc];
+        long[] pos = new long[n * wc];
+        long[] targets = new long[n * wc];
+        float[] mask = new float[n * wc];
+        float[] bias = new float[n * wc * (wp + wc)];
+        long[] rows = new long[n];
+        for (int r = 0; r < n; r++) {
+            int[] c = completions.get(r);
+            int promptLength = unique.get(source[r]).length;
+            rows[r] = source[r];
+            for (int j = 0; j < wc; j++) {
+                int at = r * wc + j;
+                ids[at] = j < c.length ? c[j] : 0;
+                pos[at] = promptLength + j;
+                targets[at] = j < c.length ? c[j] : 0; // column j holds log p(c_j | prompt, c_<j)
+                mask[at] = j < c.length ? 1f : 0f;
+                for (int k = 0; k < wp + wc; k++) {
+                    boolean ok = k < wp ? in.valid()[source[r]][k] : k - wp <= j;
+                    bias[at * (wp + wc) + k] = ok ? 0f : Inputs.MASKED;
+                }
+            }
+        }
+        NDArray rowIndex = scope.create(rows);
+        NDArray logits = model.forward(scope.create(ids, new Shape(n, wc)), scope.create(pos, new Shape(n, wc)),
+                scope.create(bias, new Shape(n, 1, wc, wp + wc)), prefix.extend(rowIndex),
+                adapter == null ? null : LoraRows.all(adapter, n)); // [N, Wc, V]
+        NDArray first = promptLast.get(rowIndex).expandDims(1); // [N, 1, V]
+        NDArray predicting = wc == 1 ? first : first.concat(logits.get(":, :-1, :"), 1);
+        NDArray logp = predicting.logSoftmax(-1);
+        NDArray picked = logp.gather(scope.create(targets, new Shape(n, wc, 1)), 2).squeeze(2);
+        NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
+        return new Logprobs(picked, scope.create(mask, new Shape(n, wc)), entropy, wc, new int[n]);
+    }
+
+    /** The distinct prompts in first-seen order; {@code source[r]} is row r's index among them. */
+    private List<int[]> uniquePrompts(int[] source) {
+        java.util.Map<java.nio.IntBuffer, Integer> seen = new java.util.HashMap<>();
+        List<int[]> unique = new ArrayList<>();
+        for (int r = 0; r < prompts.size(); r++) {
+            int[] p = prompts.get(r);
+            Integer at = seen.get(java.nio.IntBuffer.wrap(p));
+            if (at == null) {
+                at = unique.size();
+                seen.put(java.nio.IntBuffer.wrap(p), at);
+                unique.add(p);
+            }
+            source[r] = at;
+        }
+        return unique;
     }
 }
