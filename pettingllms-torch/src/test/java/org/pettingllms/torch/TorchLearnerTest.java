@@ -83,6 +83,53 @@ class TorchLearnerTest {
     }
 
     @Test
+    void sharingPromptsChangesNeitherTheLossNorTheUpdate() throws Exception {
+        // a tree group's candidates interleaved with other prompts, micro-batches of 2: the learner gathers each
+        // prompt's rows into the same micro-batch and runs the prompt once; the step must be the unshared one
+        int[] a = {1, 17, 42, 5};
+        int[] b = {1, 9, 77};
+        int[][] prompts = {a, b, a, b, a, {1, 64}};
+        int[][] completions = {{7, 8, 9}, {10}, {11, 12}, {13, 14, 15, 16}, {17}, {18, 19}};
+        double[] adv = {1.0, -0.5, -1.0, 0.5, 0.25, -0.25};
+        LossConfig loss = new LossConfig(0.2, 0.28, LossConfig.Aggregation.TOKEN_MEAN, 0.0, 0.01);
+        Map<String, float[]> after = new LinkedHashMap<>();
+        double[] losses = new double[2];
+        float[][] firstLogprobs = new float[2][];
+        for (int shared = 0; shared < 2; shared++) {
+            try (PolicyRegistry reg = registry();
+                 TorchLearner learner = new TorchLearner(reg, new TrainSettings(2, false, shared == 1))) {
+                List<TrainExample> batch = new ArrayList<>();
+                for (int i = 0; i < prompts.length; i++) {
+                    batch.add(new TrainExample(IntSeq.of(prompts[i]), IntSeq.of(completions[i]),
+                            FloatSeq.of(new float[completions[i].length]), adv[i]));
+                }
+                List<FloatSeq> old = learner.logprobs(TOOL, batch);
+                firstLogprobs[shared] = old.get(2).toArray();
+                List<TrainExample> onPolicy = new ArrayList<>();
+                for (int i = 0; i < batch.size(); i++) {
+                    onPolicy.add(new TrainExample(batch.get(i).promptTokens(), batch.get(i).completionTokens(),
+                            old.get(i), adv[i]));
+                }
+                losses[shared] = learner.forwardBackward(TOOL, onPolicy, loss).loss();
+                learner.optimStep(TOOL, adam(1e-2));
+                Map<String, float[]> now = snapshot(reg.adapter(TOOL).parameters());
+                if (shared == 0) {
+                    after.putAll(now);
+                } else {
+                    now.forEach((k, v) -> {
+                        float[] ref = after.get(k);
+                        for (int i = 0; i < v.length; i++) {
+                            assertThat(v[i]).as("%s[%d]", k, i).isCloseTo(ref[i], within(1e-5f));
+                        }
+                    });
+                }
+            }
+        }
+        assertThat(firstLogprobs[1]).containsExactly(firstLogprobs[0], within(1e-5f));
+        assertThat(losses[1]).isCloseTo(losses[0], within(1e-6));
+    }
+
+    @Test
     void aPositiveAdvantageMakesItsCompletionMoreLikely() throws Exception {
         try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0, 1.0, -1.0);

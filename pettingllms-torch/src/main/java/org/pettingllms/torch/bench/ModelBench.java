@@ -71,6 +71,9 @@ public final class ModelBench {
             double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), seconds);
             out.put("train_full_tokens_per_s", round(full));
             out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
+            for (int k : new int[] {4, 8}) {
+                out.put("tree_k" + k, treeGroups(reg, k));
+            }
         }
         out.put("threads", Runtime.getRuntime().availableProcessors());
         out.put("engine", "PyTorch " + Torch.engine().getVersion());
@@ -181,6 +184,70 @@ public final class ModelBench {
                 }
             }
         }
+    }
+
+    static final int TREE_GROUPS = 8;
+    static final int TREE_PROMPT = 150;
+    static final int TREE_ANSWER = 24;
+
+    /**
+     * Tree-group throughput: {@value #TREE_GROUPS} prompts of {@value #TREE_PROMPT} tokens with K candidates of
+     * {@value #TREE_ANSWER} tokens each, sampled (every row runs the full length) and trained (one LoRA
+     * forward-backward and optimizer step over the K x groups samples), with the prompt shared by its K rows and
+     * without. Effective tokens/s count every row's prompt and answer tokens, so shared and unshared count the same
+     * work; the fastest of three runs each, shared and unshared alternating.
+     */
+    static Map<String, Object> treeGroups(PolicyRegistry reg, int k) {
+        DecoderModel model = reg.model("bench");
+        int vocab = model.config().vocabSize();
+        List<int[]> prompts = randomRows(vocab, TREE_GROUPS, TREE_PROMPT, 11);
+        List<Generator.Request> reqs = new ArrayList<>();
+        List<TrainExample> examples = new ArrayList<>();
+        SplittableRandom rng = new SplittableRandom(5);
+        for (int[] p : prompts) {
+            for (int i = 0; i < k; i++) {
+                reqs.add(new Generator.Request(p, null, 1.0, 0, 1.0, TREE_ANSWER, new int[0], null, rng.nextLong()));
+                int[] answer = randomRows(vocab, 1, TREE_ANSWER, rng.nextLong()).get(0);
+                float[] old = new float[TREE_ANSWER];
+                java.util.Arrays.fill(old, (float) -Math.log(vocab));
+                examples.add(new TrainExample(IntSeq.of(p), IntSeq.of(answer), FloatSeq.of(old), rng.nextGaussian()));
+            }
+        }
+        double tokens = (double) reqs.size() * (TREE_PROMPT + TREE_ANSWER);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("rows", reqs.size());
+        double[] sample = {Double.MAX_VALUE, Double.MAX_VALUE};
+        double[] train = {Double.MAX_VALUE, Double.MAX_VALUE};
+        OptimParams adamW = OptimParams.adamW(1e-5, 0.01, 1.0);
+        PolicyRef[] policies = {new PolicyRef("bench", "tree" + k), new PolicyRef("bench", "tree" + k + "-shared")};
+        try (TorchLearner unshared = new TorchLearner(reg, new TrainSettings(16, false, false));
+             TorchLearner shared = new TorchLearner(reg, new TrainSettings(16, false, true))) {
+            TorchLearner[] learners = {unshared, shared};
+            // unshared and shared alternate, so that a slow spell of the machine does not favour one of them
+            for (int rep = 0; rep < 4; rep++) {
+                for (int s = 0; s < 2; s++) {
+                    boolean share = s == 1;
+                    TorchLearner learner = learners[s];
+                    PolicyRef policy = policies[s];
+                    double gen = seconds(() -> Generator.generate(model, reqs, share));
+                    double step = seconds(() -> {
+                        learner.forwardBackward(policy, examples, LossConfig.DEFAULT);
+                        learner.optimStep(policy, adamW);
+                    });
+                    if (rep > 0) { // the first round warms up
+                        sample[s] = Math.min(sample[s], gen);
+                        train[s] = Math.min(train[s], step);
+                    }
+                }
+            }
+        }
+        out.put("sample_unshared_tokens_per_s", round(tokens / sample[0]));
+        out.put("sample_shared_tokens_per_s", round(tokens / sample[1]));
+        out.put("sample_speedup", round(sample[0] / sample[1]));
+        out.put("train_unshared_tokens_per_s", round(tokens / train[0]));
+        out.put("train_shared_tokens_per_s", round(tokens / train[1]));
+        out.put("train_speedup", round(train[0] / train[1]));
+        return out;
     }
 
     private static List<int[]> randomRows(int vocab, int batch, int len, long seed) {
