@@ -35,7 +35,10 @@ class EmbeddedResumeTest {
                 "test", List.of("train.steps=3", "rollout.problemsPerStep=3", "rollout.k=3",
                         "rollout.sampling.maxTokens=16", "train.miniBatches=2", "train.learningRate=5.0e-3",
                         "train.schedule=cosine", "train.warmupSteps=1", "train.checkpointEvery=1",
-                        "train.validateEvery=0", "validation.problems=0"));
+                        "train.validateEvery=0", "validation.problems=0",
+                        // one request (k rows) per generation batch: which requests meet in a batch depends on
+                        // timing, and a batch's shape (shared prefills included) moves logits in their last bits
+                        "engine.maxBatchRows=3"));
         var task = new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT), List.of("tool", "plan"), 2);
         PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), MODEL, Set.of());
         var problems = new SeededProblems(task.id(), 1);
