@@ -34,8 +34,9 @@ final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--adapters", paramLabel = "ROLE=DIR", description = "a PEFT adapter for a role (L2), repeatable")
     Map<String, Path> adapters = Map.of();
 
-    @Option(names = "--policy", defaultValue = "model", description = "model (default), or for dataset tasks"
-            + " oracle (answers the references) or wrong (never does): checks the environment without a model")
+    @Option(names = "--policy", defaultValue = "model", description = "model (default), or the task's scripted team"
+            + " as oracle (always right: the references, the solver) or wrong (never right): checks the environment"
+            + " without a model")
     String policy;
 
     @Option(names = "--checkpoint", paramLabel = "DIR", description = "every trained policy of a run's checkpoint:"

@@ -6,12 +6,12 @@ final class ModelCard {
     }
 
     static String text(String task, String from, long seed, long params, int steps, int batch, double lr, double noise,
-                       double seconds, double singleAgent, double team, int evalProblems, String args) {
+                       double seconds, String mainRole, double singleAgent, double team, int evalProblems, String args) {
         return """
                 # %s base model
 
-                A small Qwen3-style decoder (character-level vocabulary, compact prompts) trained by this project's own
-                supervised warm-up on solver demonstrations of `%s`, deliberately imperfect, so that reinforcement
+                A small Qwen3-style decoder trained by this project's own supervised warm-up on demonstrations of
+                `%s` (the task's own, or its scripted team's answers), deliberately imperfect, so that reinforcement
                 learning has room to improve it.
 
                 | | |
@@ -19,16 +19,16 @@ final class ModelCard {
                 | made with | `./pettingllms sft %s` |
                 | started from | `%s`, seed %d |
                 | parameters | %,d |
-                | data | first-turn prompts of generated training problems (seeds from %d), solver answers, %.0f%% of them truncated or random |
+                | data | first-turn prompts of training problems (seed %d), demonstrated answers, %.0f%% of them deliberately imperfect |
                 | training | %d steps x %d problems, AdamW, peak learning rate %s, warmup then cosine |
                 | training time | %.0f s on this machine |
-                | greedy success before RL | single agent %.1f%%, tool + plan %.1f%% (%d test problems) |
+                | greedy success before RL | %s alone %.1f%%, the team %.1f%% (%d test problems) |
 
-                Files: `config.json`, `model.safetensors`, `tokenizer.json` and `tokenizer_config.json` in the Hugging Face
-                layout. The tokenizer is the project's character codec (`CharCodec`): ids 0-2 are padding, begin and end
-                (`<pad>`, `<s>`, `</s>`); newline is 3; printable ASCII follows from 4; `tokenizer.json` writes it as a
-                WordLevel tokenizer over single characters, so other tools load it too.
+                Files: `config.json`, `model.safetensors` and the tokenizer in the Hugging Face layout. A model started
+                from a `fresh:` preset uses the project's character codec (`CharCodec`): ids 0-2 are padding, begin and
+                end (`<pad>`, `<s>`, `</s>`); newline is 3; printable ASCII follows from 4; `tokenizer.json` writes it
+                as a WordLevel tokenizer over single characters, so other tools load it too.
                 """.formatted(task, task, args, from, seed, params, seed, 100 * noise, steps, batch, lr, seconds,
-                100 * singleAgent, 100 * team, evalProblems);
+                mainRole, 100 * singleAgent, 100 * team, evalProblems);
     }
 }

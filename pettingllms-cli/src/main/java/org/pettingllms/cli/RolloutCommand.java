@@ -36,7 +36,8 @@ final class RolloutCommand implements Callable<Integer> {
                     + "embedded engine)")
     String policy;
 
-    @Option(names = "--skill", defaultValue = "0.25", description = "scripted policy: chance of answering the solver's plan")
+    @Option(names = "--skill", defaultValue = "0.25", description = "scripted policy: chance of answering right"
+            + " (the solver's plan, the reference)")
     double skill;
 
     @Option(names = "--problems", defaultValue = "32", description = "problems to roll out")

@@ -3,39 +3,25 @@ package org.pettingllms.cli;
 import java.util.List;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Problem;
-import org.pettingllms.core.task.DatasetProblems;
+import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.Task;
-import org.pettingllms.envs.code.CodeOracle;
-import org.pettingllms.envs.code.CodeTask;
-import org.pettingllms.envs.data.CodeItem;
-import org.pettingllms.envs.data.MathRows.MathItem;
-import org.pettingllms.envs.math.MathOracle;
-import org.pettingllms.envs.math.MathTask;
-import org.pettingllms.envs.planning.PlanningTask;
-import org.pettingllms.envs.planning.SolverPolicy;
 
-/** The built-in scripted policies: solver teams for the games, oracles (right or wrong) for the datasets. */
+/** A task's own scripted team ({@link ScriptedPlay}), or one clear line saying the task has none. */
 final class ScriptedPolicies {
     private ScriptedPolicies() {
     }
 
-    /** A scripted team for a rollout demo: the games' solver at {@code skill}, the datasets' oracle. */
+    /** The task's scripted team at {@code skill}; dataset tasks look the answers of {@code problems} up. */
     static TextPolicy forTask(Task<?> task, double skill, List<Problem> problems) {
-        if (task instanceof PlanningTask<?, ?> planning) {
-            return new SolverPolicy<>(planning.game(), skill,
-                    planning.toolMode() == PlanningTask.ToolMode.PROGRAM);
+        if (task instanceof ScriptedPlay play) {
+            return play.scripted(skill, problems);
         }
-        return oracle(task, problems, false);
+        throw new IllegalArgumentException("task " + task.id() + " has no scripted policies (its task class does"
+                + " not implement ScriptedPlay)");
     }
 
     /** The policy that answers the references of {@code problems} (or, {@code wrong}, never does). */
     static TextPolicy oracle(Task<?> task, List<Problem> problems, boolean wrong) {
-        if (task instanceof MathTask) {
-            return new MathOracle(problems.stream().map(p -> DatasetProblems.item(p, MathItem.class)).toList(), wrong);
-        }
-        if (task instanceof CodeTask) {
-            return new CodeOracle(problems.stream().map(p -> DatasetProblems.item(p, CodeItem.class)).toList(), wrong);
-        }
-        throw new IllegalArgumentException("no oracle for task " + task.id() + " (oracles exist for math and code)");
+        return forTask(task, wrong ? 0 : 1, problems);
     }
 }

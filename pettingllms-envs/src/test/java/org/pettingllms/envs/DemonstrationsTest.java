@@ -9,7 +9,8 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.envs.planning.Demonstrations;
+import org.pettingllms.core.task.Demonstrations;
+import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.envs.sudoku.SudokuGame;
@@ -19,7 +20,7 @@ class DemonstrationsTest {
     void cleanDemonstrationsSolveAndThePlanRoleSeesTheToolsProposal() {
         var task = new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT), List.of("tool", "plan"), 4);
         for (var p : new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, 20)) {
-            var demos = Demonstrations.of(task, p, PromptStyle.COMPACT, 0.0, new SplittableRandom(1));
+            var demos = SolverDemonstrations.of(task, p, PromptStyle.COMPACT, 0.0, new SplittableRandom(1));
             assertThat(demos).extracting(Demonstrations.Demo::role).containsExactly("tool", "plan");
             assertThat(demos.get(1).prompt().text()).contains("tool: " + demos.get(0).answer() + " -> ")
                     .contains("goal yes");
@@ -36,7 +37,7 @@ class DemonstrationsTest {
         int solved = 0;
         int n = 200;
         for (var p : new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, n)) {
-            var d = Demonstrations.of(task, p, PromptStyle.COMPACT, 0.5, rng).get(0);
+            var d = SolverDemonstrations.of(task, p, PromptStyle.COMPACT, 0.5, rng).get(0);
             if (task.step(task.initialState(p), "plan", Completion.ofText(d.answer())).success()) {
                 solved++;
             }

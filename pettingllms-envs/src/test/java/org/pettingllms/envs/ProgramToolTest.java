@@ -11,7 +11,8 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.envs.planning.Demonstrations;
+import org.pettingllms.core.task.Demonstrations;
+import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.PlanningState;
 import org.pettingllms.envs.planning.PlanningTask;
@@ -134,7 +135,7 @@ class ProgramToolTest {
         SplittableRandom rng = new SplittableRandom(1);
         int adopted = 0;
         for (long seed = 0; seed < 40; seed++) {
-            var demos = Demonstrations.of(task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, rng);
+            var demos = SolverDemonstrations.of(task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, rng);
             ToolProgram<PathBoard> p = CATALOG.stream().filter(c -> c.source().equals(demos.get(0).answer()))
                     .findFirst().orElseThrow();
             String printed = p.output().apply(start(seed).board());

@@ -24,6 +24,14 @@ public interface Task<S> {
     /** The turn cap T. */
     int maxTurns();
 
+    /**
+     * The role whose answer decides success, which a single-agent baseline plays alone (the planner, the reasoner,
+     * the coder); the last role by default.
+     */
+    default String mainRole() {
+        return roles().get(roles().size() - 1);
+    }
+
     S initialState(Problem problem);
 
     /** What {@code role} sees at {@code turn}; a pure function of its arguments. */

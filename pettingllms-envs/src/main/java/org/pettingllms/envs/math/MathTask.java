@@ -3,6 +3,7 @@ package org.pettingllms.envs.math;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
@@ -10,6 +11,8 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.DatasetProblems;
+import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -24,7 +27,7 @@ import org.pettingllms.envs.sandbox.SandboxLimits;
  * answer is correct. The episode ends when the two answers agree or after T turns; success is the reasoner's
  * latest answer being correct. With roles {@code [reasoner]} it is the single-agent variant (one answer).
  */
-public final class MathTask extends DatasetTask<MathState, MathItem> {
+public final class MathTask extends DatasetTask<MathState, MathItem> implements ScriptedPlay {
     public static final String TOOL = "tool";
     public static final String REASONER = "reasoner";
 
@@ -103,5 +106,17 @@ public final class MathTask extends DatasetTask<MathState, MathItem> {
 
     private static String clip(String s) {
         return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
+    /** The oracle that knows the references of {@code problems}, right with probability {@code skill}. */
+    @Override
+    public TextPolicy scripted(double skill, List<Problem> problems) {
+        List<MathItem> items = problems.stream().map(p -> DatasetProblems.item(p, MathItem.class)).toList();
+        return TextPolicy.mix(new MathOracle(items, false), new MathOracle(items, true), skill);
+    }
+
+    @Override
+    public String mainRole() {
+        return REASONER;
     }
 }

@@ -2,6 +2,8 @@ package org.pettingllms.envs.planning;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.SplittableRandom;
+import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
@@ -9,6 +11,8 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
+import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.util.Seeds;
@@ -25,7 +29,7 @@ import org.pettingllms.core.util.Seeds;
  * sandbox, its printed answer is simulated for the tool's reward (a program that fails or prints nothing earns
  * {@link #PROGRAM_FAILURE}), and the planner sees only what it printed (or its error), never a verdict.
  */
-public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
+public final class PlanningTask<B, A> implements Task<PlanningState<B>>, ScriptedPlay, Demonstrations {
     public static final String TOOL = "tool";
     public static final String PLAN = "plan";
 
@@ -191,5 +195,17 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>> {
     static String oneLine(String s) {
         String line = s.strip().lines().findFirst().orElse("");
         return line.length() > 40 ? line.substring(0, 40) : line;
+    }
+
+    /** The game's solver team: right with probability {@code skill}, a typical mistake otherwise. */
+    @Override
+    public TextPolicy scripted(double skill, List<Problem> problems) {
+        return new SolverPolicy<>(game, skill, toolMode == ToolMode.PROGRAM);
+    }
+
+    /** Solver demonstrations ({@link SolverDemonstrations}): catalog programs for a program-writing tool. */
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        return SolverDemonstrations.of(this, problem, style, settings.noise(), settings.adopt(), rng);
     }
 }

@@ -8,6 +8,7 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.task.Demonstrations.Demo;
 
 /**
  * Supervised warm-up data from the solvers: for a problem, each role's prompt at the first turn and the solver's
@@ -19,12 +20,8 @@ import org.pettingllms.core.data.PromptStyle;
  * printed answer with probability {@link #ADOPT} whatever it is (it cannot tell a right one from a wrong one
  * without checking), and otherwise plans alone as above.
  */
-public final class Demonstrations {
-    private Demonstrations() {
-    }
-
-    /** One (prompt, answer) pair for a role. */
-    public record Demo(String role, Prompt prompt, String answer) {
+public final class SolverDemonstrations {
+    private SolverDemonstrations() {
     }
 
     /** How often the planner's demonstration copies the tool program's printed answer. */

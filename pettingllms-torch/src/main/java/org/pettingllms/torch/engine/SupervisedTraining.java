@@ -1,0 +1,96 @@
+package org.pettingllms.torch.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.pettingllms.core.algo.LrSchedule;
+import org.pettingllms.core.backend.OptimParams;
+import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.task.Demonstrations;
+import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.torch.text.TextCodec;
+
+/**
+ * Supervised warm-up of a base model on a task's demonstrations ({@link Demonstrations#of}: the task's own, or
+ * its scripted team's first-turn answers): each step takes the next {@code batch} training problems, one example
+ * per role's demonstration (the answer followed by the end token, so the model learns to stop), the mean token
+ * negative log-likelihood, AdamW with warm-up then cosine decay.
+ */
+public final class SupervisedTraining {
+    /**
+     * @param roles only these roles' demonstrations (empty: all)
+     * @param keep  a role's demonstration kept for only this fraction of the problems (rehearsal)
+     */
+    public record Settings(int steps, int batch, double peakLr, Demonstrations.Settings demos, List<String> roles,
+                           Map<String, Double> keep) {
+        public Settings {
+            if (steps < 1 || batch < 1 || peakLr <= 0) {
+                throw new IllegalArgumentException("need steps >= 1, batch >= 1 and a positive learning rate");
+            }
+            roles = List.copyOf(roles);
+            keep = Map.copyOf(keep);
+        }
+    }
+
+    /** Told after every optimizer step: the step (1-based), the total and the loss smoothed over recent steps. */
+    public interface Progress {
+        void step(int step, int steps, double smoothedLoss);
+    }
+
+    private SupervisedTraining() {
+    }
+
+    /** Trains {@code base} in place; returns the final smoothed loss. */
+    public static double run(Task<?> task, ProblemSource problems, PromptStyle style, TorchLearner learner,
+                             PolicyRef base, TextCodec codec, Settings s, long seed, Progress progress) {
+        if (!Demonstrations.available(task)) {
+            throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations: it implements "
+                    + "neither Demonstrations nor ScriptedPlay");
+        }
+        LrSchedule schedule = new LrSchedule(LrSchedule.Kind.COSINE, s.peakLr(), Math.max(1, s.steps() / 20),
+                s.steps(), 0.1);
+        OptimParams adamW = OptimParams.adamW(s.peakLr(), 0.01, 1.0);
+        SplittableRandom rng = new SplittableRandom(seed);
+        double ema = Double.NaN;
+        for (int step = 0; step < s.steps(); step++) {
+            List<TrainExample> examples = new ArrayList<>();
+            for (Problem p : problems.problems(Split.TRAIN, (long) step * s.batch(), s.batch())) {
+                for (Demonstrations.Demo d : Demonstrations.of(task, p, style, s.demos(), rng)) {
+                    if (!s.roles().isEmpty() && !s.roles().contains(d.role())) {
+                        continue;
+                    }
+                    if (s.keep().containsKey(d.role()) && rng.nextDouble() >= s.keep().get(d.role())) {
+                        continue;
+                    }
+                    int[] answer = codec.encode(d.answer());
+                    int[] completion = Arrays.copyOf(answer, answer.length + 1);
+                    completion[answer.length] = codec.stopTokenIds()[0];
+                    examples.add(new TrainExample(IntSeq.of(codec.encode(d.prompt().text())), IntSeq.of(completion),
+                            FloatSeq.of(new float[completion.length]), 0));
+                }
+            }
+            if (examples.isEmpty()) {
+                throw new IllegalStateException("step " + (step + 1) + ": no demonstrations (roles "
+                        + s.roles() + " of " + task.roles() + ")");
+            }
+            // similar lengths share a micro-batch: a short answer is not padded to a long program
+            examples.sort(Comparator.comparingInt(e -> e.promptTokens().size() + e.completionTokens().size()));
+            double loss = learner.forwardBackwardSupervised(base, examples).loss();
+            learner.optimStep(base, adamW.withLearningRate(schedule.lr(step)));
+            ema = Double.isNaN(ema) ? loss : 0.95 * ema + 0.05 * loss;
+            progress.step(step + 1, s.steps(), ema);
+        }
+        learner.publish(base);
+        return ema;
+    }
+}
