@@ -17,7 +17,7 @@ import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;

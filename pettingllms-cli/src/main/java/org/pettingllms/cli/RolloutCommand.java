@@ -11,7 +11,7 @@ import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StopReason;
 import org.pettingllms.core.rollout.EpisodeResult;
-import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;

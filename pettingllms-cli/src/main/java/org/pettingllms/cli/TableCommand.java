@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.train.Trainer;

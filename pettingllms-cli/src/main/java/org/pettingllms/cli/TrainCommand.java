@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.RoutingSampler;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
@@ -144,7 +144,7 @@ final class TrainCommand implements Callable<Integer> {
         }
 
         static String successLabel(RunConfig.Rollout rollout) {
-            return rollout.mode() == org.pettingllms.core.rollout.RolloutConfig.Mode.TREE && rollout.k() > 1
+            return rollout.mode() == org.pettingllms.core.config.RolloutConfig.Mode.TREE && rollout.k() > 1
                     ? "best-of-" + rollout.k() + " success" : "success";
         }
 

@@ -285,7 +285,7 @@ class CliTest {
             for (Path c : l0) {
                 var cfg = org.pettingllms.core.config.ConfigLoader.load(c, List.of());
                 assertThat(cfg.rollout().mode()).as("%s", c)
-                        .isEqualTo(org.pettingllms.core.rollout.RolloutConfig.Mode.PARALLEL);
+                        .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
                 assertThat(cfg.rollout().k()).as("%s: a group needs K > 1 trajectories", c).isGreaterThan(1);
                 assertThat(cfg.task().roles()).as("%s", c).hasSize(1);
             }
@@ -299,7 +299,7 @@ class CliTest {
         for (String game : List.of("plan-path", "sokoban", "sudoku")) {
             var row = table.setup(game, "L0", 1, "L0-trained");
             assertThat(row.config().rollout().mode()).as(game + ": the + GRPO row, even with rollout.mode=tree set")
-                    .isEqualTo(org.pettingllms.core.rollout.RolloutConfig.Mode.PARALLEL);
+                    .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
         }
     }
 

@@ -149,7 +149,7 @@ class ProgramToolTest {
     @Test
     void theScriptedTeamWritesProgramsAndChecksWhatTheyPrint() {
         var policy = new org.pettingllms.envs.planning.SolverPolicy<>(GAME, 1.0, true);
-        var ref = org.pettingllms.core.backend.PolicyRef.of("scripted");
+        var ref = org.pettingllms.core.data.PolicyRef.of("scripted");
         SplittableRandom rng = new SplittableRandom(3);
         PlanningState<PathBoard> s = start(9);
         String program = policy.answer(ref, task.prompt(s, PlanningTask.TOOL, 0, PromptStyle.COMPACT), rng);

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.Completion;

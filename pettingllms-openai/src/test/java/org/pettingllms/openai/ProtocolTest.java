@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.FinishReason;
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Nested;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.data.Prompt;

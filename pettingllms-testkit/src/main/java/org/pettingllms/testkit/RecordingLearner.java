@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.pettingllms.core.algo.PolicyLoss;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 
 /**

@@ -3,7 +3,7 @@ package org.pettingllms.testkit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;

@@ -20,7 +20,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.rollout.EpisodeResult;
-import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.StepRecord;

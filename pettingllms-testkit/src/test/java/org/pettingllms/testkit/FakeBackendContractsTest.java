@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;

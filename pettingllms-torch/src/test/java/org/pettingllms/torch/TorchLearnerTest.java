@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * Sends each scored sample to the policy of its role; untrained roles' samples are dropped. A sample must have

@@ -1,5 +1,6 @@
 package org.pettingllms.core.backend;
 
+import org.pettingllms.core.data.PolicyRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.pettingllms.core.backend;
 
+import org.pettingllms.core.data.PolicyRef;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
 package org.pettingllms.core.backend;
 
+import org.pettingllms.core.data.PolicyRef;
 import java.util.List;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Prompt;

@@ -10,7 +10,6 @@ import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.rollout.RolloutConfig;
 
 /**
  * A run, as loaded from YAML over the defaults in {@code defaults.yaml} (see {@link ConfigLoader}). Every

@@ -1,7 +1,6 @@
 package org.pettingllms.core.data;
 
 import java.util.Objects;
-import org.pettingllms.core.backend.PolicyRef;
 
 /**
  * One training example: one candidate of one (problem, role, turn) decision.

@@ -1,9 +1,10 @@
 package org.pettingllms.core.rollout;
 
+import org.pettingllms.core.config.RolloutConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;

@@ -1,5 +1,6 @@
 package org.pettingllms.core.rollout;
 
+import org.pettingllms.core.config.RolloutConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;

@@ -3,7 +3,7 @@ package org.pettingllms.core.task;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;

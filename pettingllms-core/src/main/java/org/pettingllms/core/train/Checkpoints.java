@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.util.AtomicFiles;
 
 /**

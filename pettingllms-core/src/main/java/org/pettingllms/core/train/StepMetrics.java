@@ -7,7 +7,7 @@ import java.util.Map;
 import org.pettingllms.core.algo.GroupStats;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.GroupKey;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.StopReason;

@@ -1,6 +1,6 @@
 package org.pettingllms.core.algo;
 
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.RewardParts;

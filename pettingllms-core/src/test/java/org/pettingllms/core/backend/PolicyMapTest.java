@@ -1,5 +1,6 @@
 package org.pettingllms.core.backend;
 
+import org.pettingllms.core.data.PolicyRef;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.algo.Grouping;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.rollout.RolloutConfig;
+import org.pettingllms.core.config.RolloutConfig;
 
 class ConfigLoaderTest {
     static final String MINIMAL = "task:\n  name: plan-path\npolicy:\n  model: tiny\n";

@@ -2,7 +2,7 @@ package org.pettingllms.envs.math;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.envs.data.ItemLookup;

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.Torch;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.backend.PolicyRef;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;

@@ -1,4 +1,4 @@
-package org.pettingllms.core.backend;
+package org.pettingllms.core.data;
 
 import java.util.Objects;
 import java.util.Optional;

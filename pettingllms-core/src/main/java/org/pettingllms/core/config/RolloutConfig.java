@@ -1,4 +1,4 @@
-package org.pettingllms.core.rollout;
+package org.pettingllms.core.config;
 
 import java.util.Objects;
 import org.pettingllms.core.algo.RewardMix;
