@@ -11,7 +11,7 @@ import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -122,9 +122,9 @@ final class EvaluateCommand implements Callable<Integer> {
                 100 * stats.successRate(), stats.meanTurns(), seconds, 1000 * seconds / Math.max(1, problems.size()));
         stats.roles().forEach((role, s) -> out.printf("  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
                         + " | unparseable %.1f%% | solved %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
-                100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
-                100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0),
-                100 * s.stops().getOrDefault(StopReason.SOLVED, 0.0)));
+                100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
+                100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0),
+                100 * s.stops().getOrDefault(StepOutcome.SOLVED, 0.0)));
         out.flush();
     }
 }

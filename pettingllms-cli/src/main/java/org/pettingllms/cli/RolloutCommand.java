@@ -9,7 +9,7 @@ import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
@@ -101,8 +101,8 @@ final class RolloutCommand implements Callable<Integer> {
             RolloutStats.RoleStats s = e.getValue();
             out.printf("%-6s %12.3f %10.3f %10.3f %13.3f %8.1f%% %11.1f%%%n", e.getKey(), s.pathReward(),
                     s.pathLocal(), s.pathTeam(), s.sampleReward(),
-                    100 * s.stops().getOrDefault(StopReason.INVALID_ACTION, 0.0),
-                    100 * s.stops().getOrDefault(StopReason.UNPARSEABLE, 0.0));
+                    100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
+                    100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0));
         }
         List<ScoredSample> scored = Advantages.compute(cfg.algo().filter().apply(cfg.algo().groupBy()
                 .group(result.samples())), cfg.algo().normalizeByStd());

@@ -7,7 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.Move;
@@ -111,7 +111,7 @@ class PlanPathRulesTest {
         assertThat(plan.reward().team()).isCloseTo(5.46, within(1e-9));
         assertThat(plan.done()).isTrue();
         assertThat(plan.success()).isTrue();
-        assertThat(plan.stop()).isEqualTo(StopReason.SOLVED);
+        assertThat(plan.outcome()).isEqualTo(StepOutcome.SOLVED);
     }
 
     @Test
@@ -119,7 +119,7 @@ class PlanPathRulesTest {
         var task = new PlanningTask<>(game, List.of("tool", "plan"), 4);
         var start = PlanningState.start(board);
         var plan = task.step(start, "plan", Completion.ofText("I think we should go to the goal"));
-        assertThat(plan.stop()).isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(plan.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
         assertThat(plan.reward().local()).isEqualTo(-1.0);
         assertThat(plan.next().board()).isEqualTo(board);
         var tool = task.step(start, "tool", Completion.ofText(""));

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.planning.SolverDemonstrations;
@@ -45,7 +45,7 @@ class ProgramToolTest {
     void aCorrectProgramSolvesAndThePlannerSeesOnlyItsOutput() {
         PlanningState<PathBoard> s = start(3);
         Transition<PlanningState<PathBoard>> t = task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs")));
-        assertThat(t.stop()).isEqualTo(StopReason.SOLVED);
+        assertThat(t.outcome()).isEqualTo(StepOutcome.SOLVED);
         String printed = t.next().proposal();
         var out = GAME.apply(s.board(), Move.parse(printed).orElseThrow());
         assertThat(out.success()).isTrue();
@@ -80,7 +80,7 @@ class ProgramToolTest {
         assertThat(crash.next().proposal()).startsWith("error: ZeroDivisionError");
         var garbage = task.step(s, PlanningTask.TOOL, Completion.ofText("print('hello world 42')\n"));
         assertThat(garbage.reward().local()).isEqualTo(PlanningTask.PROGRAM_FAILURE);
-        assertThat(garbage.stop()).isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(garbage.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
         assertThat(garbage.next().proposal()).isEqualTo("hello world 42");
         var silent = task.step(s, PlanningTask.TOOL, Completion.ofText("x = 1\n"));
         assertThat(silent.next().proposal()).isEqualTo("no output");

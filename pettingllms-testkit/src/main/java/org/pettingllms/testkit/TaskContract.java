@@ -133,7 +133,7 @@ public abstract class TaskContract<S> {
                 for (String g : garbage()) {
                     assertThatCode(() -> {
                         Transition<S> t = task.step(state, role, Completion.ofText(g));
-                        assertThat(t.stop()).isNotNull();
+                        assertThat(t.outcome()).isNotNull();
                         assertThat(Double.isFinite(t.reward().local() + t.reward().team())).isTrue();
                     }).as("role %s, answer %.40s", role, g).doesNotThrowAnyException();
                 }

@@ -6,7 +6,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Task;
 
@@ -58,12 +58,12 @@ final class CounterTask implements Task<CounterTask.State> {
         try {
             add = Integer.parseInt(c.text().strip());
         } catch (NumberFormatException e) {
-            return new Transition<>(s, new RewardParts(-1, 0, 0), false, false, StopReason.UNPARSEABLE, "bad");
+            return new Transition<>(s, new RewardParts(-1, 0, 0), false, false, StepOutcome.UNPARSEABLE, "bad");
         }
         State next = new State(s.problem(), s.target(), s.value() + add, s.history() + role + "+" + add + ";");
         boolean done = next.value() >= s.target();
         double team = role.equals("b") ? add : 0;
         return new Transition<>(next, new RewardParts(add, team, 0), done, done,
-                done ? StopReason.SOLVED : StopReason.OK, "+" + add);
+                done ? StepOutcome.SOLVED : StepOutcome.OK, "+" + add);
     }
 }

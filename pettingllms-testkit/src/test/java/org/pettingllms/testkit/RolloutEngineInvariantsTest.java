@@ -166,7 +166,7 @@ class RolloutEngineInvariantsTest {
         // a sample that was sampled with the wrong adapter is refused
         Sample wrong = r.samples().get(0);
         Sample forged = new Sample(wrong.problemId(), "b", wrong.turn(), new PolicyRef("base", "a"), wrong.prompt(),
-                wrong.completion(), wrong.rewardParts(), wrong.stop(), wrong.reward(), wrong.trajectoryId(), 0, false);
+                wrong.completion(), wrong.rewardParts(), wrong.outcome(), wrong.reward(), wrong.unitId(), 0, false);
         assertThatThrownBy(() -> PolicyRouter.route(List.of(new ScoredSample(forged, 1)), l2))
                 .hasMessageContaining("role 'b'");
     }

@@ -21,7 +21,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
@@ -80,7 +80,7 @@ class ClosedLoopLearningTest {
             boolean right = hits(targets.get(role), completion.text());
             boolean done = role.equals(B);
             return new Transition<>(state, new RewardParts(right ? 1 : 0, 0, 0), done, done && right,
-                    right ? StopReason.SOLVED : StopReason.OK, completion.text());
+                    right ? StepOutcome.SOLVED : StepOutcome.OK, completion.text());
         }
 
         static boolean hits(char target, String text) {

@@ -185,7 +185,7 @@ class TorchSamplerTest {
             String t = c.text();
             double share = t.isEmpty() ? 0 : t.chars().filter(ch -> "AEIOU".indexOf(ch) >= 0).count() / (double) t.length();
             return new org.pettingllms.core.data.Transition<>(state, new org.pettingllms.core.data.RewardParts(share, 0, 0),
-                    true, false, org.pettingllms.core.data.StopReason.OK, "");
+                    true, false, org.pettingllms.core.data.StepOutcome.OK, "");
         }
     }
 

@@ -9,7 +9,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.Task;
@@ -66,10 +66,10 @@ final class SumTask implements Task<SumTask.State>, ScriptedPlay {
         boolean right = answer.equals(String.valueOf(s.a() + s.b()));
         if (role.equals(ADDER)) {
             return new Transition<>(new State(s.a(), s.b(), answer), new RewardParts(right ? 1 : 0, 0, 0), false,
-                    false, StopReason.OK, "proposed " + answer);
+                    false, StepOutcome.OK, "proposed " + answer);
         }
         return new Transition<>(s, new RewardParts(right ? 1 : 0, right ? 1 : 0, 0), true, right,
-                right ? StopReason.SOLVED : StopReason.OK, "answered " + answer);
+                right ? StepOutcome.SOLVED : StepOutcome.OK, "answered " + answer);
     }
 
     /** Reads a and b from the prompt: right with probability {@code skill}, one too many otherwise. */

@@ -17,9 +17,9 @@ public record GroupStats(Map<String, Double> unitRewards, double mean, double st
     public static GroupStats of(List<Sample> group) {
         Map<String, Double> units = new LinkedHashMap<>();
         for (Sample s : group) {
-            Double prev = units.putIfAbsent(s.trajectoryId(), s.reward());
+            Double prev = units.putIfAbsent(s.unitId(), s.reward());
             if (prev != null && prev != s.reward()) {
-                throw new IllegalArgumentException("samples of unit '" + s.trajectoryId()
+                throw new IllegalArgumentException("samples of unit '" + s.unitId()
                         + "' carry different rewards (" + prev + " vs " + s.reward() + "); a unit has one reward");
             }
         }

@@ -12,16 +12,16 @@ import java.util.Objects;
  * @param prompt       what the role saw (identical for all candidates of a tree group)
  * @param completion   the answer, with prompt tokens, completion tokens and sampling logprobs
  * @param rewardParts  the micro-step's reward parts
- * @param stop         what the environment made of this candidate's answer (solved, invalid, unparseable, ...)
+ * @param outcome      what the environment made of this candidate's answer (solved, invalid, unparseable, ...)
  * @param reward       the scalar reward used for the advantage (mixed, see {@code RewardMix})
- * @param trajectoryId samples with the same id form one GRPO unit: they share one reward and count once in
+ * @param unitId samples with the same id form one GRPO unit: they share one reward and count once in
  *                     their group's statistics (a tree candidate is its own unit; in parallel sampling all
  *                     decisions of one trajectory are one unit)
  * @param candidate    index of this candidate among the K of its decision (tree) or the trajectory index
  * @param chosen       true when the episode continued from this candidate
  */
 public record Sample(String problemId, String role, int turn, PolicyRef policy, Prompt prompt,
-                     Completion completion, RewardParts rewardParts, StopReason stop, double reward, String trajectoryId,
+                     Completion completion, RewardParts rewardParts, StepOutcome outcome, double reward, String unitId,
                      int candidate, boolean chosen) {
     public Sample {
         Objects.requireNonNull(problemId, "problemId");
@@ -30,8 +30,8 @@ public record Sample(String problemId, String role, int turn, PolicyRef policy, 
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(completion, "completion");
         Objects.requireNonNull(rewardParts, "rewardParts");
-        Objects.requireNonNull(stop, "stop");
-        Objects.requireNonNull(trajectoryId, "trajectoryId");
+        Objects.requireNonNull(outcome, "outcome");
+        Objects.requireNonNull(unitId, "unitId");
         if (!Double.isFinite(reward)) {
             throw new IllegalArgumentException("reward must be finite, got " + reward);
         }
@@ -55,7 +55,7 @@ public record Sample(String problemId, String role, int turn, PolicyRef policy, 
     }
 
     public Sample withReward(double newReward) {
-        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, stop, newReward, trajectoryId,
+        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, outcome, newReward, unitId,
                 candidate, chosen);
     }
 }

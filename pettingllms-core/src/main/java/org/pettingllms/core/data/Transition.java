@@ -9,15 +9,15 @@ import java.util.Objects;
  * @param reward  reward parts of this micro-step
  * @param done    true when the episode is over after this micro-step
  * @param success true when the task counts as solved after this micro-step
- * @param stop    what the step did (OK, penalised, terminal)
+ * @param outcome what the step did (OK, penalised, terminal)
  * @param summary one short line for transcripts, for example {@code "RRD -> (3,4) invalid@2"}
  */
-public record Transition<S>(S next, RewardParts reward, boolean done, boolean success, StopReason stop,
+public record Transition<S>(S next, RewardParts reward, boolean done, boolean success, StepOutcome outcome,
                             String summary) {
     public Transition {
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(reward, "reward");
-        Objects.requireNonNull(stop, "stop");
+        Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(summary, "summary");
     }
 }

@@ -58,7 +58,7 @@ final class Episode<S> {
                 samples.addAll(d.samples);
                 Transition<S> chosen = d.transitions.get(d.best);
                 path.add(new StepRecord(role, turn, d.prompt, d.candidates.get(d.best).text(), chosen.reward(),
-                        d.samples.get(d.best).reward(), chosen.stop(), chosen.summary(), chosen.done(),
+                        d.samples.get(d.best).reward(), chosen.outcome(), chosen.summary(), chosen.done(),
                         chosen.success()));
                 state = chosen.next();
                 success = chosen.success();
@@ -101,7 +101,7 @@ final class Episode<S> {
         for (int c = 0; c < n; c++) {
             String unit = tree ? problem.id() + "|" + role + "|" + turn + "#" + c : problem.id() + "#" + trajectory;
             samples.add(new Sample(problem.id(), role, turn, policy, prompt, candidates.get(c),
-                    transitions.get(c).reward(), transitions.get(c).stop(), rewards[c], unit, tree ? c : trajectory, c == best));
+                    transitions.get(c).reward(), transitions.get(c).outcome(), rewards[c], unit, tree ? c : trajectory, c == best));
         }
         return new Decision<>(prompt, candidates, transitions, samples, best);
     }

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.data.Sample;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 
 /**
  * What a rollout did, in numbers: success, turns, per-role rewards (along the chosen path and over all
@@ -22,7 +22,7 @@ public record RolloutStats(int episodes, double successRate, double meanTurns, l
      * @param stops         fraction of the role's path steps per stop reason
      */
     public record RoleStats(double pathReward, double pathLocal, double pathTeam, double sampleReward,
-                            Map<StopReason, Double> stops) {
+                            Map<StepOutcome, Double> stops) {
     }
 
     public static RolloutStats of(RolloutResult r, List<String> roles) {
@@ -34,7 +34,7 @@ public record RolloutStats(int episodes, double successRate, double meanTurns, l
             double local = 0;
             double team = 0;
             int steps = 0;
-            Map<StopReason, Double> stops = new EnumMap<>(StopReason.class);
+            Map<StepOutcome, Double> stops = new EnumMap<>(StepOutcome.class);
             for (EpisodeResult e : eps) {
                 for (StepRecord s : e.path()) {
                     if (s.role().equals(role)) {

@@ -10,7 +10,7 @@ import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.GroupKey;
 import org.pettingllms.core.data.Sample;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;
@@ -60,9 +60,9 @@ final class StepMetrics {
         Map<String, List<Sample>> byRole = new LinkedHashMap<>();
         samples.forEach(s -> byRole.computeIfAbsent(s.role(), k -> new ArrayList<>()).add(s));
         byRole.forEach((role, list) -> {
-            m.put("sampled/" + role + "/solved", share(list, StopReason.SOLVED));
-            m.put("sampled/" + role + "/invalid", share(list, StopReason.INVALID_ACTION));
-            m.put("sampled/" + role + "/unparseable", share(list, StopReason.UNPARSEABLE));
+            m.put("sampled/" + role + "/solved", share(list, StepOutcome.SOLVED));
+            m.put("sampled/" + role + "/invalid", share(list, StepOutcome.INVALID_ACTION));
+            m.put("sampled/" + role + "/unparseable", share(list, StepOutcome.UNPARSEABLE));
         });
         m.put("groups/count", groups.size());
         long constant = groups.values().stream().filter(g -> GroupStats.of(g).constant()).count();
@@ -90,7 +90,7 @@ final class StepMetrics {
         return m;
     }
 
-    private static double share(List<Sample> samples, StopReason stop) {
-        return samples.isEmpty() ? 0 : samples.stream().filter(s -> s.stop() == stop).count() / (double) samples.size();
+    private static double share(List<Sample> samples, StepOutcome stop) {
+        return samples.isEmpty() ? 0 : samples.stream().filter(s -> s.outcome() == stop).count() / (double) samples.size();
     }
 }

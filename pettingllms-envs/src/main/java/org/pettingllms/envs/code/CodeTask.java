@@ -8,7 +8,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.core.task.DatasetProblems;
@@ -65,7 +65,7 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         Optional<String> code = CodeBlocks.lastPython(text);
         if (code.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
-            return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StopReason.UNPARSEABLE,
+            return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE,
                     "no code block");
         }
         double pass = runner.groundTruth(code.get(), s.item(), maxTests);
@@ -74,7 +74,7 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();
         boolean done = roles().size() == 1 || passesTester;
         return new Transition<>(next, new RewardParts(pass, pass, 0), done, next.success(),
-                next.success() && done ? StopReason.SOLVED : StopReason.OK,
+                next.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
                 "ground truth %.0f%%, tester tests %s".formatted(100 * pass, s.tests().isEmpty() ? "none"
                         : (s.tests().size() - mismatches.size()) + "/" + s.tests().size()));
     }
@@ -84,7 +84,7 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         if (tests.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), List.of(), List.of(), s.passRatio());
             return new Transition<>(next, new RewardParts(0, s.passRatio(), 0), false, s.success(),
-                    StopReason.UNPARSEABLE, "no test cases");
+                    StepOutcome.UNPARSEABLE, "no test cases");
         }
         double local = s.item().solution() == null ? 0
                 : CodeRunner.passRatio(runner.run(s.item().solution(), tests, s.item()));
@@ -92,7 +92,7 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         CodeState next = new CodeState(s.item(), s.program(), tests, mismatches, s.passRatio());
         boolean done = s.program() != null && mismatches.isEmpty();
         return new Transition<>(next, new RewardParts(local, s.passRatio(), 0), done, s.success(),
-                s.success() && done ? StopReason.SOLVED : StopReason.OK,
+                s.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
                 "%d tests, reference passes %.0f%%, program fails %d".formatted(tests.size(), 100 * local,
                         mismatches.size()));
     }

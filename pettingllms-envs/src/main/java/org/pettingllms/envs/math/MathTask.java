@@ -9,7 +9,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.DatasetProblems;
 import org.pettingllms.core.task.ScriptedPlay;
@@ -69,7 +69,7 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
         if (code.isEmpty()) {
             MathState next = new MathState(s.item(), new MathState.ToolAttempt("", "no ```python``` block", null),
                     s.reasoner(), s.success());
-            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StopReason.UNPARSEABLE,
+            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE,
                     "no code block");
         }
         Execution run = sandbox.run(code.get(), "", toolLimits);
@@ -78,14 +78,14 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
             String why = run.ok() ? "printed nothing" : run.summary();
             MathState next = new MathState(s.item(), new MathState.ToolAttempt(code.get(), why, null), s.reasoner(),
                     s.success());
-            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StopReason.INVALID_ACTION, why);
+            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.INVALID_ACTION, why);
         }
         String last = printed.lines().reduce((a, b) -> b).orElse("").strip();
         String answer = AnswerExtractor.lastBoxed(last).orElse(last);
         boolean correct = AnswerChecker.equivalent(answer, s.item().answer());
         MathState next = new MathState(s.item(), new MathState.ToolAttempt(code.get(), printed, answer), s.reasoner(),
                 s.success());
-        return new Transition<>(next, new RewardParts(correct ? 1 : 0, 0, 0), false, s.success(), StopReason.OK,
+        return new Transition<>(next, new RewardParts(correct ? 1 : 0, 0, 0), false, s.success(), StepOutcome.OK,
                 "printed " + clip(answer) + (correct ? " (correct)" : " (wrong)"));
     }
 
@@ -98,7 +98,7 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
                 && AnswerChecker.equivalent(s.tool().answer(), answer.get());
         boolean done = roles().size() == 1 || agree;
         double r = correct ? 1 : 0;
-        StopReason stop = answer.isEmpty() ? StopReason.UNPARSEABLE : done && correct ? StopReason.SOLVED : StopReason.OK;
+        StepOutcome stop = answer.isEmpty() ? StepOutcome.UNPARSEABLE : done && correct ? StepOutcome.SOLVED : StepOutcome.OK;
         return new Transition<>(next, new RewardParts(r, r, 0), done, correct, stop,
                 "answer " + answer.map(MathTask::clip).orElse("(none)") + (correct ? " (correct)" : " (wrong)")
                         + (agree ? ", agrees with the tool" : ""));

@@ -9,7 +9,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ScriptedPlay;
@@ -145,7 +145,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
             PlanningState<B> next = tool
                     ? new PlanningState<>(state.board(), oneLine(completion.text()), note, state.lastPlan(), state.success())
                     : new PlanningState<>(state.board(), "", "", note, state.success());
-            return new Transition<>(next, new RewardParts(p, tool ? 0 : p, 0), false, false, StopReason.UNPARSEABLE, note);
+            return new Transition<>(next, new RewardParts(p, tool ? 0 : p, 0), false, false, StepOutcome.UNPARSEABLE, note);
         }
         Game.Outcome<B> out = game.apply(state.board(), action.get());
         String answer = game.format(action.get(), PromptStyle.COMPACT);
@@ -158,9 +158,9 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         }
         PlanningState<B> next = new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(),
                 out.success());
-        StopReason stop = out.success() ? StopReason.SOLVED
-                : out.done() ? StopReason.STEP_LIMIT
-                : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK;
+        StepOutcome stop = out.success() ? StepOutcome.SOLVED
+                : out.done() ? StepOutcome.STEP_LIMIT
+                : out.anyInvalid() ? StepOutcome.INVALID_ACTION : StepOutcome.OK;
         return new Transition<>(next, new RewardParts(out.reward(), out.reward(), 0), out.done(), out.success(), stop,
                 answer + " -> " + out.summary());
     }
@@ -174,7 +174,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         PlanningState<B> next = new PlanningState<>(state.board(), run.shown(), "", state.lastPlan(), state.success());
         if (action.isEmpty()) {
             return new Transition<>(next, new RewardParts(PROGRAM_FAILURE, 0, 0), false, false,
-                    StopReason.UNPARSEABLE, "program: " + run.shown());
+                    StepOutcome.UNPARSEABLE, "program: " + run.shown());
         }
         Game.Outcome<B> out = game.apply(state.board(), action.get());
         return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false, simulatedStop(out),
@@ -182,8 +182,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     }
 
     /** What a tool's simulated answer did: solved, partly invalid, or fine but unsolved. */
-    private static StopReason simulatedStop(Game.Outcome<?> out) {
-        return out.success() ? StopReason.SOLVED : out.anyInvalid() ? StopReason.INVALID_ACTION : StopReason.OK;
+    private static StepOutcome simulatedStop(Game.Outcome<?> out) {
+        return out.success() ? StepOutcome.SOLVED : out.anyInvalid() ? StepOutcome.INVALID_ACTION : StepOutcome.OK;
     }
 
     private void checkRole(String role) {

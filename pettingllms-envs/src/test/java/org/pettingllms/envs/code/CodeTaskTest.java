@@ -12,7 +12,7 @@ import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.data.CodeItem;
@@ -62,7 +62,7 @@ class CodeTaskTest {
         Transition<CodeState> partly = t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(abs(a) + abs(b))"));
         assertThat(partly.reward().local()).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(partly.success()).isFalse();
-        assertThat(t.step(start(t), "coder", Completion.ofText("no code")).stop()).isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(t.step(start(t), "coder", Completion.ofText("no code")).outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test
@@ -72,8 +72,8 @@ class CodeTaskTest {
         String half = TestBlocks.format(List.of(new TestCase("2 2", "4"), new TestCase("5 5", "11")));
         assertThat(t.step(start(t), "tester", Completion.ofText(good)).reward().local()).isEqualTo(1.0);
         assertThat(t.step(start(t), "tester", Completion.ofText(half)).reward().local()).isEqualTo(0.5);
-        assertThat(t.step(start(t), "tester", Completion.ofText("tests: 2 2 -> 4")).stop())
-                .isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(t.step(start(t), "tester", Completion.ofText("tests: 2 2 -> 4")).outcome())
+                .isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test
@@ -91,7 +91,7 @@ class CodeTaskTest {
         Transition<CodeState> fixed = t.step(tests.next(), "coder", code("a, b = map(int, input().split())\nprint(a + b)"));
         assertThat(fixed.done()).isTrue();
         assertThat(fixed.success()).isTrue();
-        assertThat(fixed.stop()).isEqualTo(StopReason.SOLVED);
+        assertThat(fixed.outcome()).isEqualTo(StepOutcome.SOLVED);
     }
 
     @Test

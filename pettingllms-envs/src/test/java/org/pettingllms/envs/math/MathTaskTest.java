@@ -16,7 +16,7 @@ import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.data.StopReason;
+import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
@@ -57,9 +57,9 @@ class MathTaskTest {
         assertThat(t.step(s, "tool", Completion.ofText("```python\nx = 1\n```")).reward().local()).isEqualTo(-1);
         Transition<MathState> crash = t.step(s, "tool", Completion.ofText("```python\n1/0\n```"));
         assertThat(crash.reward().local()).isEqualTo(-1);
-        assertThat(crash.stop()).isEqualTo(StopReason.INVALID_ACTION);
+        assertThat(crash.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
         assertThat(crash.next().tool().output()).contains("ZeroDivisionError");
-        assertThat(t.step(s, "tool", Completion.ofText("the answer is 1/2")).stop()).isEqualTo(StopReason.UNPARSEABLE);
+        assertThat(t.step(s, "tool", Completion.ofText("the answer is 1/2")).outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test

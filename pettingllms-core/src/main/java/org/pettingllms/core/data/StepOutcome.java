@@ -3,7 +3,7 @@ package org.pettingllms.core.data;
 /**
  * What a micro-step did, as a value: a model's bad output is never an exception.
  */
-public enum StopReason {
+public enum StepOutcome {
     /** a well-formed action, applied */
     OK,
     /** well-formed but (partly) illegal: penalised, illegal parts skipped */
