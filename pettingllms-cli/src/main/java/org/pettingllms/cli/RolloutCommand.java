@@ -85,7 +85,7 @@ final class RolloutCommand implements Callable<Integer> {
         for (StepRecord s : e.path()) {
             out.printf("--- turn %d, %s: prompt ---%n%s%n", s.turn() + 1, s.role(), s.prompt().text());
             out.printf("--- answer: %s%n    %s | reward %.3f (local %.3f, team %.3f) | %s%n", s.answer().strip(),
-                    s.summary(), s.mixedReward(), s.reward().local(), s.reward().team(), s.stop());
+                    s.summary(), s.mixedReward(), s.reward().local(), s.reward().team(), s.outcome());
         }
         out.println();
     }

@@ -41,7 +41,7 @@ public record RolloutStats(int episodes, double successRate, double meanTurns, l
                         reward += s.mixedReward();
                         local += s.reward().local();
                         team += s.reward().team();
-                        stops.merge(s.stop(), 1.0, Double::sum);
+                        stops.merge(s.outcome(), 1.0, Double::sum);
                         steps++;
                     }
                 }

@@ -6,5 +6,5 @@ import org.pettingllms.core.data.StepOutcome;
 
 /** One micro-step of the path an episode actually took (the chosen candidate). */
 public record StepRecord(String role, int turn, Prompt prompt, String answer, RewardParts reward, double mixedReward,
-                         StepOutcome stop, String summary, boolean done, boolean success) {
+                         StepOutcome outcome, String summary, boolean done, boolean success) {
 }

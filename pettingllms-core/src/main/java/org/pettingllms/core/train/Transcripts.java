@@ -35,7 +35,7 @@ final class Transcripts {
             for (StepRecord s : e.path()) {
                 path.addObject().put("turn", s.turn()).put("role", s.role()).put("prompt", s.prompt().text())
                         .put("answer", s.answer()).put("summary", s.summary()).put("reward", s.mixedReward())
-                        .put("stop", s.stop().name());
+                        .put("stop", s.outcome().name());
             }
             lines.append(o).append('\n');
         }
