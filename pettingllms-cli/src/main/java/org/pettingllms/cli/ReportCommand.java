@@ -15,7 +15,9 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.util.AtomicFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,7 +44,7 @@ final class ReportCommand implements Callable<Integer> {
         if (!Files.exists(metricsFile)) {
             throw new IllegalArgumentException(runDir + " is not a run directory: no metrics.jsonl");
         }
-        List<Map<String, Object>> rows = MetricsLog.read(metricsFile);
+        List<StepReport> rows = MetricsLog.read(metricsFile);
         StringBuilder html = new StringBuilder();
         html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>pettingllms report: ")
                 .append(esc(runDir.getFileName().toString())).append("</title><style>body{font-family:sans-serif;"
@@ -51,21 +53,21 @@ final class ReportCommand implements Callable<Integer> {
         html.append("<h1>Run ").append(esc(runDir.getFileName().toString())).append("</h1>");
         html.append("<p>").append(rows.size()).append(" steps</p>");
         chart(html, rows, "Success: training rollout (kept path, best of K) and greedy validation",
-                List.of("success/rate", "val/success/rate"));
+                List.of(Metric.SUCCESS, Metric.VAL + Metric.SUCCESS));
         chart(html, rows, "One sample solved: share of each role's sampled answers that solved the problem",
                 keys(rows, "sampled/", "/solved"));
         chart(html, rows, "Reward per role (chosen path, per episode)", keys(rows, "reward/", "/mean"));
         chart(html, rows, "Reward parts", keys(rows, "reward/", "/local", "/team"));
-        chart(html, rows, "Turns per episode", List.of("episode/turns", "val/episode/turns"));
+        chart(html, rows, "Turns per episode", List.of(Metric.TURNS, Metric.VAL + Metric.TURNS));
         chart(html, rows, "Loss", keys(rows, "train/loss/"));
         chart(html, rows, "KL to the reference", keys(rows, "train/kl/"));
         chart(html, rows, "Groups with equal rewards (no signal) and samples with a non-zero advantage",
-                List.of("groups/constant_frac", "adv/nonzero_frac"));
+                List.of(Metric.GROUPS_CONSTANT, Metric.ADV_NONZERO));
         chart(html, rows, "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
                 java.util.stream.Stream.concat(keys(rows, "train/policy_shift/").stream(),
                         keys(rows, "train/sampler_gap/").stream()).toList());
-        chart(html, rows, "Time per step (s)", List.of("time/rollout_s", "time/update_s", "time/validate_s"));
-        chart(html, rows, "Completion tokens per second", List.of("tokens/per_s"));
+        chart(html, rows, "Time per step (s)", List.of(Metric.ROLLOUT_S, Metric.UPDATE_S, Metric.VALIDATE_S));
+        chart(html, rows, "Completion tokens per second", List.of(Metric.TOKENS_PER_S));
         Path runJson = runDir.resolve("run.json");
         if (Files.exists(runJson)) {
             html.append("<h2>Config</h2><pre>").append(esc(Files.readString(runJson))).append("</pre>");
@@ -80,10 +82,10 @@ final class ReportCommand implements Callable<Integer> {
     }
 
     /** Keys present in the rows that start with {@code prefix} and end with one of {@code suffixes}. */
-    private static List<String> keys(List<Map<String, Object>> rows, String prefix, String... suffixes) {
+    private static List<String> keys(List<StepReport> rows, String prefix, String... suffixes) {
         Set<String> out = new LinkedHashSet<>();
-        for (Map<String, Object> r : rows) {
-            for (String k : r.keySet()) {
+        for (StepReport r : rows) {
+            for (String k : r.values().keySet()) {
                 if (k.startsWith(prefix) && (suffixes.length == 0 || endsWithAny(k, suffixes))
                         && !k.startsWith(prefix + "team/")) {
                     out.add(k);
@@ -102,7 +104,7 @@ final class ReportCommand implements Callable<Integer> {
         return false;
     }
 
-    private static void chart(StringBuilder html, List<Map<String, Object>> rows, String title, List<String> series)
+    private static void chart(StringBuilder html, List<StepReport> rows, String title, List<String> series)
             throws Exception {
         XYChart chart = new XYChartBuilder().width(900).height(320).title(title).xAxisTitle("step").build();
         chart.getStyler().setMarkerSize(4);
@@ -110,10 +112,10 @@ final class ReportCommand implements Callable<Integer> {
         for (String key : series) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
-            for (Map<String, Object> r : rows) {
-                if (r.get(key) instanceof Number n && r.get("step") instanceof Number s) {
-                    xs.add(s.doubleValue() + 1);
-                    ys.add(n.doubleValue());
+            for (StepReport r : rows) {
+                if (r.has(key)) {
+                    xs.add(r.step() + 1.0);
+                    ys.add(r.get(key));
                 }
             }
             if (!xs.isEmpty()) {

@@ -15,6 +15,8 @@ import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.train.Metric;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -81,7 +83,7 @@ final class TrainCommand implements Callable<Integer> {
             trainer.run(resume, m -> {
                 bar.clear();
                 stepsDone[0]++;
-                int left = cfg.train().steps() - 1 - ((Number) m.get("step")).intValue();
+                int left = cfg.train().steps() - 1 - m.step();
                 double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
                 out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
                         + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
@@ -148,29 +150,24 @@ final class TrainCommand implements Callable<Integer> {
                     ? "best-of-" + rollout.k() + " success" : "success";
         }
 
-        static String of(Map<String, Object> m, List<String> roles, int steps, String successLabel) {
+        static String of(StepReport m, List<String> roles, int steps, String successLabel) {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format("step %d/%d | %s %.0f%%", ((Number) m.get("step")).intValue() + 1, steps,
-                    successLabel, 100 * num(m, "success/rate")));
+            sb.append(String.format("step %d/%d | %s %.0f%%", m.step() + 1, steps, successLabel,
+                    100 * m.getOrDefault(Metric.SUCCESS, 0)));
             sb.append(" | one sample solved");
             for (String r : roles) {
-                sb.append(String.format(" %s %.0f%%", r, 100 * num(m, "sampled/" + r + "/solved")));
+                sb.append(String.format(" %s %.0f%%", r, 100 * m.getOrDefault(Metric.sampled(r, "solved"), 0)));
             }
-            if (m.containsKey("val/success/rate")) {
-                sb.append(String.format(" | greedy val %.1f%%", 100 * num(m, "val/success/rate")));
+            if (m.has(Metric.VAL + Metric.SUCCESS)) {
+                sb.append(String.format(" | greedy val %.1f%%", 100 * m.get(Metric.VAL + Metric.SUCCESS)));
             }
             sb.append(" | reward");
             for (String r : roles) {
-                sb.append(String.format(" %s %.2f", r, num(m, "reward/" + r + "/mean")));
+                sb.append(String.format(" %s %.2f", r, m.getOrDefault(Metric.reward(r), 0)));
             }
-            sb.append(String.format(" | equal-reward groups %.0f%% | %.1f s", 100 * num(m, "groups/constant_frac"),
-                    num(m, "time/step_s")));
+            sb.append(String.format(" | equal-reward groups %.0f%% | %.1f s",
+                    100 * m.getOrDefault(Metric.GROUPS_CONSTANT, 0), m.getOrDefault(Metric.STEP_S, 0)));
             return sb.toString();
-        }
-
-        private static double num(Map<String, Object> m, String k) {
-            Object v = m.get(k);
-            return v instanceof Number n ? n.doubleValue() : 0;
         }
     }
 }

@@ -235,8 +235,9 @@ class CliTest {
                 "--set", "rollout.k=2", "--set", "validation.problems=0", "--set", "task.maxTurns=1", "--set", "train.steps=1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("one sample solved tool 100%");
-        List<Map<String, Object>> rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
-        assertThat(rows.get(0)).containsKey("train/loss/fresh:tiny+plan").doesNotContainKey("train/loss/fresh:tiny+tool");
+        var rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
+        assertThat(rows.get(0).values()).containsKey("train/loss/fresh:tiny+plan")
+                .doesNotContainKey("train/loss/fresh:tiny+tool");
         Result l1 = run("train", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--scripted", "tool",
                 "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir);
         assertThat(l1.code()).isNotZero();

@@ -32,6 +32,8 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.train.Metric;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
@@ -134,16 +136,12 @@ class RemoteRolloutTest {
         return new ServedWeights(learnerEngine.learner(), sampler, dir.resolve("published"), probe, 1e-4);
     }
 
-    static void assertSameMetrics(Map<String, Object> a, Map<String, Object> b) {
-        assertThat(b.keySet()).containsAll(a.keySet().stream().filter(k -> !k.startsWith("time/")).toList());
-        a.forEach((k, v) -> {
-            if (k.startsWith("time/") || k.equals("tokens/per_s")) {
-                return;
-            }
-            if (v instanceof Number n) {
-                assertThat(((Number) b.get(k)).doubleValue()).as(k).isCloseTo(n.doubleValue(), within(1e-4));
-            } else {
-                assertThat(b.get(k)).as(k).isEqualTo(v);
+    static void assertSameMetrics(StepReport a, StepReport b) {
+        assertThat(b.step()).isEqualTo(a.step());
+        assertThat(b.values().keySet()).containsAll(a.values().keySet());
+        a.values().forEach((k, v) -> {
+            if (!k.startsWith("time/") && !k.equals(Metric.TOKENS_PER_S)) {
+                assertThat(b.get(k)).as(k).isCloseTo(v, within(1e-4));
             }
         });
     }
@@ -153,7 +151,7 @@ class RemoteRolloutTest {
         EmbeddedEngine local = engine();
         Recording inProcess = new Recording(local.sampler());
         Trainer a = new Trainer(config(2), task, problems, policies, inProcess, local.learner(), dir.resolve("a"));
-        List<Map<String, Object>> expected = List.of(a.step(0), a.step(1));
+        List<StepReport> expected = List.of(a.step(0), a.step(1));
 
         EmbeddedEngine learnerEngine = engine();
         InferenceServer r1 = replica();
@@ -173,7 +171,7 @@ class RemoteRolloutTest {
     void sglangProtocolGivesTheSameSamples(@TempDir Path dir) throws Exception {
         EmbeddedEngine local = engine();
         Recording inProcess = new Recording(local.sampler());
-        Map<String, Object> expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
+        StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
                 dir.resolve("a")).step(0);
         EmbeddedEngine learnerEngine = engine();
         OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
@@ -196,7 +194,7 @@ class RemoteRolloutTest {
         open.add(local);
         Recording inProcess = new Recording(local.sampler());
         Trainer a = new Trainer(cfg, task, problems, l1, inProcess, local.learner(), dir.resolve("a"));
-        List<Map<String, Object>> expected = List.of(a.step(0), a.step(1));
+        List<StepReport> expected = List.of(a.step(0), a.step(1));
 
         EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, l1);
         open.add(learnerEngine);
@@ -216,7 +214,7 @@ class RemoteRolloutTest {
     void aReplicaKilledMidStepLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
         EmbeddedEngine local = engine();
         Recording inProcess = new Recording(local.sampler());
-        Map<String, Object> expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
+        StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
                 dir.resolve("a")).step(0);
 
         EmbeddedEngine learnerEngine = engine();
@@ -235,7 +233,7 @@ class RemoteRolloutTest {
             }
             r2.close();
         });
-        Map<String, Object> got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
+        StepReport got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
                 .step(0);
         killer.join();
         assertSameMetrics(expected, got);

@@ -19,7 +19,9 @@ import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 
 /** The training loop with a scripted sampler and a recording learner: routing, on-policy checks, resume. */
@@ -50,16 +52,18 @@ class TrainerTest {
     @Test
     void aStepUpdatesEachRolesAdapterWithItsOwnSamples(@TempDir Path dir) throws Exception {
         RecordingLearner learner = new RecordingLearner();
-        Map<String, Object> m = trainer(config(1), learner, dir).step(0);
+        StepReport m = trainer(config(1), learner, dir).step(0);
         assertThat(learner.batches()).hasSize(2);
         for (RecordingLearner.Batch b : learner.batches()) {
             assertThat(b.policy().adapter()).isIn("a", "b");
             assertThat(b.examples()).isNotEmpty();
         }
         assertThat(learner.optimSteps(new PolicyRef("m", "a"))).isEqualTo(1);
-        assertThat(m).containsKeys("step", "success/rate", "reward/a/mean", "reward/b/team", "adv/nonzero_frac",
-                "train/loss/m+a", "train/grad_norm/m+b", "time/rollout_s", "tokens/per_s");
+        assertThat(m.step()).isZero();
+        assertThat(m.values()).containsKeys(Metric.SUCCESS, Metric.reward("a"), "reward/b/team", Metric.ADV_NONZERO,
+                Metric.train("loss", "m+a"), Metric.train("grad_norm", "m+b"), Metric.ROLLOUT_S, Metric.TOKENS_PER_S);
         assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
+        assertThat(MetricsLog.read(dir.resolve("metrics.jsonl"))).containsExactly(m); // the line reads back whole
         assertThat(dir.resolve("checkpoints/latest.json")).exists();
     }
 
@@ -117,12 +121,13 @@ class TrainerTest {
         for (int i = 0; i < 5; i++) {
             assertThat(withoutTimes(resumed.get(i))).as("step %d", i).isEqualTo(withoutTimes(full.get(i)));
         }
-        assertThat(full.get(4)).containsKey("val/success/rate");
+        assertThat(full.get(4).has(Metric.VAL + Metric.SUCCESS)).isTrue();
     }
 
-    static Map<String, Object> withoutTimes(Map<String, Object> m) {
-        Map<String, Object> out = new java.util.TreeMap<>(m);
-        out.keySet().removeIf(k -> k.startsWith("time/") || k.equals("tokens/per_s"));
+    static Map<String, Double> withoutTimes(StepReport m) {
+        Map<String, Double> out = new java.util.TreeMap<>(m.values());
+        out.keySet().removeIf(k -> k.startsWith("time/") || k.equals(Metric.TOKENS_PER_S));
+        out.put("step", (double) m.step());
         return out;
     }
 

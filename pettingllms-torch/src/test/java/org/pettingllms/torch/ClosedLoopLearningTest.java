@@ -25,6 +25,7 @@ import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
+import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -114,7 +115,7 @@ class ClosedLoopLearningTest {
             double bBefore = rate(engine, b, B, targetB);
             CharTask task = new CharTask(Map.of(A, targetA, B, targetB));
 
-            Map<String, Object> last = new Trainer(cfg, task, problems, policies, engine.sampler(), engine.learner(),
+            org.pettingllms.core.train.StepReport last = new Trainer(cfg, task, problems, policies, engine.sampler(), engine.learner(),
                     dir).run(false);
 
             double aAfter = rate(engine, a, A, targetA);
@@ -126,8 +127,8 @@ class ClosedLoopLearningTest {
             assertThat(bAfter).as("role b's adapter answers its target: " + curve).isGreaterThan(0.9);
             assertThat(rate(engine, b, A, targetA)).as("b's adapter did not learn a's target").isLessThan(0.5);
             assertThat(rate(engine, a, B, targetB)).as("a's adapter did not learn b's target").isLessThan(0.5);
-            assertThat(((Number) last.get("sampled/a/solved")).doubleValue()).isGreaterThan(0.7);
-            assertThat(((Number) last.get("train/sampler_gap/" + a)).doubleValue())
+            assertThat(last.get(Metric.sampled("a", "solved"))).isGreaterThan(0.7);
+            assertThat(last.get(Metric.train("sampler_gap", a)))
                     .as("the learner recomputes the sampler's logprobs").isLessThan(1e-4);
         }
     }

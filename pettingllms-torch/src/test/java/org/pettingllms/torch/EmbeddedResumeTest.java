@@ -14,7 +14,9 @@ import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
@@ -53,21 +55,18 @@ class EmbeddedResumeTest {
         try (EmbeddedEngine e = EmbeddedEngine.open(cfg, policies)) {
             new Trainer(cfg, task, problems, policies, e.sampler(), e.learner(), dir.resolve("resumed")).run(true);
         }
-        List<Map<String, Object>> full = MetricsLog.read(dir.resolve("full/metrics.jsonl"));
-        List<Map<String, Object>> resumed = MetricsLog.read(dir.resolve("resumed/metrics.jsonl"));
+        List<StepReport> full = MetricsLog.read(dir.resolve("full/metrics.jsonl"));
+        List<StepReport> resumed = MetricsLog.read(dir.resolve("resumed/metrics.jsonl"));
         assertThat(resumed).hasSize(3);
         for (int step = 0; step < 3; step++) {
-            for (var kv : full.get(step).entrySet()) {
-                if (kv.getKey().startsWith("time/") || kv.getKey().equals("tokens/per_s")) {
+            assertThat(resumed.get(step).step()).isEqualTo(step);
+            assertThat(resumed.get(step).values().keySet()).isEqualTo(full.get(step).values().keySet());
+            for (var kv : full.get(step).values().entrySet()) {
+                if (kv.getKey().startsWith("time/") || kv.getKey().equals(Metric.TOKENS_PER_S)) {
                     continue;
                 }
-                Object v = resumed.get(step).get(kv.getKey());
-                if (kv.getValue() instanceof Number n) {
-                    assertThat(((Number) v).doubleValue()).as("step %d %s", step, kv.getKey())
-                            .isCloseTo(n.doubleValue(), within(1e-5));
-                } else {
-                    assertThat(v).as("step %d %s", step, kv.getKey()).isEqualTo(kv.getValue());
-                }
+                assertThat(resumed.get(step).get(kv.getKey())).as("step %d %s", step, kv.getKey())
+                        .isCloseTo(kv.getValue(), within(1e-5));
             }
         }
     }

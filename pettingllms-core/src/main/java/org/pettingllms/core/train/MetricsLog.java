@@ -24,9 +24,9 @@ public final class MetricsLog {
         this.file = file;
     }
 
-    public void append(Map<String, Object> metrics) {
+    public void append(StepReport report) {
         try {
-            Files.writeString(file, JSON.writeValueAsString(metrics) + "\n", StandardCharsets.UTF_8,
+            Files.writeString(file, JSON.writeValueAsString(report.toJson()) + "\n", StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
@@ -51,14 +51,19 @@ public final class MetricsLog {
         Files.write(file, keep);
     }
 
-    /** All lines, parsed. */
-    public static List<Map<String, Object>> read(Path file) throws IOException {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (String line : Files.readAllLines(file)) {
-            if (!line.isBlank()) {
-                @SuppressWarnings("unchecked")
-                Map<String, Object> m = JSON.readValue(line, Map.class);
-                out.add(m);
+    /** All lines, parsed; a line that is not a step's numbers fails with the file and the line. */
+    public static List<StepReport> read(Path file) throws IOException {
+        List<StepReport> out = new ArrayList<>();
+        List<String> lines = Files.readAllLines(file);
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).isBlank()) {
+                try {
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> m = JSON.readValue(lines.get(i), Map.class);
+                    out.add(StepReport.fromJson(m));
+                } catch (IOException | IllegalArgumentException e) {
+                    throw new IOException(file + ":" + (i + 1) + ": " + e.getMessage(), e);
+                }
             }
         }
         return out;

@@ -65,17 +65,17 @@ public final class Trainer {
     }
 
     /** Runs steps {@code from .. steps-1}, or resumes after the last checkpoint; returns the last step's metrics. */
-    public Map<String, Object> run(boolean resume) throws IOException {
+    public StepReport run(boolean resume) throws IOException {
         return run(resume, m -> { });
     }
 
     /** As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). */
-    public Map<String, Object> run(boolean resume, java.util.function.Consumer<Map<String, Object>> onStep)
+    public StepReport run(boolean resume, java.util.function.Consumer<StepReport> onStep)
             throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         transcripts.truncateFrom(from);
-        Map<String, Object> last = Map.of();
+        StepReport last = null;
         for (int step = from; step < cfg.train().steps(); step++) {
             last = step(step);
             onStep.accept(last);
@@ -84,7 +84,7 @@ public final class Trainer {
     }
 
     /** One training step. */
-    public Map<String, Object> step(int step) throws IOException {
+    public StepReport step(int step) throws IOException {
         long t0 = System.nanoTime();
         // 1. strictly on-policy: the sampler uses the latest weights of every trained policy
         Map<PolicyRef, Long> versions = new LinkedHashMap<>();
@@ -121,29 +121,29 @@ public final class Trainer {
         });
         long t2 = System.nanoTime();
         // 8. metrics, periodic validation, checkpoint
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("step", step);
+        Map<String, Double> m = new LinkedHashMap<>();
         m.putAll(StepMetrics.rollout("", rollout, task.roles()));
         m.putAll(taskMetrics);
         m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
             RolloutResult val = validate();
-            m.putAll(StepMetrics.rollout("val/", val, task.roles()));
-            task.drainMetrics().forEach((k, v) -> m.put("val/" + k, v));
+            m.putAll(StepMetrics.rollout(Metric.VAL, val, task.roles()));
+            task.drainMetrics().forEach((k, v) -> m.put(Metric.VAL + k, v));
             transcripts.append(step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
         long t3 = System.nanoTime();
-        m.put("time/rollout_s", (t1 - t0) / 1e9);
-        m.put("time/update_s", (t2 - t1) / 1e9);
-        m.put("time/validate_s", (t3 - t2) / 1e9);
-        m.put("time/step_s", (t3 - t0) / 1e9);
-        m.put("tokens/per_s", ((Number) m.get("tokens/completion")).doubleValue() / Math.max(1e-9, (t2 - t0) / 1e9));
-        metrics.append(m);
+        m.put(Metric.ROLLOUT_S, (t1 - t0) / 1e9);
+        m.put(Metric.UPDATE_S, (t2 - t1) / 1e9);
+        m.put(Metric.VALIDATE_S, (t3 - t2) / 1e9);
+        m.put(Metric.STEP_S, (t3 - t0) / 1e9);
+        m.put(Metric.TOKENS_PER_S, m.get(Metric.COMPLETION_TOKENS) / Math.max(1e-9, (t2 - t0) / 1e9));
+        StepReport report = new StepReport(step, m);
+        metrics.append(report);
         if (due(step, cfg.train().checkpointEvery()) || last) {
             checkpoints.save(step);
         }
-        return m;
+        return report;
     }
 
     /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */

@@ -1,0 +1,49 @@
+package org.pettingllms.core.train;
+
+/**
+ * The names of a training step's numbers ({@link StepReport}), slash-namespaced as they appear in
+ * {@code metrics.jsonl}. Validation numbers carry the {@link #VAL} prefix; per-role and per-policy names are made
+ * by the methods below.
+ */
+public final class Metric {
+    /** Prefix of the validation rollout's numbers: {@code val/success/rate}. */
+    public static final String VAL = "val/";
+    /** Success of the episodes the rollout kept (best of K at each decision, in tree mode). */
+    public static final String SUCCESS = "success/rate";
+    public static final String TURNS = "episode/turns";
+    public static final String EPISODES = "episode/count";
+    public static final String TEAM_REWARD = "reward/team/mean";
+    public static final String SAMPLES = "samples/count";
+    public static final String SAMPLES_TRAINED = "samples/trained";
+    public static final String GROUPS = "groups/count";
+    /** Share of groups whose rewards are all equal: they teach nothing. */
+    public static final String GROUPS_CONSTANT = "groups/constant_frac";
+    public static final String ADV_NONZERO = "adv/nonzero_frac";
+    public static final String ADV_ABS_MEAN = "adv/abs_mean";
+    public static final String COMPLETION_TOKENS = "tokens/completion";
+    public static final String PROMPT_TOKENS = "tokens/prompt";
+    /** Completion tokens per second of rollout and update together. */
+    public static final String TOKENS_PER_S = "tokens/per_s";
+    public static final String ROLLOUT_S = "time/rollout_s";
+    public static final String UPDATE_S = "time/update_s";
+    public static final String VALIDATE_S = "time/validate_s";
+    public static final String STEP_S = "time/step_s";
+
+    private Metric() {
+    }
+
+    /** A role's mean path reward; {@code local()} and {@code team()} parts under .../local and .../team. */
+    public static String reward(String role) {
+        return "reward/" + role + "/mean";
+    }
+
+    /** The share of all the role's sampled answers whose own step had {@code outcome} (solved, invalid, ...). */
+    public static String sampled(String role, String outcome) {
+        return "sampled/" + role + "/" + outcome;
+    }
+
+    /** A policy's training number ({@code loss}, {@code clip_frac}, {@code grad_norm}, ...). */
+    public static String train(String name, Object policy) {
+        return "train/" + name + "/" + policy;
+    }
+}
