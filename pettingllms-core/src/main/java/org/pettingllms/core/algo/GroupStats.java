@@ -6,7 +6,7 @@ import java.util.Map;
 import org.pettingllms.core.data.Sample;
 
 /**
- * Reward statistics of one group over its GRPO units (distinct trajectory ids): a tree group has K units; a
+ * Reward statistics of one group over its GRPO units (distinct {@code Sample.unitId}s): a tree group has K units; a
  * parallel-sampling group has K trajectories however many decisions each made.
  *
  * @param unitRewards reward per unit, in first-seen order
@@ -37,7 +37,7 @@ public record GroupStats(Map<String, Double> unitRewards, double mean, double st
             constant &= r == first;
         }
         double std = n > 1 ? Math.sqrt(sq / (n - 1)) : 0.0;
-        return new GroupStats(Map.copyOf(units), mean, std, constant);
+        return new GroupStats(java.util.Collections.unmodifiableMap(units), mean, std, constant); // keeps the order
     }
 
     public int size() {
