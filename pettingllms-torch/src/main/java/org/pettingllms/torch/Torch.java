@@ -20,7 +20,14 @@ public final class Torch {
                 if (engine == null) {
                     System.setProperty("ai.djl.offline", "true");
                     try {
-                        engine = Engine.getEngine("PyTorch");
+                        Engine started = Engine.getEngine("PyTorch");
+                        // PyTorch fixes a thread's OpenMP thread count at its first parallel op, from a process-wide
+                        // value that a later setThreads (the sampler's) changes: run one here, so that the thread
+                        // that started the engine (the one that trains) keeps every core
+                        try (var m = started.newBaseManager(Device.cpu())) {
+                            m.ones(new ai.djl.ndarray.types.Shape(1 << 20)).add(1f).close();
+                        }
+                        engine = started;
                     } catch (RuntimeException ex) {
                         throw new IllegalStateException("cannot start the PyTorch engine: " + ex.getMessage()
                                 + ". The pytorch-native-cpu (or -cu128) jar must be on the class path.", ex);
@@ -44,6 +51,15 @@ public final class Torch {
         boolean was = ai.djl.pytorch.jni.JniUtils.isGradMode();
         ai.djl.pytorch.jni.JniUtils.setGradMode(false);
         return () -> ai.djl.pytorch.jni.JniUtils.setGradMode(was);
+    }
+
+    /**
+     * Sets the PyTorch intra-op threads of the calling thread (OpenMP's thread count is per calling thread; the
+     * thread that started the engine keeps its own).
+     */
+    public static void setThreads(int threads) {
+        engine();
+        ai.djl.pytorch.jni.JniUtils.setNumThreads(threads);
     }
 
     /** A scope without gradient recording. */

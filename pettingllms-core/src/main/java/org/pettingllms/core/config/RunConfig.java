@@ -172,13 +172,17 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
         }
     }
 
-    /** The embedded engine: device, batching and the shape of fresh LoRA adapters. */
-    public record Engine(String device, int maxBatchRows, int loraRank, double loraAlpha, List<String> loraTargets) {
+    /**
+     * The embedded engine: device, batching, the sampler thread's PyTorch threads and the shape of fresh LoRA
+     * adapters.
+     */
+    public record Engine(String device, int maxBatchRows, int samplerThreads, int loraRank, double loraAlpha,
+                         List<String> loraTargets) {
         public Engine {
             loraTargets = List.copyOf(loraTargets);
-            if (maxBatchRows < 1 || loraRank < 1 || loraAlpha <= 0 || loraTargets.isEmpty()) {
-                throw new IllegalArgumentException("need maxBatchRows >= 1, loraRank >= 1, loraAlpha > 0 and "
-                        + "at least one LoRA target");
+            if (maxBatchRows < 1 || samplerThreads < 1 || loraRank < 1 || loraAlpha <= 0 || loraTargets.isEmpty()) {
+                throw new IllegalArgumentException("need maxBatchRows >= 1, samplerThreads >= 1, loraRank >= 1, "
+                        + "loraAlpha > 0 and at least one LoRA target");
             }
         }
     }

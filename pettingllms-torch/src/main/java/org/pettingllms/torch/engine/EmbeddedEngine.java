@@ -31,7 +31,8 @@ public final class EmbeddedEngine implements AutoCloseable {
     private EmbeddedEngine(PolicyRegistry registry, Map<String, TextCodec> codecs, RunConfig cfg) {
         this.registry = registry;
         this.codecs = codecs;
-        this.sampler = new TorchSampler(registry, this::codec, cfg.engine().maxBatchRows(), 2000);
+        this.sampler = new TorchSampler(registry, this::codec, cfg.engine().maxBatchRows(), 2000,
+                cfg.engine().samplerThreads());
         RunConfig.Train t = cfg.train();
         this.learner = new TorchLearner(registry, new TrainSettings(t.microBatchSize(), t.klCoef() > 0));
     }

@@ -33,6 +33,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     private final Function<String, TextCodec> codecs;
     private final int maxBatchRows;
     private final long lingerMicros;
+    private final int threads;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean closed;
@@ -48,10 +49,22 @@ public final class TorchSampler implements Sampler, AutoCloseable {
      */
     public TorchSampler(PolicyRegistry registry, Function<String, TextCodec> codecs, int maxBatchRows,
                         long lingerMicros) {
+        this(registry, codecs, maxBatchRows, lingerMicros, 1);
+    }
+
+    /**
+     * @param threads PyTorch intra-op threads of the worker thread. One by default: on a thread other than the one
+     *                that started the engine, a multi-threaded small matmul costs several times a single-threaded
+     *                one (192 x 192 by 192 x 32: 65-132 us with 2 threads, 27-30 us with 1, 17-20 us on the starting
+     *                thread; 2 cores), and decoding is all small matmuls; a large model on many cores wants more
+     */
+    public TorchSampler(PolicyRegistry registry, Function<String, TextCodec> codecs, int maxBatchRows,
+                        long lingerMicros, int threads) {
         this.registry = registry;
         this.codecs = codecs;
         this.maxBatchRows = maxBatchRows;
         this.lingerMicros = lingerMicros;
+        this.threads = threads;
         this.worker = Thread.ofPlatform().daemon().name("pettingllms-sampler").start(this::loop);
     }
 
@@ -98,6 +111,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     }
 
     private void loop() {
+        org.pettingllms.torch.Torch.setThreads(threads);
         while (!closed) {
             List<Pending> batch = new ArrayList<>();
             try {
