@@ -54,12 +54,22 @@ public final class Torch {
     }
 
     /**
-     * Sets the PyTorch intra-op threads of the calling thread (OpenMP's thread count is per calling thread; the
-     * thread that started the engine keeps its own).
+     * Sets the PyTorch intra-op threads of the calling thread only. PyTorch's setter also changes the process-wide
+     * count that every thread reads at its first parallel op, so the count is fixed for this thread first (reading
+     * it does that) and the process-wide one is put back from a short-lived thread: a learner thread that starts
+     * later still gets every core, and its numbers do not depend on whether a sampler started before it.
      */
-    public static void setThreads(int threads) {
+    public static synchronized void setThreadsOfThisThread(int threads) {
         engine();
+        int processWide = ai.djl.pytorch.jni.JniUtils.getNumThreads(); // fixes this thread's count at the old value
         ai.djl.pytorch.jni.JniUtils.setNumThreads(threads);
+        Thread restore = Thread.ofPlatform().name("pettingllms-threads").start(
+                () -> ai.djl.pytorch.jni.JniUtils.setNumThreads(processWide));
+        try {
+            restore.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** A scope without gradient recording. */

@@ -111,7 +111,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     }
 
     private void loop() {
-        org.pettingllms.torch.Torch.setThreads(threads);
+        org.pettingllms.torch.Torch.setThreadsOfThisThread(threads);
         while (!closed) {
             List<Pending> batch = new ArrayList<>();
             try {
