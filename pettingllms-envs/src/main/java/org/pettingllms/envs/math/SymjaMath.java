@@ -98,20 +98,26 @@ final class SymjaMath {
         // numeric fallback: equal expressions agree at random points
         SplittableRandom rng = new SplittableRandom(vars.size());
         for (int trial = 0; trial < 3; trial++) {
-            IExpr px = x;
-            IExpr py = y;
-            for (ISymbol v : vars) {
-                IExpr point = F.num(0.5 + 2.5 * rng.nextDouble());
-                px = F.subst(px, v, point);
-                py = F.subst(py, v, point);
-            }
-            Optional<Double> vx = numeric(px);
-            Optional<Double> vy = numeric(py);
-            if (vx.isEmpty() || vy.isEmpty() || !close(vx.get(), vy.get())) {
+            Optional<double[]> v = atRandomPoint(x, y, vars, rng);
+            if (v.isEmpty() || !close(v.get()[0], v.get()[1])) {
                 return Optional.of(false);
             }
         }
         return Optional.of(true);
+    }
+
+    /** The values of {@code x} and {@code y} at one random point of {@code vars} in [0.5, 3); empty if undefined. */
+    private Optional<double[]> atRandomPoint(IExpr x, IExpr y, List<ISymbol> vars, SplittableRandom rng) {
+        IExpr px = x;
+        IExpr py = y;
+        for (ISymbol v : vars) {
+            IExpr point = F.num(0.5 + 2.5 * rng.nextDouble());
+            px = F.subst(px, v, point);
+            py = F.subst(py, v, point);
+        }
+        Optional<Double> vx = numeric(px);
+        Optional<Double> vy = numeric(py);
+        return vx.isEmpty() || vy.isEmpty() ? Optional.empty() : Optional.of(new double[] {vx.get(), vy.get()});
     }
 
     private Optional<Boolean> proportional(String a, String b) {
@@ -135,19 +141,11 @@ final class SymjaMath {
         SplittableRandom rng = new SplittableRandom(vars.size() + 7);
         Double ratio = null;
         for (int trial = 0; trial < 4; trial++) {
-            IExpr px = x;
-            IExpr py = y;
-            for (ISymbol v : vars) {
-                IExpr point = F.num(0.5 + 2.5 * rng.nextDouble());
-                px = F.subst(px, v, point);
-                py = F.subst(py, v, point);
-            }
-            Optional<Double> vx = numeric(px);
-            Optional<Double> vy = numeric(py);
-            if (vx.isEmpty() || vy.isEmpty() || vy.get() == 0) {
+            Optional<double[]> v = atRandomPoint(x, y, vars, rng);
+            if (v.isEmpty() || v.get()[1] == 0) {
                 return Optional.empty();
             }
-            double r = vx.get() / vy.get();
+            double r = v.get()[0] / v.get()[1];
             if (r == 0 || !Double.isFinite(r) || (ratio != null && !close(r, ratio))) {
                 return Optional.of(false);
             }
