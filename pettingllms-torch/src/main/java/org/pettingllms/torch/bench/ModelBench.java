@@ -193,9 +193,9 @@ public final class ModelBench {
     /**
      * Tree-group throughput: {@value #TREE_GROUPS} prompts of {@value #TREE_PROMPT} tokens with K candidates of
      * {@value #TREE_ANSWER} tokens each, sampled (every row runs the full length) and trained (one LoRA
-     * forward-backward and optimizer step over the K x groups samples), with the prompt shared by its K rows and
-     * without. Effective tokens/s count every row's prompt and answer tokens, so shared and unshared count the same
-     * work; the fastest of three runs each, shared and unshared alternating.
+     * forward-backward and optimizer step over the K x groups samples, micro-batches of 16 rows), with the prompt
+     * shared by its K rows and without. Effective tokens/s count every row's prompt and answer tokens, so shared
+     * and unshared count the same work; the fastest of three runs each, shared and unshared alternating.
      */
     static Map<String, Object> treeGroups(PolicyRegistry reg, int k) {
         DecoderModel model = reg.model("bench");
