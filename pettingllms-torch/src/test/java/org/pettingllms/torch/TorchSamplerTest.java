@@ -63,6 +63,24 @@ class TorchSamplerTest {
     }
 
     @Test
+    void theSamplersOneThreadLeavesOtherThreadsTheirCores() throws Exception {
+        int before = onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads);
+        try (PolicyRegistry reg = TorchLearnerTest.registry();
+             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000, 1)) {
+            sampler.sample(new PolicyRef("tiny", "tool"), Prompt.compact("grid\n>"), 2, params(1));
+            // the worker set its own count; a thread that starts now (a learner's) still gets the process-wide one
+            assertThat(onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads)).isEqualTo(before);
+        }
+    }
+
+    private static int onNewThread(java.util.function.IntSupplier s) throws InterruptedException {
+        int[] out = new int[1];
+        Thread t = Thread.ofPlatform().start(() -> out[0] = s.getAsInt());
+        t.join();
+        return out[0];
+    }
+
+    @Test
     void concurrentCallersAreBatchedWithoutChangingTheirResults() throws Exception {
         PolicyRef tool = new PolicyRef("tiny", "tool");
         PolicyRef plan = new PolicyRef("tiny", "plan");
