@@ -20,14 +20,7 @@ public final class Torch {
                 if (engine == null) {
                     System.setProperty("ai.djl.offline", "true");
                     try {
-                        Engine started = Engine.getEngine("PyTorch");
-                        // PyTorch fixes a thread's OpenMP thread count at its first parallel op, from a process-wide
-                        // value that a later setThreads (the sampler's) changes: run one here, so that the thread
-                        // that started the engine (the one that trains) keeps every core
-                        try (var m = started.newBaseManager(Device.cpu())) {
-                            m.ones(new ai.djl.ndarray.types.Shape(1 << 20)).add(1f).close();
-                        }
-                        engine = started;
+                        engine = Engine.getEngine("PyTorch");
                     } catch (RuntimeException ex) {
                         throw new IllegalStateException("cannot start the PyTorch engine: " + ex.getMessage()
                                 + ". The pytorch-native-cpu (or -cu128) jar must be on the class path.", ex);

@@ -30,7 +30,7 @@ public record StepReport(int step, Map<String, Double> values) {
     public Map<String, Object> toJson() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("step", step);
-        values.forEach((k, v) -> m.put(k, v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) (long) (double) v : v));
+        values.forEach((k, v) -> m.put(k, v == Math.rint(v) && Math.abs(v) < 1e15 ? (Object) v.longValue() : v));
         return m;
     }
 

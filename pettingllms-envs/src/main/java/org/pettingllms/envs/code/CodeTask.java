@@ -11,8 +11,6 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.envs.data.CodeItem;
-import org.pettingllms.core.task.DatasetProblems;
-import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -25,7 +23,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * reference fails is a wrong test; reference defect 6 never loaded it), else 0. The episode ends when the
  * program passes all of the tester's tests, or after T turns. With roles {@code [coder]}: one program.
  */
-public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements ScriptedPlay {
+public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
     public static final String CODER = "coder";
     public static final String TESTER = "tester";
 
@@ -101,11 +99,9 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         return runner.run(program, tests, item).stream().filter(o -> !o.passed()).toList();
     }
 
-    /** The oracle that knows the references of {@code problems}, right with probability {@code skill}. */
     @Override
-    public TextPolicy scripted(double skill, List<Problem> problems) {
-        List<CodeItem> items = problems.stream().map(p -> DatasetProblems.item(p, CodeItem.class)).toList();
-        return TextPolicy.mix(new CodeOracle(items, false), new CodeOracle(items, true), skill);
+    protected TextPolicy oracle(List<CodeItem> items, boolean wrong) {
+        return new CodeOracle(items, wrong);
     }
 
     @Override

@@ -1,16 +1,18 @@
 package org.pettingllms.envs.data;
 
 import java.util.List;
+import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.DatasetProblems;
 import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.Task;
 
 /**
- * What the dataset tasks share: roles checked against the allowed line-ups, the turn cap, and problems read from
- * train and test rows of type {@code T}.
+ * What the dataset tasks share: roles checked against the allowed line-ups, the turn cap, problems read from
+ * train and test rows of type {@code T}, and a scripted team made of the task's oracle.
  */
-public abstract class DatasetTask<S, T> implements Task<S> {
+public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
     private final List<String> roles;
     private final int maxTurns;
     private final List<T> train;
@@ -50,6 +52,16 @@ public abstract class DatasetTask<S, T> implements Task<S> {
     protected final T row(Problem problem) {
         return DatasetProblems.item(problem, rowType);
     }
+
+    /** The oracle that knows the references of {@code problems}, right with probability {@code skill}. */
+    @Override
+    public final TextPolicy scripted(double skill, List<Problem> problems) {
+        List<T> items = problems.stream().map(this::row).toList();
+        return TextPolicy.mix(oracle(items, false), oracle(items, true), skill);
+    }
+
+    /** The policy that answers the references of {@code items} (or, {@code wrong}, never does). */
+    protected abstract TextPolicy oracle(List<T> items, boolean wrong);
 
     protected final String checkRole(String role) {
         if (!roles.contains(role)) {

@@ -75,13 +75,6 @@ public final class AnswerChecker {
                 m.reason());
     }
 
-    /** An extracted answer against the reference, with the reason. */
-    public static Verdict explain(String candidate, String reference) {
-        Match m = compare(candidate, reference);
-        return new Verdict(candidate, null, candidate == null ? null : LatexAnswers.normalize(candidate).full(),
-                reference == null ? null : LatexAnswers.normalize(reference).full(), m.equal(), m.reason());
-    }
-
     static Match compare(String candidate, String reference) {
         if (candidate == null || reference == null) {
             return Match.no("no answer");

@@ -63,6 +63,7 @@ public final class AnswerExtractor {
     private static final Pattern BOX_JOINER =
             Pattern.compile("(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
                     + "|\\b[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*=)*");
+    private static final Pattern BOX = Pattern.compile("\\\\(?:boxed|fbox)\\s*\\{");
     private static final Pattern SENTENCE_END = Pattern.compile("\\.(?=\\s|$)|\\n|(?i)\\s+I hope\\b");
 
     /** Longer than this after an answer phrase is prose ("the answer is not obvious because ..."). */
@@ -148,7 +149,7 @@ public final class AnswerExtractor {
     /** Every closed box as {command start, content start, content end, after the closing brace}, in order. */
     private static List<int[]> boxes(String text) {
         List<int[]> out = new ArrayList<>();
-        Matcher m = Pattern.compile("\\\\(?:boxed|fbox)\\s*\\{").matcher(text);
+        Matcher m = BOX.matcher(text);
         int from = 0;
         while (m.find(from)) {
             int open = m.end() - 1;

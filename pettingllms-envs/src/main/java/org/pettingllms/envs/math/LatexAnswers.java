@@ -1,7 +1,9 @@
 package org.pettingllms.envs.math;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -23,13 +25,13 @@ final class LatexAnswers {
     private static final Pattern PREFIX = Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in)\\s*(.+)$",
             Pattern.DOTALL);
     /** Relation symbols in their many spellings, each to one canonical form. */
-    private static final String[][] RELATIONS = {
-        {"\\\\(?:leqslant|leq|le)(?![a-zA-Z])|≤|<=", " \\\\le "},
-        {"\\\\(?:geqslant|geq|ge)(?![a-zA-Z])|≥|>=", " \\\\ge "},
-        {"\\\\(?:neq|ne)(?![a-zA-Z])|≠|!=|<>", " \\\\ne "},
-        {"\\\\lt(?![a-zA-Z])", " < "},
-        {"\\\\gt(?![a-zA-Z])", " > "},
-    };
+    private static final Map<Pattern, String> RELATIONS = relations(
+            "\\\\(?:leqslant|leq|le)(?![a-zA-Z])|≤|<=", " \\\\le ",
+            "\\\\(?:geqslant|geq|ge)(?![a-zA-Z])|≥|>=", " \\\\ge ",
+            "\\\\(?:neq|ne)(?![a-zA-Z])|≠|!=|<>", " \\\\ne ",
+            "\\\\lt(?![a-zA-Z])", " < ",
+            "\\\\gt(?![a-zA-Z])", " > ");
+    private static final Pattern PERCENT_WORD = Pattern.compile("(?s).*\\d\\s*(?:\\\\text\\{\\s*)?percent\\b.*");
 
     /**
      * A normalised answer: {@code text} without a leading {@code x =} / {@code x \in}, {@code full} with it;
@@ -60,6 +62,14 @@ final class LatexAnswers {
     private LatexAnswers() {
     }
 
+    private static Map<Pattern, String> relations(String... regexAndReplacement) {
+        Map<Pattern, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < regexAndReplacement.length; i += 2) {
+            out.put(Pattern.compile(regexAndReplacement[i]), regexAndReplacement[i + 1]);
+        }
+        return out;
+    }
+
     static Normal normalize(String raw) {
         String s = unwrapDelimiters(raw.strip());
         s = s.replace("\\$", "").replace("$", "");
@@ -67,15 +77,15 @@ final class LatexAnswers {
         s = SWITCHES.matcher(s).replaceAll(" ");
         s = s.replace("~", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace("\\cfrac", "\\frac");
         s = s.replaceAll("\\^\\s*\\{?\\s*\\\\circ\\s*\\}?", "").replace("°", "").replace("\\degree", "");
-        boolean percent = s.contains("%") || s.matches("(?s).*\\d\\s*(?:\\\\text\\{\\s*)?percent\\b.*");
+        boolean percent = s.contains("%") || PERCENT_WORD.matcher(s).matches();
         s = s.replace("\\%", "").replace("%", "");
         s = unwrapCommands(s);
         if (percent) {
             s = s.replaceAll("\\bpercent\\b", "");
         }
         s = bracedArguments(s);
-        for (String[] r : RELATIONS) {
-            s = s.replaceAll(r[0], r[1]);
+        for (Map.Entry<Pattern, String> r : RELATIONS.entrySet()) {
+            s = r.getKey().matcher(s).replaceAll(r.getValue());
         }
         s = s.replaceAll("\\s+", " ").strip();
         while (s.endsWith(".") || s.endsWith(",")) {

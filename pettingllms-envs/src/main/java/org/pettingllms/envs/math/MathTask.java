@@ -11,8 +11,6 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.task.DatasetProblems;
-import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -27,7 +25,7 @@ import org.pettingllms.envs.sandbox.SandboxLimits;
  * answer is correct. The episode ends when the two answers agree or after T turns; success is the reasoner's
  * latest answer being correct. With roles {@code [reasoner]} it is the single-agent variant (one answer).
  */
-public final class MathTask extends DatasetTask<MathState, MathItem> implements ScriptedPlay {
+public final class MathTask extends DatasetTask<MathState, MathItem> {
     public static final String TOOL = "tool";
     public static final String REASONER = "reasoner";
 
@@ -108,11 +106,9 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
         return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 
-    /** The oracle that knows the references of {@code problems}, right with probability {@code skill}. */
     @Override
-    public TextPolicy scripted(double skill, List<Problem> problems) {
-        List<MathItem> items = problems.stream().map(p -> DatasetProblems.item(p, MathItem.class)).toList();
-        return TextPolicy.mix(new MathOracle(items, false), new MathOracle(items, true), skill);
+    protected TextPolicy oracle(List<MathItem> items, boolean wrong) {
+        return new MathOracle(items, wrong);
     }
 
     @Override

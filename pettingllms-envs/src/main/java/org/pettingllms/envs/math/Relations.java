@@ -120,26 +120,18 @@ final class Relations {
 
     /** Positions {start, end} of relation operators outside any bracket. */
     private static List<int[]> topLevel(String s) {
+        int[] depth = new int[s.length() + 1]; // depth[i]: brackets open before index i
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            depth[i + 1] = depth[i] + (c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0);
+        }
         List<int[]> out = new ArrayList<>();
         Matcher m = OPERATOR.matcher(s);
         while (m.find()) {
-            if (depth(s, m.start()) == 0) {
+            if (depth[m.start()] == 0) {
                 out.add(new int[] {m.start(), m.end()});
             }
         }
         return out;
-    }
-
-    private static int depth(String s, int upTo) {
-        int depth = 0;
-        for (int i = 0; i < upTo; i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            }
-        }
-        return depth;
     }
 }

@@ -180,7 +180,7 @@ final class PolicyTrainer implements AutoCloseable {
                             + " create the learner with TrainSettings.klReference = true");
                 }
                 refLp = sb.logprobs(adapter != null ? model : reference, scope, null, false, share).logprobs()
-                        .stopGradient(); // the same layout as lp: the sharing decision depends on the prompts only
+                        .stopGradient(); // the same layout as lp: the sharing decision depends on the batch only
             }
             PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
                     lp.mask(), refLp, lp.entropy(), cfg);

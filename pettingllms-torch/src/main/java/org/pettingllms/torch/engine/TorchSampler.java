@@ -33,7 +33,6 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     private final Function<String, TextCodec> codecs;
     private final int maxBatchRows;
     private final long lingerMicros;
-    private final int threads;
     private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean closed;
@@ -64,8 +63,18 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         this.codecs = codecs;
         this.maxBatchRows = maxBatchRows;
         this.lingerMicros = lingerMicros;
-        this.threads = threads;
-        this.worker = Thread.ofPlatform().daemon().name("pettingllms-sampler").start(this::loop);
+        // the constructor returns once the worker has its thread count, so that no thread of the caller runs its
+        // first parallel op while the process-wide count is briefly the worker's
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        this.worker = Thread.ofPlatform().daemon().name("pettingllms-sampler").start(() -> {
+            try {
+                org.pettingllms.torch.Torch.setThreadsOfThisThread(threads);
+            } finally {
+                ready.complete(null);
+            }
+            loop();
+        });
+        ready.join();
     }
 
     @Override
@@ -111,7 +120,6 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     }
 
     private void loop() {
-        org.pettingllms.torch.Torch.setThreadsOfThisThread(threads);
         while (!closed) {
             List<Pending> batch = new ArrayList<>();
             try {

@@ -41,6 +41,25 @@ public final class Inputs {
     }
 
     /**
+     * The first row of each distinct key, in first-seen order; {@code group[i]} is the place among them of row i's
+     * key. Rows with equal keys (the same prompt) run one prompt pass.
+     */
+    public static int[] firstOfEach(List<?> keys, int[] group) {
+        java.util.Map<Object, Integer> seen = new java.util.HashMap<>();
+        int[] first = new int[keys.size()];
+        int distinct = 0;
+        for (int i = 0; i < keys.size(); i++) {
+            Integer at = seen.putIfAbsent(keys.get(i), distinct);
+            if (at == null) {
+                at = distinct;
+                first[distinct++] = i;
+            }
+            group[i] = at;
+        }
+        return java.util.Arrays.copyOf(first, distinct);
+    }
+
+    /**
      * Mask [B, 1, T, S] for T new queries after {@code past} cached keys: query t sees key s when
      * {@code s <= past + t} and key s is a real token.
      */

@@ -5,9 +5,7 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import org.pettingllms.core.data.FinishReason;
@@ -82,18 +80,14 @@ public final class Generator {
                 // rows with the same prompt and adapter (a tree group's K candidates) are prefilled once; the
                 // cache rows and the first distribution are then copied to every row of the group
                 int[] source = new int[n];
-                List<Integer> unique = sharePrefill ? sharedPrompts(requests, source) : allRows(n, source);
-                List<int[]> prompts = unique.stream().map(u -> requests.get(u).prompt()).toList();
+                int[] unique = sharePrefill ? sharedPrompts(requests, source)
+                        : Inputs.firstOfEach(java.util.stream.IntStream.range(0, n).boxed().toList(), source);
+                List<int[]> prompts = Arrays.stream(unique).mapToObj(u -> requests.get(u).prompt()).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
-                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache,
-                        rows(requests, unique.stream().mapToInt(Integer::intValue).toArray()));
+                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(requests, unique));
                 valid = new boolean[n][];
-                if (unique.size() < n) {
-                    long[] expand = new long[n];
-                    for (int i = 0; i < n; i++) {
-                        expand[i] = source[i];
-                    }
-                    NDArray index = step.create(expand);
+                if (unique.length < n) {
+                    NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
                     cache.select(index);
                     logits = logits.get(index);
                 }
@@ -169,36 +163,19 @@ public final class Generator {
     }
 
     /**
-     * The distinct (prompt, adapter) pairs in first-seen order, as request indices; {@code source[i]} is the
-     * position in that list of request i's pair.
+     * The first request of each distinct (prompt, adapter) pair, in first-seen order; {@code source[i]} is the
+     * place among them of request i's pair.
      */
-    public static List<Integer> sharedPrompts(List<Request> requests, int[] source) {
-        Map<PromptKey, Integer> seen = new HashMap<>();
-        List<Integer> unique = new ArrayList<>();
-        for (int i = 0; i < requests.size(); i++) {
-            PromptKey key = new PromptKey(requests.get(i).prompt(), requests.get(i).adapter());
-            Integer at = seen.get(key);
-            if (at == null) {
-                at = unique.size();
-                seen.put(key, at);
-                unique.add(i);
-            }
-            source[i] = at;
-        }
-        return unique;
-    }
-
-    private static List<Integer> allRows(int n, int[] source) {
-        List<Integer> all = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            source[i] = i;
-            all.add(i);
-        }
-        return all;
+    public static int[] sharedPrompts(List<Request> requests, int[] source) {
+        return Inputs.firstOfEach(requests.stream().map(PromptKey::of).toList(), source);
     }
 
     /** A prompt's tokens (by content) with its adapter (by identity: the same adapter object is the same weights). */
     private record PromptKey(int[] prompt, LoraAdapter adapter) {
+        static PromptKey of(Request r) {
+            return new PromptKey(r.prompt(), r.adapter());
+        }
+
         @Override
         public boolean equals(Object o) {
             return o instanceof PromptKey k && k.adapter == adapter && Arrays.equals(k.prompt, prompt);

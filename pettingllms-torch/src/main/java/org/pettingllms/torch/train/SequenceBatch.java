@@ -3,7 +3,9 @@ package org.pettingllms.torch.train;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import java.nio.IntBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
@@ -63,8 +65,10 @@ public final class SequenceBatch {
     public Logprobs logprobs(DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy,
                              boolean share) {
         int[] source = new int[size()];
-        List<int[]> unique = uniquePrompts(source);
-        if (share && unique.size() < size()) {
+        int[] first = Inputs.firstOfEach(prompts.stream().map(IntBuffer::wrap).toList(), source);
+        boolean anyCompletion = completions.stream().anyMatch(c -> c.length > 0);
+        if (share && first.length < size() && anyCompletion) {
+            List<int[]> unique = Arrays.stream(first).mapToObj(prompts::get).toList();
             return sharedLogprobs(model, scope, adapter, withEntropy, unique, source);
         }
         return logprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, size()), withEntropy);
@@ -104,16 +108,25 @@ public final class SequenceBatch {
             }
         }
         NDArray logits = model.forward(in.ids(), in.positions(), in.bias(), null, lora);
-        NDArray shifted = logits.get(":, :-1, :");
-        NDArray logp = shifted.logSoftmax(-1);
-        NDArray idx = scope.create(targets, new Shape(b, w - 1, 1));
-        NDArray picked = logp.gather(idx, 2).squeeze(2);
-        NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
         int[] starts = new int[b];
         for (int r = 0; r < b; r++) {
             starts[r] = (w - 1) - completions.get(r).length; // completion values are right-aligned
         }
-        return new Logprobs(picked, scope.create(mask, new Shape(b, w - 1)), entropy, w - 1, starts);
+        return picked(scope, logits.get(":, :-1, :"), targets, mask, withEntropy, starts);
+    }
+
+    /**
+     * {@code log p(target)} at every column of {@code predicting} [B, C, V] (and the entropies when asked), with
+     * the mask and the rows' starting columns.
+     */
+    private static Logprobs picked(NDManager scope, NDArray predicting, long[] targets, float[] mask,
+                                   boolean withEntropy, int[] starts) {
+        long b = predicting.getShape().get(0);
+        int c = (int) predicting.getShape().get(1);
+        NDArray logp = predicting.logSoftmax(-1);
+        NDArray picked = logp.gather(scope.create(targets, new Shape(b, c, 1)), 2).squeeze(2);
+        NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
+        return new Logprobs(picked, scope.create(mask, new Shape(b, c)), entropy, c, starts);
     }
 
     /**
@@ -132,13 +145,9 @@ public final class SequenceBatch {
         SharedPrefix prefix = new SharedPrefix(model.config().numLayers());
         NDArray promptLast = model.lastLogits(in.ids(), in.positions(), in.bias(), prefix.capture(),
                 adapter == null ? null : LoraRows.all(adapter, u)); // [U, V]: predicts each first completion token
-        int wc = completions.stream().mapToInt(c -> c.length).max().orElse(0);
-        if (wc == 0) {
-            return logprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, n), withEntropy);
-        }
-        long[] ids = new long[n * wc];
+        int wc = completions.stream().mapToInt(c -> c.length).max().orElseThrow(); // > 0: checked by the caller
+        long[] ids = new long[n * wc]; // also the targets: column j holds log p(c_j | prompt, c_<j)
         long[] pos = new long[n * wc];
-        long[] targets = new long[n * wc];
         float[] mask = new float[n * wc];
         float[] bias = new float[n * wc * (wp + wc)];
         long[] rows = new long[n];
@@ -150,7 +159,6 @@ public final class SequenceBatch {
                 int at = r * wc + j;
                 ids[at] = j < c.length ? c[j] : 0;
                 pos[at] = promptLength + j;
-                targets[at] = j < c.length ? c[j] : 0; // column j holds log p(c_j | prompt, c_<j)
                 mask[at] = j < c.length ? 1f : 0f;
                 for (int k = 0; k < wp + wc; k++) {
                     boolean ok = k < wp ? in.valid()[source[r]][k] : k - wp <= j;
@@ -164,26 +172,6 @@ public final class SequenceBatch {
                 adapter == null ? null : LoraRows.all(adapter, n)); // [N, Wc, V]
         NDArray first = promptLast.get(rowIndex).expandDims(1); // [N, 1, V]
         NDArray predicting = wc == 1 ? first : first.concat(logits.get(":, :-1, :"), 1);
-        NDArray logp = predicting.logSoftmax(-1);
-        NDArray picked = logp.gather(scope.create(targets, new Shape(n, wc, 1)), 2).squeeze(2);
-        NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
-        return new Logprobs(picked, scope.create(mask, new Shape(n, wc)), entropy, wc, new int[n]);
-    }
-
-    /** The distinct prompts in first-seen order; {@code source[r]} is row r's index among them. */
-    private List<int[]> uniquePrompts(int[] source) {
-        java.util.Map<java.nio.IntBuffer, Integer> seen = new java.util.HashMap<>();
-        List<int[]> unique = new ArrayList<>();
-        for (int r = 0; r < prompts.size(); r++) {
-            int[] p = prompts.get(r);
-            Integer at = seen.get(java.nio.IntBuffer.wrap(p));
-            if (at == null) {
-                at = unique.size();
-                seen.put(java.nio.IntBuffer.wrap(p), at);
-                unique.add(p);
-            }
-            source[r] = at;
-        }
-        return unique;
+        return picked(scope, predicting, ids, mask, withEntropy, new int[n]);
     }
 }
