@@ -162,6 +162,12 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
         return b.rows() + b.cols();
     }
 
+    /** The solver programs a program-writing tool is warmed up on (SokobanPrograms). */
+    @Override
+    public List<org.pettingllms.envs.planning.ToolProgram<SokobanBoard>> toolPrograms() {
+        return SokobanPrograms.catalog();
+    }
+
     @Override
     public String rules() {
         return "# is a wall, . a goal, $ a box, @ you, * a box on a goal, + you on a goal. Moving into a box pushes "

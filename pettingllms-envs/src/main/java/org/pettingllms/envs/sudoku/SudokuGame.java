@@ -289,6 +289,12 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
         return action.size();
     }
 
+    /** The solver programs a program-writing tool is warmed up on (SudokuPrograms). */
+    @Override
+    public List<org.pettingllms.envs.planning.ToolProgram<SudokuBoard>> toolPrograms() {
+        return SudokuPrograms.catalog();
+    }
+
     @Override
     public String rules() {
         int n = options.size();

@@ -1,0 +1,122 @@
+package org.pettingllms.envs.sudoku;
+
+import java.util.List;
+import org.pettingllms.envs.planning.ToolProgram;
+
+/**
+ * The Sudoku tool's program catalog: a backtracking search over the board read from standard input (the prompt's
+ * rows, digits and {@code .}; a later turn's {@code fills:} line skipped) that prints the completed grid as the
+ * compact answer writes it ({@code 1234/3412/2143/4321}), and three flawed edits of it: no undo (the first value
+ * that fits stays; stuck cells print as {@code .}), the rows printed as columns (transposed), and values tried only
+ * up to {@code n - 1} (no solution: it prints the board unchanged). The correct one is a fifth of the demonstrations and
+ * the transposed one, which fails on every board, nearly half; the greedy one solves about two boards in three.
+ */
+public final class SudokuPrograms {
+    private SudokuPrograms() {
+    }
+
+    static String program(String ok, String values, String recurse, String rows) {
+        return "import sys\n"
+                + "g=[[int(h) if h!='.' else 0 for h in l] for l in sys.stdin.read().split('\\n') if l and l[0]!='f']\n"
+                + "n=len(g);z=int(n**.5)\n"
+                + "def ok(r,c,v):\n"
+                + " return " + ok + "\n"
+                + "def go(i):\n"
+                + " if i==n*n:return True\n"
+                + " r,c=divmod(i,n)\n"
+                + " if g[r][c]:return go(i+1)\n"
+                + " for v in " + values + ":\n"
+                + "  if ok(r,c,v):\n"
+                + "   g[r][c]=v\n"
+                + "   " + recurse + "\n"
+                + " g[r][c]=0\n"
+                + " return False\n"
+                + "go(0)\n"
+                + "print('/'.join(''.join(str(v or '.') for v in w) for w in " + rows + "))\n";
+    }
+
+    static final String LINES = "all(g[r][j]!=v and g[j][c]!=v for j in range(n))";
+    static final String BOX = "all(g[i][j]!=v for i in range(r//z*z,r//z*z+z) for j in range(c//z*z,c//z*z+z))";
+    static final String VALUES = "range(1,n+1)";
+    static final String BACKTRACK = "if go(i+1):return True";
+    static final String GREEDY = "return go(i+1)";
+    static final String SHORT_VALUES = "range(1,n)";
+
+    public static List<ToolProgram<SudokuBoard>> catalog() {
+        String rules = LINES + " and " + BOX;
+        return List.of(
+                new ToolProgram<>("backtrack", program(rules, VALUES, BACKTRACK, "g"), true, 0.2,
+                        b -> print(search(b, true, b.n()), false)),
+                new ToolProgram<>("greedy-no-undo", program(rules, VALUES, GREEDY, "g"), false, 0.2,
+                        b -> print(search(b, false, b.n()), false)),
+                new ToolProgram<>("backtrack-transposed", program(rules, VALUES, BACKTRACK, "zip(*g)"), false,
+                        0.45, b -> print(search(b, true, b.n()), true)),
+                new ToolProgram<>("backtrack-values-short", program(rules, SHORT_VALUES, BACKTRACK, "g"), false,
+                        0.15, b -> print(search(b, true, b.n() - 1), false)));
+    }
+
+    /**
+     * The grid the Python search leaves: cells in row-major order, values ascending, the first completion found;
+     * the board unchanged when there is none.
+     */
+    static int[] search(SudokuBoard b, boolean undo, int maxValue) {
+        int n = b.n();
+        int[] g = new int[n * n];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = b.grid().charAt(i) - '0';
+        }
+        go(g, 0, n, b.box(), undo, maxValue);
+        return g;
+    }
+
+    private static boolean go(int[] g, int i, int n, int z, boolean undo, int maxValue) {
+        if (i == n * n) {
+            return true;
+        }
+        if (g[i] != 0) {
+            return go(g, i + 1, n, z, undo, maxValue);
+        }
+        for (int v = 1; v <= maxValue; v++) {
+            if (ok(g, i / n, i % n, v, n, z)) {
+                g[i] = v;
+                if (!undo) {
+                    return go(g, i + 1, n, z, false, maxValue); // greedy: the first value that fits stays
+                }
+                if (go(g, i + 1, n, z, true, maxValue)) {
+                    return true;
+                }
+            }
+        }
+        g[i] = 0;
+        return false;
+    }
+
+    private static boolean ok(int[] g, int r, int c, int v, int n, int z) {
+        for (int j = 0; j < n; j++) {
+            if (g[r * n + j] == v || g[j * n + c] == v) {
+                return false;
+            }
+        }
+        for (int i = r / z * z; i < r / z * z + z; i++) {
+            for (int j = c / z * z; j < c / z * z + z; j++) {
+                if (g[i * n + j] == v) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static String print(int[] g, boolean transposed) {
+        int n = (int) Math.round(Math.sqrt(g.length));
+        StringBuilder sb = new StringBuilder();
+        for (int r = 0; r < n; r++) {
+            sb.append(r > 0 ? "/" : "");
+            for (int c = 0; c < n; c++) {
+                int v = transposed ? g[c * n + r] : g[r * n + c];
+                sb.append(v == 0 ? '.' : (char) ('0' + v));
+            }
+        }
+        return sb.toString();
+    }
+}
