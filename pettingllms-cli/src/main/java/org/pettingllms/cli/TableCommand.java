@@ -37,17 +37,21 @@ final class TableCommand implements Callable<Integer> {
     @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku", description = "games")
     List<String> games;
 
-    @Option(names = "--seeds", split = ",", defaultValue = "1,2", description = "run seeds (at least 2 for a spread)")
+    @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")
     List<Long> seeds;
 
-    @Option(names = "--steps", defaultValue = "30", description = "training steps of every trained row")
-    int steps;
+    @Option(names = "--steps", description = "training steps of every trained row (default: each game's L2 config)")
+    Integer steps;
 
-    @Option(names = "--problems", defaultValue = "16", description = "problems per training step")
-    int problemsPerStep;
+    @Option(names = "--problems", description = "problems per training step (default: each game's L2 config)")
+    Integer problemsPerStep;
 
-    @Option(names = "--eval", defaultValue = "100", description = "test problems per evaluation")
+    @Option(names = "--eval", defaultValue = "200", description = "test problems per evaluation")
     int evalProblems;
+
+    @Option(names = "--first-problem", defaultValue = "100000",
+            description = "index of the first test problem: a range no run trains, validates or tunes on")
+    long firstProblem;
 
     @Option(names = "--out", defaultValue = "runs/table/table.md", description = "markdown output file")
     Path out;
@@ -97,8 +101,13 @@ final class TableCommand implements Callable<Integer> {
     RunSetup setup(String game, String level, long seed, String tag) {
         List<String> sets = new ArrayList<>(overrides);
         sets.addAll(List.of("run.seed=" + seed, "run.name=table/" + game + "/" + tag + "-seed" + seed,
-                "train.steps=" + steps, "rollout.problemsPerStep=" + problemsPerStep, "validation.problems=" + evalProblems,
+                "validation.problems=" + evalProblems, "validation.firstProblem=" + firstProblem,
                 "train.validateEvery=0", "train.checkpointEvery=0"));
+        // every trained row of a game gets the L2 config's budget unless the command line names one
+        RunConfig l2 = RunSetup.load(home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides).config();
+        sets.add("train.steps=" + (steps != null ? steps : l2.train().steps()));
+        sets.add("rollout.problemsPerStep=" + (problemsPerStep != null ? problemsPerStep
+                : l2.rollout().problemsPerStep()));
         if (level.equals("L0")) {
             // the single agent + GRPO row samples K independent trajectories (reference defect 8: the reference's
             // single-agent baselines were tree-sampled); no override may turn it into tree sampling
@@ -163,20 +172,33 @@ final class TableCommand implements Callable<Integer> {
             }
             sb.append('\n');
         }
-        sb.append("\nGreedy success (%) on ").append(evalProblems).append(" test problems; mean (min-max) over seeds ")
-                .append(seeds).append("; trained rows: ").append(steps).append(" steps x ").append(problemsPerStep)
-                .append(" problems.\n");
+        sb.append("\nGreedy success (%) on the test problems ").append(firstProblem).append('-')
+                .append(firstProblem + evalProblems - 1).append(" (used by no run for training, validation or tuning): ")
+                .append("mean (min-max) over seeds ").append(seeds)
+                .append(", +/- the 95% interval of the mean over all the cell's evaluations; trained rows: ")
+                .append(steps != null ? steps + " steps" : "each game's L2 config's steps").append(" x ")
+                .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
+                .append(".\n");
         return sb.toString();
     }
 
-    static String cell(List<Double> v) {
+    String cell(List<Double> v) {
+        return cell(v, evalProblems);
+    }
+
+    /**
+     * Mean (min-max) over seeds, and the normal-approximation 95% half-width of the mean success over the cell's
+     * {@code seeds x problems} greedy evaluations: {@code 1.96 * sqrt(p (1 - p) / (seeds * problems))}.
+     */
+    static String cell(List<Double> v, int problems) {
         if (v.isEmpty()) {
             return "-";
         }
         double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
         double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        return v.size() == 1 ? String.format("%.1f", 100 * mean)
-                : String.format("%.1f (%.1f-%.1f)", 100 * mean, 100 * min, 100 * max);
+        double half = 1.96 * Math.sqrt(mean * (1 - mean) / ((double) v.size() * problems));
+        return v.size() == 1 ? String.format("%.1f +/- %.1f", 100 * mean, 100 * half)
+                : String.format("%.1f (%.1f-%.1f) +/- %.1f", 100 * mean, 100 * min, 100 * max, 100 * half);
     }
 }

@@ -1,0 +1,40 @@
+package org.pettingllms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The table's rows: held-out test problems, one budget per game, and cells with their interval. */
+class TableCommandTest {
+    @Test
+    void aCellIsTheMeanTheSeedsRangeAndTheIntervalOverAllEvaluations() {
+        // p = 0.6 over 2 seeds x 100 problems: 1.96 * sqrt(0.24 / 200) = 0.0679
+        assertThat(TableCommand.cell(List.of(0.5, 0.7), 100)).isEqualTo("60.0 (50.0-70.0) +/- 6.8");
+        assertThat(TableCommand.cell(List.of(0.1), 200)).isEqualTo("10.0 +/- 4.2");
+        assertThat(TableCommand.cell(List.of(1.0, 1.0), 200)).isEqualTo("100.0 (100.0-100.0) +/- 0.0");
+        assertThat(TableCommand.cell(List.of(), 200)).isEqualTo("-");
+    }
+
+    @Test
+    void everyRowEvaluatesOnHeldOutProblemsWithTheGamesL2Budget() {
+        TableCommand table = new TableCommand();
+        table.home = Path.of("..");
+        table.evalProblems = 200;
+        table.firstProblem = 100_000;
+        for (String game : List.of("plan-path", "sokoban", "sudoku")) {
+            var l2 = RunSetup.load(Path.of("..", "configs", game, "L2.yaml"), List.of()).config();
+            for (String level : List.of("L0", "L1", "L2")) {
+                var cfg = table.setup(game, level, 2, level + "-trained").config();
+                assertThat(cfg.validation().firstProblem()).as(game + " " + level).isEqualTo(100_000);
+                assertThat(cfg.validation().problems()).isEqualTo(200);
+                assertThat(cfg.train().steps()).as(game + " " + level).isEqualTo(l2.train().steps());
+                assertThat(cfg.rollout().problemsPerStep()).isEqualTo(l2.rollout().problemsPerStep());
+                assertThat(cfg.run().seed()).isEqualTo(2);
+            }
+        }
+        table.steps = 3;
+        assertThat(table.setup("sudoku", "L1", 1, "x").config().train().steps()).isEqualTo(3);
+    }
+}
