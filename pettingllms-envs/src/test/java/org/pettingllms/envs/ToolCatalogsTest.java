@@ -8,11 +8,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planning.ToolProgram;
 import org.pettingllms.envs.planning.ToolRunner;
+import org.pettingllms.envs.planpath.PathBoard;
 import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.envs.sokoban.SokobanGame;
 import org.pettingllms.envs.sudoku.Fill;
@@ -62,10 +65,41 @@ class ToolCatalogsTest {
         return solved;
     }
 
+    /** The planner is shown what the program printed and nothing the environment says about it. */
+    <B, A> void plannerSeesNoVerdict(Game<B, A> game) {
+        PlanningTask<B, A> task = new PlanningTask<>(game, List.of(PlanningTask.TOOL, PlanningTask.PLAN), 2,
+                PlanningTask.ToolMode.PROGRAM, runner);
+        for (ToolProgram<B> p : game.toolPrograms()) {
+            var state = task.initialState(Problem.generated("v", 300));
+            var next = task.step(state, PlanningTask.TOOL, Completion.ofText(p.source())).next();
+            for (PromptStyle style : PromptStyle.values()) {
+                String prompt = task.prompt(next, PlanningTask.PLAN, 0, style).text().replace(game.rules(), "");
+                String printed = p.output().apply(state.board());
+                assertThat(prompt).contains(printed.isEmpty() ? "no output" : printed)
+                        .doesNotContain("->").doesNotContain("solved").doesNotContain("on goals")
+                        .doesNotContain("goal yes").doesNotContain("filled").doesNotContain("conflict")
+                        .doesNotContain("invalid").doesNotContain("imulated");
+            }
+        }
+    }
+
+    @Test
+    void noVerdictInAnyGamesPlannerPrompt() {
+        plannerSeesNoVerdict(new PlanPathGame(PlanPathGame.Options.DEFAULT));
+        plannerSeesNoVerdict(new SokobanGame(SokobanGame.Options.DEFAULT));
+        plannerSeesNoVerdict(new SudokuGame(new SudokuGame.Options(4, 8)));
+    }
+
     @Test
     void planPath() {
         PlanPathGame game = new PlanPathGame(PlanPathGame.Options.DEFAULT);
-        check(game, boards(game, 12));
+        List<PathBoard> boards = boards(game, 12);
+        Map<String, Double> solved = check(game, boards);
+        assertThat(solved.get("bfs-swapped-ud")).isLessThanOrEqualTo(0.25);
+        for (PathBoard b : boards) {
+            assertThat(game.toolPrograms().get(0).output().apply(b)).as("breadth-first: shortest")
+                    .hasSize(b.shortest());
+        }
     }
 
     @Test

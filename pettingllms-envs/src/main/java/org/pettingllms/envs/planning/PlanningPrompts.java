@@ -10,6 +10,8 @@ final class PlanningPrompts {
     static final String CHAT_SYSTEM = "You are a helpful assistant who solves puzzles step by step.";
     static final String CHAT_SYSTEM_TEAM = CHAT_SYSTEM + " You work in a team of two agents: a tool agent that "
             + "proposes a plan, which is simulated, and a planning agent that decides the final plan.";
+    static final String CHAT_SYSTEM_PROGRAM_TEAM = CHAT_SYSTEM + " You work in a team of two agents: a tool agent that "
+            + "writes a program whose output is shown, and a planning agent that decides the final plan.";
 
     static final String CHAT_PROGRAM_OUTPUT = "Output of the tool agent's program: ";
     /** Starts the compact planner prompt's line with the tool's proposal or printed answer. */
@@ -66,6 +68,6 @@ final class PlanningPrompts {
             }
         }
         u.append(game.answerFormat());
-        return Prompt.chat(team ? CHAT_SYSTEM_TEAM : CHAT_SYSTEM, u.toString());
+        return Prompt.chat(!team ? CHAT_SYSTEM : program ? CHAT_SYSTEM_PROGRAM_TEAM : CHAT_SYSTEM_TEAM, u.toString());
     }
 }
