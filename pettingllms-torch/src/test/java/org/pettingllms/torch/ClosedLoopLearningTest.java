@@ -33,7 +33,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 /**
  * The whole on-policy loop learns: the embedded sampler, tree groups, advantages, routing to per-role adapters,
  * PPO updates and weight publishing, on a task whose answer is known. Two roles each answer one character and are
- * rewarded for one target character each: a character the shipped Sudoku base model gives 1-15% of its
+ * rewarded for one target character each: a character the shipped Plan-Path base model gives 1-25% of its
  * first-token mass on that role's prompt (measured, so the test does not depend on the model's details). After a
  * few steps each role's own adapter must sample its target almost always, and the other role's adapter must not
  * have learned it. A sign error, advantages routed to the wrong role or adapter, a sampler on stale weights or
@@ -43,6 +43,8 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 class ClosedLoopLearningTest {
     static final String A = "a";
     static final String B = "b";
+    static final String BOARD = String.join("\n", ".....##.#.", ".....##...", "........#.", "..#.....#.",
+            "#A........", "..G##.....", ".#........", "#..#...#..", "..##.....#", ".......##.");
     static final SamplingParams PROBE = new SamplingParams(1.0, 0, 1.0, 1, List.of(), 7);
 
     /** One decision per role; answering the role's target character is the whole reward. */
@@ -73,7 +75,10 @@ class ClosedLoopLearningTest {
         }
 
         static Prompt prompt(String role) {
-            return Prompt.compact("sudoku-v2 " + role + "\n>");
+            // a Plan-Path planner prompt whose tool printed nothing (a: no output, b: a timeout): the planner plans
+            // alone, and its first move is spread over several letters
+            return Prompt.compact("plan-path-v1 plan\n" + BOARD + "\ntool: " + (role.equals(A) ? "no output" : "timeout")
+                    + "\n>");
         }
 
         @Override
@@ -91,7 +96,7 @@ class ClosedLoopLearningTest {
 
     @Test
     void eachRolesAdapterLearnsItsOwnRewardedAnswer(@TempDir Path dir) throws Exception {
-        String model = SharedFiles.projectRoot().resolve("models/sudoku-tiny").toString();
+        String model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
         RunConfig cfg = ConfigLoader.fromYaml("task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
                 "test", List.of("train.steps=12", "rollout.problemsPerStep=16",
                         "rollout.k=8", "rollout.sampling.maxTokens=1",
@@ -137,7 +142,7 @@ class ClosedLoopLearningTest {
     void aSamplerOnStaleWeightsStopsTheStep(@TempDir Path dir) throws Exception {
         // the learner trains one copy of the weights, the sampler reads another that never receives the updates
         // (a server that missed an adapter load): the versions the sampler reads from its weights expose it
-        String model = SharedFiles.projectRoot().resolve("models/sudoku-tiny").toString();
+        String model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
         RunConfig cfg = ConfigLoader.fromYaml("task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
                 "test", List.of("train.steps=2", "rollout.problemsPerStep=2", "rollout.k=2",
                         "rollout.sampling.maxTokens=1", "train.checkpointEvery=0", "train.validateEvery=0",
@@ -158,7 +163,7 @@ class ClosedLoopLearningTest {
         }
     }
 
-    /** The most frequent first character with 1-15% of the samples on {@code role}'s prompt, other than {@code not}. */
+    /** The most frequent first character with 1-25% of the samples on {@code role}'s prompt, other than {@code not}. */
     static char rareCharacter(EmbeddedEngine engine, PolicyRef policy, String role, Character not) {
         Map<Character, Integer> counts = new java.util.TreeMap<>();
         for (Completion c : engine.sampler().sample(policy, CharTask.prompt(role), 512, PROBE)) {
@@ -167,8 +172,8 @@ class ClosedLoopLearningTest {
             }
         }
         return counts.entrySet().stream()
-                .filter(e -> e.getValue() >= 5 && e.getValue() <= 77 && !e.getKey().equals(not))
-                .max(Map.Entry.comparingByValue()).orElseThrow(() -> new AssertionError("no character with 1-15% of "
+                .filter(e -> e.getValue() >= 5 && e.getValue() <= 128 && !e.getKey().equals(not))
+                .max(Map.Entry.comparingByValue()).orElseThrow(() -> new AssertionError("no character with 1-25% of "
                         + "the first-token mass: " + counts)).getKey();
     }
 
