@@ -103,8 +103,10 @@ final class TableCommand implements Callable<Integer> {
         sets.addAll(List.of("run.seed=" + seed, "run.name=table/" + game + "/" + tag + "-seed" + seed,
                 "validation.problems=" + evalProblems, "validation.firstProblem=" + firstProblem,
                 "train.validateEvery=0", "train.checkpointEvery=0"));
-        // every trained row of a game gets the L2 config's budget unless the command line names one
+        // every row of a game plays the L2 config's turns, and every trained row gets its budget unless the command
+        // line names one
         RunConfig l2 = RunSetup.load(home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides).config();
+        sets.add("task.maxTurns=" + l2.task().maxTurns());
         sets.add("train.steps=" + (steps != null ? steps : l2.train().steps()));
         sets.add("rollout.problemsPerStep=" + (problemsPerStep != null ? problemsPerStep
                 : l2.rollout().problemsPerStep()));

@@ -18,7 +18,7 @@ class TableCommandTest {
     }
 
     @Test
-    void everyRowEvaluatesOnHeldOutProblemsWithTheGamesL2Budget() {
+    void everyRowEvaluatesOnHeldOutProblemsWithTheGamesL2BudgetAndTurns() {
         TableCommand table = new TableCommand();
         table.home = Path.of("..");
         table.evalProblems = 200;
@@ -31,6 +31,7 @@ class TableCommandTest {
                 assertThat(cfg.validation().problems()).isEqualTo(200);
                 assertThat(cfg.train().steps()).as(game + " " + level).isEqualTo(l2.train().steps());
                 assertThat(cfg.rollout().problemsPerStep()).isEqualTo(l2.rollout().problemsPerStep());
+                assertThat(cfg.task().maxTurns()).as(game + " " + level).isEqualTo(l2.task().maxTurns());
                 assertThat(cfg.run().seed()).isEqualTo(2);
             }
         }
