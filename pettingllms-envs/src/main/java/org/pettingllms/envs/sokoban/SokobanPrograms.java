@@ -58,16 +58,19 @@ public final class SokobanPrograms {
     private static final int[][] DIRS_SWAPPED = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}};
     private static final char[] LETTERS = {'U', 'D', 'L', 'R'};
 
+    /** Built once: demonstrations and the scripted tool ask for it on every board. */
+    private static final List<ToolProgram<SokobanBoard>> CATALOG = List.of(
+            new ToolProgram<>("bfs", bfs(LOOP, BOXES_HOME, DIRECTIONS), true, 0.2,
+                    b -> search(b, DIRS, false, Integer.MAX_VALUE)),
+            new ToolProgram<>("bfs-swapped-ud", bfs(LOOP, BOXES_HOME, SWAPPED), false, 0.5,
+                    b -> search(b, DIRS_SWAPPED, false, Integer.MAX_VALUE)),
+            new ToolProgram<>("bfs-player-to-goal", bfs(LOOP, PLAYER_HOME, DIRECTIONS), false, 0.15,
+                    b -> search(b, DIRS, true, Integer.MAX_VALUE)),
+            new ToolProgram<>("bfs-cut-short", bfs(SHORT_LOOP, BOXES_HOME, DIRECTIONS), false, 0.15,
+                    b -> search(b, DIRS, false, SHORT_LIMIT)));
+
     public static List<ToolProgram<SokobanBoard>> catalog() {
-        return List.of(
-                new ToolProgram<>("bfs", bfs(LOOP, BOXES_HOME, DIRECTIONS), true, 0.2,
-                        b -> search(b, DIRS, false, Integer.MAX_VALUE)),
-                new ToolProgram<>("bfs-swapped-ud", bfs(LOOP, BOXES_HOME, SWAPPED), false, 0.5,
-                        b -> search(b, DIRS_SWAPPED, false, Integer.MAX_VALUE)),
-                new ToolProgram<>("bfs-player-to-goal", bfs(LOOP, PLAYER_HOME, DIRECTIONS), false, 0.15,
-                        b -> search(b, DIRS, true, Integer.MAX_VALUE)),
-                new ToolProgram<>("bfs-cut-short", bfs(SHORT_LOOP, BOXES_HOME, DIRECTIONS), false, 0.15,
-                        b -> search(b, DIRS, false, SHORT_LIMIT)));
+        return CATALOG;
     }
 
     private record State(int player, List<Integer> boxes) {

@@ -42,17 +42,20 @@ public final class SudokuPrograms {
     static final String GREEDY = "return go(i+1)";
     static final String SHORT_VALUES = "range(1,n)";
 
+    private static final String RULES = LINES + " and " + BOX;
+    /** Built once: demonstrations and the scripted tool ask for it on every board. */
+    private static final List<ToolProgram<SudokuBoard>> CATALOG = List.of(
+            new ToolProgram<>("backtrack", program(RULES, VALUES, BACKTRACK, "g"), true, 0.2,
+                    b -> print(search(b, true, b.n()), b.n(), false)),
+            new ToolProgram<>("greedy-no-undo", program(RULES, VALUES, GREEDY, "g"), false, 0.2,
+                    b -> print(search(b, false, b.n()), b.n(), false)),
+            new ToolProgram<>("backtrack-transposed", program(RULES, VALUES, BACKTRACK, "zip(*g)"), false,
+                    0.45, b -> print(search(b, true, b.n()), b.n(), true)),
+            new ToolProgram<>("backtrack-values-short", program(RULES, SHORT_VALUES, BACKTRACK, "g"), false,
+                    0.15, b -> print(search(b, true, b.n() - 1), b.n(), false)));
+
     public static List<ToolProgram<SudokuBoard>> catalog() {
-        String rules = LINES + " and " + BOX;
-        return List.of(
-                new ToolProgram<>("backtrack", program(rules, VALUES, BACKTRACK, "g"), true, 0.2,
-                        b -> print(search(b, true, b.n()), false)),
-                new ToolProgram<>("greedy-no-undo", program(rules, VALUES, GREEDY, "g"), false, 0.2,
-                        b -> print(search(b, false, b.n()), false)),
-                new ToolProgram<>("backtrack-transposed", program(rules, VALUES, BACKTRACK, "zip(*g)"), false,
-                        0.45, b -> print(search(b, true, b.n()), true)),
-                new ToolProgram<>("backtrack-values-short", program(rules, SHORT_VALUES, BACKTRACK, "g"), false,
-                        0.15, b -> print(search(b, true, b.n() - 1), false)));
+        return CATALOG;
     }
 
     /**
@@ -107,8 +110,7 @@ public final class SudokuPrograms {
         return true;
     }
 
-    private static String print(int[] g, boolean transposed) {
-        int n = (int) Math.round(Math.sqrt(g.length));
+    private static String print(int[] g, int n, boolean transposed) {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < n; r++) {
             sb.append(r > 0 ? "/" : "");
