@@ -130,6 +130,35 @@ class TorchLearnerTest {
     }
 
     @Test
+    void aThreadThatRecordsGradientsCanStepAndRestore(@TempDir Path dir) throws Exception {
+        // grad mode is per OS thread and on by default in a thread other than the engine's: the optimizer's and the
+        // checkpoint's in-place writes into the weights (leaves that require gradients) must not depend on it
+        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+            var before = snapshot(reg.adapter(TOOL).parameters());
+            List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            Thread t = Thread.ofPlatform().start(() -> {
+                try {
+                    ai.djl.pytorch.jni.JniUtils.setGradMode(true);
+                    learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
+                    assertThat(learner.optimStep(TOOL, new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.1, 1.0)).skipped())
+                            .isFalse();
+                    learner.save(TOOL, dir.resolve("tool"));
+                    learner.load(TOOL, dir.resolve("tool"));
+                    assertThat(Torch.recordingGradients()).as("the caller's grad mode is left as it was").isTrue();
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            t.join();
+            assertThat(failure.get()).isNull();
+            var after = snapshot(reg.adapter(TOOL).parameters());
+            assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(after.get(k), before.get(k))))
+                    .as("the step moved the adapter").isNotEmpty();
+        }
+    }
+
+    @Test
     void aPositiveAdvantageMakesItsCompletionMoreLikely() throws Exception {
         try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0, 1.0, -1.0);

@@ -193,7 +193,7 @@ final class PolicyTrainer implements AutoCloseable {
 
     /** Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients. */
     private void accumulateGradients() {
-        try (NDManager tmp = manager.newSubManager()) {
+        try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager tmp = manager.newSubManager()) {
             NDArray zero = tmp.create(0f);
             trainable.forEach((k, p) -> {
                 NDArray g = p.getGradient();
@@ -204,8 +204,18 @@ final class PolicyTrainer implements AutoCloseable {
         }
     }
 
-    /** Clips, applies AdamW with {@code params}, clears the accumulators; skipped when the norm is not finite. */
+    /**
+     * Clips, applies AdamW with {@code params}, clears the accumulators; skipped when the norm is not finite. Runs
+     * without gradient recording (PyTorch's optimizers step under no_grad): the weights are leaves that require
+     * gradients, and grad mode is per OS thread, on by default in a thread that did not start the engine.
+     */
     Learner.OptimStats optimStep(OptimParams params) {
+        try (Torch.NoGradients noGrad = Torch.noGradients()) {
+            return optimStepNoGrad(params);
+        }
+    }
+
+    private Learner.OptimStats optimStepNoGrad(OptimParams params) {
         double sq = 0;
         try (NDManager tmp = manager.newSubManager()) {
             for (NDArray g : grads.values()) {

@@ -19,6 +19,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.Tensor;
 
 /**
@@ -136,7 +137,7 @@ public final class TorchLearner implements Learner, AutoCloseable {
         var state = JSON.readTree(dir.resolve("trainer_state.json").toFile());
         Lock lock = registry.lock().writeLock();
         lock.lock();
-        try {
+        try (Torch.NoGradients noGrad = Torch.noGradients()) { // in-place writes into leaves that require gradients
             if (t.adapter() == null) {
                 t.model().setWeights(w);
             } else {
