@@ -177,7 +177,8 @@ final class TableCommand implements Callable<Integer> {
         sb.append("\nGreedy success (%) on the test problems ").append(firstProblem).append('-')
                 .append(firstProblem + evalProblems - 1).append(" (used by no run for training, validation or tuning): ")
                 .append("mean (min-max) over seeds ").append(seeds)
-                .append(", +/- the 95% interval of the mean over all the cell's evaluations; trained rows: ")
+                .append(", +/- the 95% interval over the ").append(evalProblems)
+                .append(" problems (the seeds play almost the same boards); trained rows: ")
                 .append(steps != null ? steps + " steps" : "each game's L2 config's steps").append(" x ")
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(".\n");
@@ -189,8 +190,9 @@ final class TableCommand implements Callable<Integer> {
     }
 
     /**
-     * Mean (min-max) over seeds, and the normal-approximation 95% half-width of the mean success over the cell's
-     * {@code seeds x problems} greedy evaluations: {@code 1.96 * sqrt(p (1 - p) / (seeds * problems))}.
+     * Mean (min-max) over seeds, and the normal-approximation 95% half-width over the problems:
+     * {@code 1.96 * sqrt(p (1 - p) / problems)}. The seeds' evaluations are not counted as independent: problem
+     * {@code i} of the test split is board {@code seed + i}, so the seeds play almost the same boards.
      */
     static String cell(List<Double> v, int problems) {
         if (v.isEmpty()) {
@@ -199,7 +201,7 @@ final class TableCommand implements Callable<Integer> {
         double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
         double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        double half = 1.96 * Math.sqrt(mean * (1 - mean) / ((double) v.size() * problems));
+        double half = 1.96 * Math.sqrt(mean * (1 - mean) / problems);
         return v.size() == 1 ? String.format("%.1f +/- %.1f", 100 * mean, 100 * half)
                 : String.format("%.1f (%.1f-%.1f) +/- %.1f", 100 * mean, 100 * min, 100 * max, 100 * half);
     }

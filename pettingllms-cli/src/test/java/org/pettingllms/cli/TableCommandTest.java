@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 class TableCommandTest {
     @Test
     void aCellIsTheMeanTheSeedsRangeAndTheIntervalOverAllEvaluations() {
-        // p = 0.6 over 2 seeds x 100 problems: 1.96 * sqrt(0.24 / 200) = 0.0679
-        assertThat(TableCommand.cell(List.of(0.5, 0.7), 100)).isEqualTo("60.0 (50.0-70.0) +/- 6.8");
+        // p = 0.6 on 100 problems (the seeds play almost the same boards, so not 2 x 100): 1.96 * sqrt(0.24 / 100)
+        // = 0.0960
+        assertThat(TableCommand.cell(List.of(0.5, 0.7), 100)).isEqualTo("60.0 (50.0-70.0) +/- 9.6");
         assertThat(TableCommand.cell(List.of(0.1), 200)).isEqualTo("10.0 +/- 4.2");
         assertThat(TableCommand.cell(List.of(1.0, 1.0), 200)).isEqualTo("100.0 (100.0-100.0) +/- 0.0");
         assertThat(TableCommand.cell(List.of(), 200)).isEqualTo("-");

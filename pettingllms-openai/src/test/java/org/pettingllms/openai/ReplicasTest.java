@@ -30,6 +30,8 @@ class ReplicasTest {
         final AtomicInteger health = new AtomicInteger();
         final AtomicInteger failWith = new AtomicInteger(0);
         final AtomicBoolean slow = new AtomicBoolean();
+        /** While set, a generation request waits until it is counted down. */
+        volatile java.util.concurrent.CountDownLatch hold;
 
         Fake() throws Exception {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -42,12 +44,15 @@ class ReplicasTest {
                 generate.incrementAndGet();
                 var body = Protocol.JSON.readTree(ex.getRequestBody());
                 int status = failWith.get();
-                if (slow.get()) {
-                    try {
+                try {
+                    if (slow.get()) {
                         Thread.sleep(1500);
-                    } catch (InterruptedException e) {
+                    }
+                    if (hold != null && !hold.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
                         return;
                     }
+                } catch (InterruptedException e) {
+                    return;
                 }
                 if (status != 0) {
                     byte[] err = "{\"object\":\"error\",\"message\":\"nope\",\"code\":0}".getBytes(StandardCharsets.UTF_8);
@@ -137,24 +142,21 @@ class ReplicasTest {
     void theLeastBusyReplicaGetsTheRequest() throws Exception {
         Fake a = new Fake();
         Fake b = new Fake();
-        a.slow.set(true);
-        try (OpenAiSampler s = sampler(List.of(a.uri(), b.uri()), Duration.ofSeconds(10))) {
-            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
-            List<java.util.concurrent.Future<List<Completion>>> f = new ArrayList<>();
-            f.add(pool.submit(() -> sample(s, 1))); // goes to a (both idle: the first), held 1.5 s
-            Thread.sleep(200);
-            for (int i = 0; i < 3; i++) {
-                f.add(pool.submit(() -> sample(s, 1)));
-                Thread.sleep(100);
+        a.hold = new java.util.concurrent.CountDownLatch(1);
+        try (OpenAiSampler s = sampler(List.of(a.uri(), b.uri()), Duration.ofSeconds(30))) {
+            var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> sample(s, 1)); // both idle: a
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (a.generate.get() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
             }
-            List<String> sources = new ArrayList<>();
-            for (var x : f) {
-                sources.add(x.get().get(0).source());
+            assertThat(a.generate.get()).as("the first request reached a").isEqualTo(1);
+            for (int i = 0; i < 3; i++) { // a holds one request, b none: each goes to b
+                assertThat(sample(s, 1).get(0).source()).as("a was busy").startsWith(b.uri().toString());
             }
-            pool.shutdown();
-            assertThat(sources.get(0)).startsWith(a.uri().toString());
-            assertThat(sources.subList(1, 4)).as("a was busy").allSatisfy(src -> assertThat(src).startsWith(
-                    b.uri().toString()));
+            a.hold.countDown();
+            assertThat(first.get().get(0).source()).startsWith(a.uri().toString());
+            assertThat(a.generate.get()).isEqualTo(1);
+            assertThat(b.generate.get()).isEqualTo(3);
         }
     }
 }
