@@ -155,6 +155,11 @@ public final class InferenceServer implements AutoCloseable {
                 .put("num_paused_requests", 0));
     }
 
+    /** Requests holding a slot now. */
+    int inFlight() {
+        return options.maxConcurrent() - slots.availablePermits();
+    }
+
     private Handler limited(Handler h) {
         return ctx -> {
             if (!slots.tryAcquire()) {

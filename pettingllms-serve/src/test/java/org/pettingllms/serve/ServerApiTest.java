@@ -116,7 +116,11 @@ class ServerApiTest {
         List<CompletableFuture<HttpResponse<String>>> held = List.of(
                 HTTP.sendAsync(request("/v1/completions", slow), HttpResponse.BodyHandlers.ofString()),
                 HTTP.sendAsync(request("/v1/completions", slow), HttpResponse.BodyHandlers.ofString()));
-        Thread.sleep(300);
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (server.inFlight() < 2 && System.nanoTime() < deadline) { // both admitted, however busy the machine
+            Thread.sleep(5);
+        }
+        assertThat(server.inFlight()).isEqualTo(2);
         long t0 = System.nanoTime();
         var r = post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":[1],\"max_tokens\":1}");
         double seconds = (System.nanoTime() - t0) / 1e9;
