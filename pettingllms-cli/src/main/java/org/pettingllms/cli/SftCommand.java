@@ -66,6 +66,11 @@ final class SftCommand implements Callable<Integer> {
             + " an earlier role's answer (the planner adopting what the tool program printed)")
     double adopt;
 
+    @Option(names = "--alone", defaultValue = "0", description = "for this fraction of the problems, also the main"
+            + " role's demonstration alone (the single agent's prompt, no other role's answer), so that the single"
+            + " agent is a weak player of its own prompt")
+    double alone;
+
     @Option(names = "--eval", defaultValue = "100", description = "test problems for the greedy evaluation")
     int evalProblems;
 
@@ -87,6 +92,12 @@ final class SftCommand implements Callable<Integer> {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations (its task class "
                     + "implements neither Demonstrations nor ScriptedPlay)");
         }
+        if (alone < 0 || alone > 1) {
+            throw new IllegalArgumentException("--alone must be in [0, 1], got " + alone);
+        }
+        RunConfig.TaskSpec t = cfg.task();
+        Task<?> single = Tasks.create(new RunConfig.TaskSpec(t.name(), t.style(), t.maxTurns(),
+                List.of(task.mainRole()), t.options()));
         String model = cfg.policy().model();
         PolicyRef base = PolicyRef.of(model);
         PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), model, Set.of());
@@ -102,8 +113,8 @@ final class SftCommand implements Callable<Integer> {
             o.flush();
             ProgressBar bar = new ProgressBar("sft");
             var settings = new SupervisedTraining.Settings(steps, batch, lr, new Demonstrations.Settings(noise, adopt),
-                    roles, keep);
-            SupervisedTraining.run(task, problems, cfg.task().style(), learner, base, codec, settings,
+                    roles, keep, alone);
+            SupervisedTraining.run(task, single, problems, cfg.task().style(), learner, base, codec, settings,
                     cfg.run().seed(), (step, total, loss) -> {
                         if (step % Math.max(1, total / 20) == 0 || step == total) {
                             bar.clear();
@@ -118,10 +129,7 @@ final class SftCommand implements Callable<Integer> {
             RolloutConfig evalCfg = cfg.validationRollout(1);
             List<Problem> test = problems.problems(Split.TEST, 0, evalProblems);
             double team = RolloutStats.of(rollouts.run(task, test, l1, evalCfg), task.roles()).successRate();
-            RunConfig.TaskSpec t = cfg.task();
-            Task<?> single = Tasks.create(new RunConfig.TaskSpec(t.name(), t.style(), t.maxTurns(),
-                    List.of(task.mainRole()), t.options()));
-            double alone = RolloutStats.of(rollouts.run(single, test,
+            double aloneSuccess = RolloutStats.of(rollouts.run(single, test,
                     PolicyMap.forLevel(Level.L0, single.roles(), model, Set.of()), evalCfg), single.roles()).successRate();
             engine.registry().model(model).save(out);
             if (codec instanceof CharCodec) {
@@ -131,10 +139,10 @@ final class SftCommand implements Callable<Integer> {
             }
             Files.writeString(out.resolve("README.md"), ModelCard.text(task.id(), model, cfg.run().seed(),
                     engine.registry().model(model).parameterCount(), steps, batch, lr, noise, seconds, task.mainRole(),
-                    alone, team, evalProblems,
+                    aloneSuccess, team, evalProblems,
                     String.join(" ", spec.commandLine().getParseResult().originalArgs()).replaceFirst("^sft ", "")));
             o.printf("greedy success on %d test problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
-                    evalProblems, task.mainRole(), 100 * alone, 100 * team, out);
+                    evalProblems, task.mainRole(), 100 * aloneSuccess, 100 * team, out);
             o.flush();
         }
         return 0;

@@ -30,16 +30,40 @@ public final class SupervisedTraining {
     /**
      * @param roles only these roles' demonstrations (empty: all)
      * @param keep  a role's demonstration kept for only this fraction of the problems (rehearsal)
+     * @param alone the fraction of the problems that also give a demonstration of the single-agent task (the main
+     *              role alone, its prompt without the other roles' answers), so that the base model's single agent
+     *              is a weak player of its own prompt rather than one that never saw it
      */
     public record Settings(int steps, int batch, double peakLr, Demonstrations.Settings demos, List<String> roles,
-                           Map<String, Double> keep) {
+                           Map<String, Double> keep, double alone) {
         public Settings {
             if (steps < 1 || batch < 1 || peakLr <= 0) {
                 throw new IllegalArgumentException("need steps >= 1, batch >= 1 and a positive learning rate");
             }
+            if (alone < 0 || alone > 1) {
+                throw new IllegalArgumentException("the single-agent fraction must be in [0, 1], got " + alone);
+            }
             roles = List.copyOf(roles);
             keep = Map.copyOf(keep);
         }
+
+        public Settings(int steps, int batch, double peakLr, Demonstrations.Settings demos, List<String> roles,
+                        Map<String, Double> keep) {
+            this(steps, batch, peakLr, demos, roles, keep, 0);
+        }
+    }
+
+    /**
+     * A problem's demonstrations: the task's, and with probability {@code s.alone()} the single-agent task's too
+     * (no random draw when that is 0, so that recipes written before it give the same data).
+     */
+    public static List<Demonstrations.Demo> demonstrations(Task<?> task, Task<?> single, Problem p, PromptStyle style,
+                                                           Settings s, SplittableRandom rng) {
+        List<Demonstrations.Demo> demos = new ArrayList<>(Demonstrations.of(task, p, style, s.demos(), rng));
+        if (s.alone() > 0 && rng.nextDouble() < s.alone()) {
+            demos.addAll(Demonstrations.of(single, p, style, s.demos(), rng));
+        }
+        return demos;
     }
 
     /** Told after every optimizer step: the step (1-based), the total and the loss smoothed over recent steps. */
@@ -53,6 +77,19 @@ public final class SupervisedTraining {
     /** Trains {@code base} in place; returns the final smoothed loss. */
     public static double run(Task<?> task, ProblemSource problems, PromptStyle style, TorchLearner learner,
                              PolicyRef base, TextCodec codec, Settings s, long seed, Progress progress) {
+        return run(task, null, problems, style, learner, base, codec, s, seed, progress);
+    }
+
+    /**
+     * As above; {@code single} is the task's single-agent form (its main role alone), whose demonstrations are
+     * added for {@code s.alone()} of the problems (needs {@code single} when that is above 0).
+     */
+    public static double run(Task<?> task, Task<?> single, ProblemSource problems, PromptStyle style,
+                             TorchLearner learner, PolicyRef base, TextCodec codec, Settings s, long seed,
+                             Progress progress) {
+        if (s.alone() > 0 && single == null) {
+            throw new IllegalArgumentException("single-agent demonstrations asked for, but no single-agent task");
+        }
         if (!Demonstrations.available(task)) {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations: it implements "
                     + "neither Demonstrations nor ScriptedPlay");
@@ -65,7 +102,7 @@ public final class SupervisedTraining {
         for (int step = 0; step < s.steps(); step++) {
             List<TrainExample> examples = new ArrayList<>();
             for (Problem p : problems.problems(Split.TRAIN, (long) step * s.batch(), s.batch())) {
-                for (Demonstrations.Demo d : Demonstrations.of(task, p, style, s.demos(), rng)) {
+                for (Demonstrations.Demo d : demonstrations(task, single, p, style, s, rng)) {
                     if (!s.roles().isEmpty() && !s.roles().contains(d.role())) {
                         continue;
                     }
