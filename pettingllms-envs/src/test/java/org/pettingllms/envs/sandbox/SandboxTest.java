@@ -115,6 +115,19 @@ class SandboxTest {
     }
 
     @Test
+    void theSystemDirectoriesAreMountedReadOnly() {
+        assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
+        Execution e = box.run("""
+                for line in open('/proc/self/mounts'):
+                    fields = line.split()
+                    if fields[1] in ('/usr', '/etc'):
+                        print(fields[1], fields[3].split(',')[0])
+                """, "");
+        assertThat(e.ok()).as(e.summary()).isTrue();
+        assertThat(e.stdout().lines()).contains("/usr ro", "/etc ro").doesNotContain("/usr rw", "/etc rw");
+    }
+
+    @Test
     void theNetworkIsUnreachable() throws Exception {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
