@@ -41,12 +41,15 @@ import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
 import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * Training whose rollouts go to two {@code serve} replicas over loopback: the same samples and metrics as
  * in-process sampling with the same seeds; a replica killed mid-step loses and duplicates nothing; a replica
- * that ignores adapter loads is caught by the probe.
+ * that ignores adapter loads is caught by the probe. The trainings that are compared run with one PyTorch thread
+ * ({@link Torch#runOnOneThread}): on two, gradients differ in their last bits from run to run and AdamW makes that a
+ * visible difference in the next mini-batch's loss.
  */
 class RemoteRolloutTest {
     static final String MODEL = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
@@ -148,97 +151,107 @@ class RemoteRolloutTest {
 
     @Test
     void rolloutsOnTwoServeReplicasEqualInProcessSampling(@TempDir Path dir) throws Exception {
-        EmbeddedEngine local = engine();
-        Recording inProcess = new Recording(local.sampler());
-        Trainer a = new Trainer(config(2), task, problems, policies, inProcess, local.learner(), dir.resolve("a"));
-        List<StepReport> expected = List.of(a.step(0), a.step(1));
+        Torch.runOnOneThread(() -> {
+            EmbeddedEngine local = engine();
+            Recording inProcess = new Recording(local.sampler());
+            Trainer a = new Trainer(config(2), task, problems, policies, inProcess, local.learner(), dir.resolve("a"));
+            List<StepReport> expected = List.of(a.step(0), a.step(1));
 
-        EmbeddedEngine learnerEngine = engine();
-        InferenceServer r1 = replica();
-        InferenceServer r2 = replica();
-        for (Protocol protocol : List.of(Protocol.VLLM)) {
-            OpenAiSampler sampler = remote(learnerEngine, List.of(r1.uri(), r2.uri()), protocol);
-            Recording remote = new Recording(sampler);
-            Trainer b = new Trainer(config(2), task, problems, policies, remote, served(learnerEngine, sampler, dir),
-                    dir.resolve("b"));
-            assertSameMetrics(expected.get(0), b.step(0));
-            assertSameMetrics(expected.get(1), b.step(1));
-            assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
-        }
+            EmbeddedEngine learnerEngine = engine();
+            InferenceServer r1 = replica();
+            InferenceServer r2 = replica();
+            for (Protocol protocol : List.of(Protocol.VLLM)) {
+                OpenAiSampler sampler = remote(learnerEngine, List.of(r1.uri(), r2.uri()), protocol);
+                Recording remote = new Recording(sampler);
+                Trainer b = new Trainer(config(2), task, problems, policies, remote,
+                        served(learnerEngine, sampler, dir), dir.resolve("b"));
+                assertSameMetrics(expected.get(0), b.step(0));
+                assertSameMetrics(expected.get(1), b.step(1));
+                assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+            }
+        });
     }
 
     @Test
     void sglangProtocolGivesTheSameSamples(@TempDir Path dir) throws Exception {
-        EmbeddedEngine local = engine();
-        Recording inProcess = new Recording(local.sampler());
-        StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
-                dir.resolve("a")).step(0);
-        EmbeddedEngine learnerEngine = engine();
-        OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
-        Recording remote = new Recording(sampler);
-        assertSameMetrics(expected, new Trainer(config(1), task, problems, policies, remote,
-                served(learnerEngine, sampler, dir), dir.resolve("b")).step(0));
-        assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+        Torch.runOnOneThread(() -> {
+            EmbeddedEngine local = engine();
+            Recording inProcess = new Recording(local.sampler());
+            StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
+                    dir.resolve("a")).step(0);
+            EmbeddedEngine learnerEngine = engine();
+            OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
+            Recording remote = new Recording(sampler);
+            assertSameMetrics(expected, new Trainer(config(1), task, problems, policies, remote,
+                    served(learnerEngine, sampler, dir), dir.resolve("b")).step(0));
+            assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+        });
     }
 
     @Test
     void fullWeightTrainingReloadsTheServersFromDisk(@TempDir Path dir) throws Exception {
-        // L1: one model, fully fine-tuned; SGLang's /update_weights_from_disk after every update
-        PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), MODEL, Set.of());
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L1}\n",
-                "test", List.of("train.steps=2", "rollout.problemsPerStep=3", "rollout.k=3",
-                        "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", BATCH_PER_REQUEST,
-                        "train.checkpointEvery=0",
-                        "train.validateEvery=0", "validation.problems=0"));
-        EmbeddedEngine local = EmbeddedEngine.open(cfg, l1);
-        open.add(local);
-        Recording inProcess = new Recording(local.sampler());
-        Trainer a = new Trainer(cfg, task, problems, l1, inProcess, local.learner(), dir.resolve("a"));
-        List<StepReport> expected = List.of(a.step(0), a.step(1));
+        Torch.runOnOneThread(() -> {
+            // L1: one model, fully fine-tuned; SGLang's /update_weights_from_disk after every update
+            PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), MODEL, Set.of());
+            RunConfig cfg = ConfigLoader.fromYaml(
+                    "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L1}\n",
+                    "test", List.of("train.steps=2", "rollout.problemsPerStep=3", "rollout.k=3",
+                            "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", BATCH_PER_REQUEST,
+                            "train.checkpointEvery=0",
+                            "train.validateEvery=0", "validation.problems=0"));
+            EmbeddedEngine local = EmbeddedEngine.open(cfg, l1);
+            open.add(local);
+            Recording inProcess = new Recording(local.sampler());
+            Trainer a = new Trainer(cfg, task, problems, l1, inProcess, local.learner(), dir.resolve("a"));
+            List<StepReport> expected = List.of(a.step(0), a.step(1));
 
-        EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, l1);
-        open.add(learnerEngine);
-        OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri(), replica().uri()), Protocol.SGLANG);
-        Recording remote = new Recording(sampler);
-        Trainer b = new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir), dir.resolve("b"));
-        assertSameMetrics(expected.get(0), b.step(0));
-        assertSameMetrics(expected.get(1), b.step(1));
-        assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+            EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, l1);
+            open.add(learnerEngine);
+            OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri(), replica().uri()), Protocol.SGLANG);
+            Recording remote = new Recording(sampler);
+            Trainer b = new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir),
+                    dir.resolve("b"));
+            assertSameMetrics(expected.get(0), b.step(0));
+            assertSameMetrics(expected.get(1), b.step(1));
+            assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
 
-        OpenAiSampler vllm = remote(learnerEngine, List.of(replica().uri()), Protocol.VLLM);
-        Trainer c = new Trainer(cfg, task, problems, l1, vllm, served(learnerEngine, vllm, dir), dir.resolve("c"));
-        assertThatThrownBy(() -> c.step(0)).hasMessageContaining("use rollout.protocol: sglang");
+            OpenAiSampler vllm = remote(learnerEngine, List.of(replica().uri()), Protocol.VLLM);
+            Trainer c = new Trainer(cfg, task, problems, l1, vllm, served(learnerEngine, vllm, dir), dir.resolve("c"));
+            assertThatThrownBy(() -> c.step(0)).hasMessageContaining("use rollout.protocol: sglang");
+        });
     }
 
     @Test
     void aReplicaKilledMidStepLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
-        EmbeddedEngine local = engine();
-        Recording inProcess = new Recording(local.sampler());
-        StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
-                dir.resolve("a")).step(0);
+        Torch.runOnOneThread(() -> {
+            EmbeddedEngine local = engine();
+            Recording inProcess = new Recording(local.sampler());
+            StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
+                    dir.resolve("a")).step(0);
 
-        EmbeddedEngine learnerEngine = engine();
-        InferenceServer r1 = replica();
-        InferenceServer r2 = replica();
-        OpenAiSampler sampler = remote(learnerEngine, List.of(r1.uri(), r2.uri()), Protocol.VLLM);
-        Recording remote = new Recording(sampler);
-        Learner learner = served(learnerEngine, sampler, dir);
-        // adapters published on both replicas first, then r2 dies while the rollouts run
-        policies.trainedPolicies().forEach(learner::publish);
-        Thread killer = Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(150);
-            } catch (InterruptedException e) {
-                return;
-            }
-            r2.close();
+            EmbeddedEngine learnerEngine = engine();
+            InferenceServer r1 = replica();
+            InferenceServer r2 = replica();
+            OpenAiSampler sampler = remote(learnerEngine, List.of(r1.uri(), r2.uri()), Protocol.VLLM);
+            Recording remote = new Recording(sampler);
+            Learner learner = served(learnerEngine, sampler, dir);
+            // adapters published on both replicas first, then r2 dies while the rollouts run
+            policies.trainedPolicies().forEach(learner::publish);
+            Thread killer = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(150);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                r2.close();
+            });
+            StepReport got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
+                    .step(0);
+            killer.join();
+            assertSameMetrics(expected, got);
+            assertThat(remote.sorted()).as("every request answered exactly once, as in-process")
+                    .isEqualTo(inProcess.sorted());
         });
-        StepReport got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
-                .step(0);
-        killer.join();
-        assertSameMetrics(expected, got);
-        assertThat(remote.sorted()).as("every request answered exactly once, as in-process")
-                .isEqualTo(inProcess.sorted());
     }
 
     @Test

@@ -65,6 +65,40 @@ public final class Torch {
         }
     }
 
+    /**
+     * Runs {@code body} on a new platform thread with one PyTorch intra-op thread and returns when it has ended,
+     * rethrowing what it threw. Two intra-op threads sum partial results in an order that depends on timing, so a
+     * gradient differs in its last bits from run to run, and AdamW's first steps (about lr * sign(g) per weight)
+     * make such bits in near-zero gradients into weight differences of the learning rate's size. On one thread two
+     * runs of the same training agree bit for bit: for comparing trainings, and for runs that must be reproducible.
+     */
+    public static void runOnOneThread(Body body) throws Exception {
+        var failure = new java.util.concurrent.atomic.AtomicReference<Throwable>();
+        Thread t = Thread.ofPlatform().name("pettingllms-one-thread").start(() -> {
+            setThreadsOfThisThread(1);
+            try {
+                body.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.join();
+        Throwable f = failure.get();
+        if (f instanceof Exception e) {
+            throw e;
+        } else if (f instanceof Error e) {
+            throw e;
+        } else if (f != null) {
+            throw new IllegalStateException(f);
+        }
+    }
+
+    /** Work for {@link #runOnOneThread}. */
+    @FunctionalInterface
+    public interface Body {
+        void run() throws Exception;
+    }
+
     /** A scope without gradient recording. */
     public interface NoGradients extends AutoCloseable {
         @Override

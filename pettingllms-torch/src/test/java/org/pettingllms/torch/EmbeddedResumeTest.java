@@ -50,7 +50,7 @@ class EmbeddedResumeTest {
         // lr * sign(g) per weight, turn that noise in near-zero gradients into differences of the learning rate's
         // size: the runs then differ by 7% in the next mini-batch's loss, resumed or not. On one thread two
         // uninterrupted runs agree bit for bit, so what this compares is what resuming restores.
-        runOnOneTorchThread(() -> {
+        Torch.runOnOneThread(() -> {
             try (EmbeddedEngine e = EmbeddedEngine.open(cfg, policies)) {
                 new Trainer(cfg, task, problems, policies, e.sampler(), e.learner(), dir.resolve("full")).run(false);
             }
@@ -76,28 +76,6 @@ class EmbeddedResumeTest {
                 assertThat(resumed.get(step).get(kv.getKey())).as("step %d %s", step, kv.getKey())
                         .isCloseTo(kv.getValue(), within(1e-5));
             }
-        }
-    }
-
-    interface Body {
-        void run() throws Exception;
-    }
-
-    static void runOnOneTorchThread(Body body) throws Exception {
-        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
-        Thread t = Thread.ofPlatform().name("resume-test").start(() -> {
-            Torch.setThreadsOfThisThread(1);
-            try {
-                body.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        t.join();
-        if (failure.get() instanceof Exception e) {
-            throw e;
-        } else if (failure.get() != null) {
-            throw new AssertionError(failure.get());
         }
     }
 }
