@@ -101,7 +101,30 @@ class ProgramToolTest {
         assertThat(m.get("tool/executions")).isEqualTo(2.0);
         assertThat(m.get("tool/cache_hit_rate")).isEqualTo(0.6);
         assertThat(m.get("tool/sandbox_s")).isPositive();
+        assertThat(m).containsKey("tool/sandbox_wait_s");
         assertThat(task.drainMetrics().get("tool/programs")).as("drained").isZero();
+    }
+
+    @Test
+    void timeInTheSandboxAndTimeWaitingForASlotAreCountedApart() throws Exception {
+        Sandbox one = Sandbox.create(SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(5)), 1);
+        ToolRunner single = new ToolRunner(one, one.limits());
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var runs = new java.util.ArrayList<java.util.concurrent.Future<ToolRunner.Result>>();
+            for (int i = 0; i < 3; i++) {
+                String slow = "import time\ntime.sleep(0.3)\nprint('R" + i + "')\n"; // three programs, one slot
+                runs.add(pool.submit(() -> single.run(slow, "")));
+            }
+            for (var r : runs) {
+                assertThat(r.get().ok()).isTrue();
+            }
+        }
+        var m = single.drainMetrics();
+        assertThat(m.get("tool/executions")).isEqualTo(3.0);
+        assertThat(m.get("tool/sandbox_s")).as("three runs of 0.3 s each").isBetween(0.9, 3.0);
+        // they ran one after another: the second waited for one run, the third for two
+        assertThat(m.get("tool/sandbox_wait_s")).isGreaterThanOrEqualTo(0.85);
+        assertThat(m.get("tool/sandbox_s") + m.get("tool/sandbox_wait_s")).isLessThan(6.0);
     }
 
     @Test

@@ -50,7 +50,8 @@ public final class ToolRunner {
     private final ConcurrentHashMap<Key, CompletableFuture<Result>> cache = new ConcurrentHashMap<>();
     private final LongAdder requests = new LongAdder();
     private final LongAdder executions = new LongAdder();
-    private final AtomicLong sandboxNanos = new AtomicLong();
+    private final AtomicLong busyNanos = new AtomicLong();
+    private final AtomicLong waitNanos = new AtomicLong();
 
     public ToolRunner(Sandbox sandbox, SandboxLimits limits) {
         this.sandbox = sandbox;
@@ -70,7 +71,11 @@ public final class ToolRunner {
         try {
             long t0 = System.nanoTime();
             Execution e = sandbox.run(program, stdin, limits);
-            sandboxNanos.addAndGet(System.nanoTime() - t0);
+            // the call also waits for a free slot: only the execution's own wall time is time in the sandbox
+            long total = System.nanoTime() - t0;
+            long busy = Math.min(total, e.wallMs() * 1_000_000);
+            busyNanos.addAndGet(busy);
+            waitNanos.addAndGet(total - busy);
             executions.increment();
             Result r = interpret(e);
             mine.complete(r);
@@ -100,7 +105,9 @@ public final class ToolRunner {
     /**
      * Counters since the last call, for the step metrics: {@code tool/programs} (programs the tool role wrote),
      * {@code tool/executions} (those that ran; the rest were cache hits), {@code tool/cache_hit_rate} and
-     * {@code tool/sandbox_s} (seconds spent in the sandbox, summed over its slots).
+     * {@code tool/sandbox_s} (seconds the programs ran in the sandbox, summed over its slots: with {@code n} slots a
+     * step's rollouts take at least {@code sandbox_s / n} seconds of sandbox time) and {@code tool/sandbox_wait_s}
+     * (seconds programs waited for a free slot, summed over the programs).
      */
     public Map<String, Double> drainMetrics() {
         long req = requests.sumThenReset();
@@ -109,7 +116,8 @@ public final class ToolRunner {
         m.put("tool/programs", (double) req);
         m.put("tool/executions", (double) exe);
         m.put("tool/cache_hit_rate", req == 0 ? 0.0 : (req - exe) / (double) req);
-        m.put("tool/sandbox_s", sandboxNanos.getAndSet(0) / 1e9);
+        m.put("tool/sandbox_s", busyNanos.getAndSet(0) / 1e9);
+        m.put("tool/sandbox_wait_s", waitNanos.getAndSet(0) / 1e9);
         return m;
     }
 }
