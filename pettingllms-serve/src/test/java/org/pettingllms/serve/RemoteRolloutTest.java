@@ -71,19 +71,9 @@ class RemoteRolloutTest {
     }
 
     RunConfig config(int steps, double lr) {
-        return config(steps, lr, 2);
-    }
-
-    /**
-     * With one mini-batch a step's training metrics come from one forward-backward on the weights that sampled:
-     * they match across samplers to float noise. After a first AdamW step (about lr * sign(g) per weight) that
-     * noise, in gradients that are zero but for rounding, has become differences of the learning rate's size, so a
-     * second mini-batch's loss and gradient norm compare only loosely.
-     */
-    RunConfig config(int steps, double lr, int miniBatches) {
         return ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n", "test",
                 List.of("train.steps=" + steps, "rollout.problemsPerStep=3", "rollout.k=3",
-                        "rollout.sampling.maxTokens=24", "train.miniBatches=" + miniBatches, "train.learningRate=" + lr,
+                        "rollout.sampling.maxTokens=24", "train.miniBatches=2", "train.learningRate=" + lr,
                         BATCH_PER_REQUEST,
                         "train.checkpointEvery=0", "train.validateEvery=0", "validation.problems=0"));
     }
@@ -187,12 +177,12 @@ class RemoteRolloutTest {
         Torch.runOnOneThread(() -> {
             EmbeddedEngine local = engine();
             Recording inProcess = new Recording(local.sampler());
-            StepReport expected = new Trainer(config(1, 5e-3, 1), task, problems, policies, inProcess, local.learner(),
+            StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
                     dir.resolve("a")).step(0);
             EmbeddedEngine learnerEngine = engine();
             OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
             Recording remote = new Recording(sampler);
-            assertSameMetrics(expected, new Trainer(config(1, 5e-3, 1), task, problems, policies, remote,
+            assertSameMetrics(expected, new Trainer(config(1), task, problems, policies, remote,
                     served(learnerEngine, sampler, dir), dir.resolve("b")).step(0));
             assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
         });

@@ -90,7 +90,12 @@ final class PolicyTrainer implements AutoCloseable {
         return new Learner.LossStats(loss, clip / totalTokens, kl, entropy, shift / totalTokens, totalTokens);
     }
 
-    /** Each example's completion logprobs under the current weights, micro-batch by micro-batch, no gradients. */
+    /**
+     * Each example's completion logprobs under the current weights, micro-batch by micro-batch, no gradients. Runs
+     * under no-grad whatever the caller's thread records: a probe that recorded an autograd graph over the adapter
+     * before training made the next updates differ from a learner's that answered none (RemoteRolloutTest, with the
+     * same samples and logprobs, 6 of 21 runs; none of 14 since).
+     */
     List<FloatSeq> logprobs(List<TrainExample> batch) {
         List<FloatSeq> out = new ArrayList<>(batch.size());
         for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
@@ -98,7 +103,7 @@ final class PolicyTrainer implements AutoCloseable {
             List<int[]> completions = chunk.stream().map(e -> e.completionTokens().toArray()).toList();
             SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
                     completions);
-            try (NDManager scope = model.manager().newSubManager()) {
+            try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager scope = model.manager().newSubManager()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
                 float[] all = lp.logprobs().toFloatArray();
                 for (int r = 0; r < chunk.size(); r++) {
