@@ -70,7 +70,7 @@ public final class Torch {
      * rethrowing what it threw. Two intra-op threads sum partial results in an order that depends on timing, so a
      * gradient differs in its last bits from run to run, and AdamW's first steps (about lr * sign(g) per weight)
      * make such bits in near-zero gradients into weight differences of the learning rate's size. On one thread two
-     * runs of the same training agree bit for bit: for comparing trainings, and for runs that must be reproducible.
+     * runs of the same training in one learner agreed bit for bit (EmbeddedResumeTest): for comparing trainings.
      */
     public static void runOnOneThread(Body body) throws Exception {
         var failure = new java.util.concurrent.atomic.AtomicReference<Throwable>();

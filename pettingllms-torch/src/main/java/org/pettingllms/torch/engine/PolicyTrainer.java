@@ -92,9 +92,9 @@ final class PolicyTrainer implements AutoCloseable {
 
     /**
      * Each example's completion logprobs under the current weights, micro-batch by micro-batch, no gradients. Runs
-     * under no-grad whatever the caller's thread records: a probe that recorded an autograd graph over the adapter
-     * before training made the next updates differ from a learner's that answered none (RemoteRolloutTest, with the
-     * same samples and logprobs, 6 of 21 runs; none of 14 since).
+     * under no-grad whatever the caller's thread records (a thread that did not start the engine records by
+     * default): when a served-weights probe recorded an autograd graph over the adapter before training, the next
+     * updates sometimes differed from those of a learner that answered no probe, with the same samples and logprobs.
      */
     List<FloatSeq> logprobs(List<TrainExample> batch) {
         List<FloatSeq> out = new ArrayList<>(batch.size());
