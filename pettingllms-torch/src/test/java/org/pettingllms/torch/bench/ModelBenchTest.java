@@ -14,6 +14,9 @@ class ModelBenchTest {
         // nor does a slow spell in an unshared half inflate it
         double[] slowUnshared = {3.0, 1.1, 0.9, 1.0, 1.0};
         assertThat(ModelBench.medianRatio(slowUnshared, shared)).isEqualTo(2.0);
+        // a fast spell in one shared half: the fastest of each (0.9 / 0.3) would read 3x
+        double[] luckyShared = {0.5, 0.55, 0.45, 0.5, 0.3};
+        assertThat(ModelBench.medianRatio(unshared, luckyShared)).isEqualTo(2.0);
     }
 
     @Test
