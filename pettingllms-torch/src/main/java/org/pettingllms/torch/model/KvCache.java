@@ -14,7 +14,7 @@ import ai.djl.ndarray.types.Shape;
  */
 public final class KvCache implements KeyValues {
     private final NDManager manager;
-    private final long capacity;
+    private long capacity;
     private final NDArray[] keys;
     private final NDArray[] values;
     private final long[] filled;
@@ -60,6 +60,50 @@ public final class KvCache implements KeyValues {
         kv.attach(kT.getManager());
         vv.attach(kT.getManager());
         return new NDArray[] {kv, vv};
+    }
+
+    /**
+     * Rebuilds the cache with rows of its own: new row i holds cached row {@code rows[i]}'s keys and values at the
+     * positions {@code times[i]}, in that order, and room for {@code newCapacity} positions. Turns a group layout
+     * (one cached row per shared prompt, its candidates' tokens interleaved after it) into one row per candidate.
+     *
+     * @param rows  int64 [L], the cached row of each new row
+     * @param times int64 [L, S], the cached positions of each new row; S positions are then filled
+     */
+    public void gather(NDArray rows, NDArray times, long newCapacity) {
+        long l = times.getShape().get(0);
+        long s = times.getShape().get(1);
+        if (s > newCapacity) {
+            throw new IllegalArgumentException("gathering " + s + " positions into a cache of " + newCapacity);
+        }
+        for (int layer = 0; layer < keys.length; layer++) {
+            try (NDManager tmp = manager.newSubManager()) {
+                NDArray k = keys[layer].get(rows);
+                k.attach(tmp);
+                Shape ks = k.getShape();
+                NDArray kIndex = times.reshape(l, 1, 1, s).broadcast(new Shape(l, ks.get(1), ks.get(2), s));
+                kIndex.attach(tmp);
+                NDArray kSel = k.gather(kIndex, 3);
+                kSel.attach(tmp);
+                NDArray v = values[layer].get(rows);
+                v.attach(tmp);
+                Shape vs = v.getShape();
+                NDArray vIndex = times.reshape(l, 1, s, 1).broadcast(new Shape(l, vs.get(1), s, vs.get(3)));
+                vIndex.attach(tmp);
+                NDArray vSel = v.gather(vIndex, 2);
+                vSel.attach(tmp);
+                NDArray nk = manager.zeros(new Shape(l, ks.get(1), ks.get(2), newCapacity), k.getDataType(), k.getDevice());
+                NDArray nv = manager.zeros(new Shape(l, vs.get(1), newCapacity, vs.get(3)), v.getDataType(), v.getDevice());
+                nk.set(new NDIndex().addAllDim(3).addSliceDim(0, s), kSel);
+                nv.set(new NDIndex().addAllDim(2).addSliceDim(0, s), vSel);
+                keys[layer].close();
+                values[layer].close();
+                keys[layer] = nk;
+                values[layer] = nv;
+                filled[layer] = s;
+            }
+        }
+        capacity = newCapacity;
     }
 
     /** Keeps only the given batch rows (finished rows leave the batch). */

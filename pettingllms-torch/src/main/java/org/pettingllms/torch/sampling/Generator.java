@@ -70,36 +70,47 @@ public final class Generator {
         try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager gen = model.manager().newSubManager()) {
             int width = requests.stream().mapToInt(r -> r.prompt().length).max().orElse(0);
             int maxNew = requests.stream().mapToInt(Request::maxTokens).max().orElse(0);
-            KvCache cache = new KvCache(gen, model.config().numLayers(), width + maxNew);
-            int[] active = new int[n];
-            Arrays.setAll(active, i -> i);
-            boolean[][] valid;
+            long rowCapacity = width + maxNew;
+            // rows with the same prompt and adapter (a tree group's K candidates) are prefilled once; they then
+            // decode in the group layout (GroupDecoding) when their groups are about equal in size, otherwise the
+            // prompt's cache row and first distribution are copied to each of them
+            int[] source = new int[n];
+            int[] unique = sharePrefill ? sharedPrompts(requests, source)
+                    : Inputs.firstOfEach(java.util.stream.IntStream.range(0, n).boxed().toList(), source);
+            int largest = largestGroup(source, unique.length);
+            boolean grouped = sharePrefill && GroupDecoding.suits(unique.length, largest, n);
+            KvCache cache = new KvCache(gen, model.config().numLayers(),
+                    grouped ? GroupDecoding.capacity(width, largest, maxNew) : rowCapacity);
+            List<LoraAdapter> adapters = requests.stream().map(Request::adapter).toList();
             long[] nextPos = new long[n];
+            int[] lastToken = new int[n];
+            boolean[] done = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                nextPos[i] = requests.get(i).prompt().length;
+            }
+            int[] active = java.util.stream.IntStream.range(0, n).toArray(); // the rows whose distributions last holds
             float[][][] last;
+            DecodeLayout layout;
             try (NDManager step = gen.newSubManager()) {
-                // rows with the same prompt and adapter (a tree group's K candidates) are prefilled once; the
-                // cache rows and the first distribution are then copied to every row of the group
-                int[] source = new int[n];
-                int[] unique = sharePrefill ? sharedPrompts(requests, source)
-                        : Inputs.firstOfEach(java.util.stream.IntStream.range(0, n).boxed().toList(), source);
                 List<int[]> prompts = Arrays.stream(unique).mapToObj(u -> requests.get(u).prompt()).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
                 NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(requests, unique));
-                valid = new boolean[n][];
-                if (unique.length < n) {
-                    NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
-                    cache.select(index);
-                    logits = logits.get(index);
+                NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
+                if (grouped) {
+                    layout = new GroupDecoding(source, unique.length, in.valid(),
+                            Arrays.stream(unique).mapToObj(adapters::get).toList());
+                } else {
+                    if (unique.length < n) {
+                        cache.select(index);
+                    }
+                    boolean[][] valid = new boolean[n][];
+                    Arrays.setAll(valid, i -> in.valid()[source[i]].clone());
+                    layout = new RowDecoding(active, valid, adapters);
                 }
-                for (int i = 0; i < n; i++) {
-                    valid[i] = in.valid()[source[i]].clone();
-                    nextPos[i] = requests.get(i).prompt().length;
-                }
-                last = distributions(logits, requests, active);
+                last = distributions(logits.get(index), requests, active); // row i's first is its prompt's
             }
             while (true) {
-                int[] nextTok = new int[active.length];
-                List<Integer> still = new ArrayList<>();
+                int running = 0;
                 for (int a = 0; a < active.length; a++) {
                     int r = active[a];
                     Request req = requests.get(r);
@@ -107,45 +118,21 @@ public final class Generator {
                             req.topK(), req.topP(), rngs[r]);
                     tokens.get(r).add(p.token());
                     logprobs.get(r).add(p.logprob());
-                    nextTok[a] = p.token();
+                    lastToken[r] = p.token();
                     finish[r] = finished(req, tokens.get(r), p.token());
-                    if (finish[r] == null) {
-                        still.add(a);
-                    }
+                    done[r] = finish[r] != null;
+                    running += done[r] ? 0 : 1;
                 }
-                if (still.isEmpty()) {
+                if (running == 0) {
                     break;
                 }
-                if (still.size() < active.length) {
-                    long[] keep = still.stream().mapToLong(Integer::longValue).toArray();
-                    try (NDManager tmp = gen.newSubManager()) {
-                        cache.select(tmp.create(keep));
-                    }
-                    int[] nextActive = new int[keep.length];
-                    boolean[][] nextValid = new boolean[keep.length][];
-                    int[] nt = new int[keep.length];
-                    for (int i = 0; i < keep.length; i++) {
-                        nextActive[i] = active[(int) keep[i]];
-                        nextValid[i] = valid[(int) keep[i]];
-                        nt[i] = nextTok[(int) keep[i]];
-                    }
-                    active = nextActive;
-                    valid = nextValid;
-                    nextTok = nt;
-                }
-                valid = extend(valid);
                 try (NDManager step = gen.newSubManager()) {
-                    int b = active.length;
-                    long[] ids = new long[b];
-                    long[] pos = new long[b];
-                    for (int a = 0; a < b; a++) {
-                        ids[a] = nextTok[a];
-                        pos[a] = nextPos[active[a]]++;
+                    layout.drop(done, cache, step);
+                    if (layout instanceof GroupDecoding g && !g.worthKeeping()) {
+                        layout = g.toRows(cache, rowCapacity, step, adapters);
                     }
-                    int past = (int) cache.length();
-                    NDArray logits = model.lastLogits(step.create(ids, new Shape(b, 1)),
-                            step.create(pos, new Shape(b, 1)), Inputs.causalBias(step, valid, 1, past), cache,
-                            rows(requests, active));
+                    NDArray logits = layout.step(model, cache, lastToken, nextPos, step);
+                    active = layout.running();
                     last = distributions(logits, requests, active);
                 }
             }
@@ -199,6 +186,14 @@ public final class Generator {
         return generated.size() >= req.maxTokens() ? FinishReason.LENGTH : null;
     }
 
+    private static int largestGroup(int[] source, int groups) {
+        int[] size = new int[groups];
+        for (int g : source) {
+            size[g]++;
+        }
+        return Arrays.stream(size).max().orElse(0);
+    }
+
     private static LoraRows rows(List<Request> requests, int[] active) {
         List<LoraAdapter> a = new ArrayList<>(active.length);
         for (int r : active) {
@@ -206,15 +201,6 @@ public final class Generator {
         }
         LoraRows rows = LoraRows.of(a);
         return rows.none() ? null : rows;
-    }
-
-    private static boolean[][] extend(boolean[][] valid) {
-        boolean[][] out = new boolean[valid.length][];
-        for (int i = 0; i < valid.length; i++) {
-            out[i] = Arrays.copyOf(valid[i], valid[i].length + 1);
-            out[i][valid[i].length] = true;
-        }
-        return out;
     }
 
     /**
