@@ -339,8 +339,10 @@ public final class DecoderModel implements AutoCloseable {
     }
 
     /**
-     * Logits [B, V] of each row's last position only (what generation needs): as {@link #forward}, but the output
-     * head, a sixth of a prefill's FLOPs at this scale, runs on B tokens instead of B*T.
+     * Logits [B, V] of each row's last position only (what generation and a shared prompt's pass need): as
+     * {@link #forward}, but the last layer's attention output and MLP and the output head run on B tokens instead of
+     * B*T (every layer's keys and values still cover all T): at the 2m preset, about a fifth of a prefill's matmul
+     * FLOPs.
      */
     public NDArray lastLogits(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
         return run(ids, positions, bias, cache, lora, true).squeeze(1);
@@ -388,7 +390,18 @@ public final class DecoderModel implements AutoCloseable {
                 kT = kv[0];
                 v = kv[1];
             }
-            NDArray attn = attention(q, kT, v, groupBias, b, t);
+            long queries = t;
+            NDArray layerBias = groupBias;
+            if (lastOnly && t > 1 && i == layers.size() - 1) {
+                // only the last position's output is read: the last layer's keys and values are in (for the
+                // cache or a shared prompt's completions), its attention and MLP run for that position alone
+                q = q.get(new NDIndex(":, :, {}:, :", t - 1));
+                layerBias = bias.get(new NDIndex(":, :, {}:, :", t - 1));
+                layerBias = config.groups() == 1 ? layerBias : layerBias.tile(new long[] {1, 1, config.groups(), 1});
+                h = h.reshape(config.hiddenSize(), b, t).get(new NDIndex(":, :, {}", t - 1));
+                queries = 1;
+            }
+            NDArray attn = attention(q, kT, v, layerBias, b, queries);
             h = h.add(lin(l.o(), attn, lora, b));
             NDArray y = rmsNorm(h, l.ln2(), parts);
             NDArray gate;
@@ -403,11 +416,7 @@ public final class DecoderModel implements AutoCloseable {
             }
             h = h.add(lin(l.down(), Activation.sigmoid(gate).mul(gate).mul(up), lora, b));
         }
-        long outT = t;
-        if (lastOnly && t > 1) {
-            h = h.reshape(config.hiddenSize(), b, t).get(new NDIndex(":, :, {}", t - 1));
-            outT = 1;
-        }
+        long outT = lastOnly ? 1 : t; // the last layer has kept only the last position
         h = rmsNorm(h, params.get("model.norm.weight"), true);
         NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
         // W @ X as for every linear layer, then one copy into token-major [B, T, V] so that softmax over the
