@@ -190,6 +190,7 @@ public final class ModelBench {
     static final int TREE_PROMPT = 150;
     static final int TREE_ANSWER = 24;
     static final int TREE_ROUNDS = 7;
+    static final int TREE_WARMUP = 4;
 
     /**
      * Tree-group throughput: {@value #TREE_GROUPS} prompts of {@value #TREE_PROMPT} tokens with K candidates of
@@ -199,7 +200,8 @@ public final class ModelBench {
      * with one PyTorch intra-op thread (the {@code engine.samplerThreads} default), and on this thread with every
      * core ({@code sample_all_threads_*}). Effective tokens/s count every row's prompt and answer tokens, so shared
      * and unshared count the same work. Shared and unshared alternate over {@value #TREE_ROUNDS} measured rounds
-     * after one warm-up: the tokens/s are each one's fastest round, the speedups the median over rounds of the
+     * after {@value #TREE_WARMUP} warm-up rounds (the shared halves run code that the benchmarks above did not, and
+     * after one warm-up round they still got faster over the first five or six rounds): the tokens/s are each one's fastest round, the speedups the median over rounds of the
      * round's unshared/shared time ratio, so that a slow spell of the machine, which lasts seconds and slows both
      * halves of a round, does not decide the ratio.
      */
@@ -236,8 +238,8 @@ public final class ModelBench {
             sampler.submit(() -> Torch.setThreadsOfThisThread(1)).get();
             TorchLearner[] learners = {unshared, shared};
             // unshared and shared alternate, so that a slow spell of the machine does not favour one of them
-            for (int rep = 0; rep <= TREE_ROUNDS; rep++) {
-                int round = rep - 1; // the first round (-1) warms up
+            for (int rep = 0; rep < TREE_WARMUP + TREE_ROUNDS; rep++) {
+                int round = rep - TREE_WARMUP; // negative: a warm-up round
                 sampler.submit(() -> {
                     for (int s = 0; s < 2; s++) {
                         boolean share = s == 1;
