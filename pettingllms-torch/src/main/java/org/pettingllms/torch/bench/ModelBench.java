@@ -201,9 +201,9 @@ public final class ModelBench {
      * core ({@code sample_all_threads_*}). Effective tokens/s count every row's prompt and answer tokens, so shared
      * and unshared count the same work. Shared and unshared alternate over {@value #TREE_ROUNDS} measured rounds
      * after {@value #TREE_WARMUP} warm-up rounds (the shared halves run code that the benchmarks above did not, and
-     * after one warm-up round they still got faster over the first five or six rounds): the tokens/s are each one's fastest round, the speedups the median over rounds of the
-     * round's unshared/shared time ratio, so that a slow spell of the machine, which lasts seconds and slows both
-     * halves of a round, does not decide the ratio.
+     * after one warm-up round they still got faster over the first five or six rounds): the tokens/s are each one's
+     * fastest round, the speedups the median over rounds of the round's unshared/shared time ratio, so that a slow
+     * spell of the machine, which lasts seconds and slows both halves of a round, does not decide the ratio.
      */
     static Map<String, Object> treeGroups(PolicyRegistry reg, int k) throws Exception {
         DecoderModel model = reg.model("bench");

@@ -2,6 +2,7 @@ package org.pettingllms.torch.sampling;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.KvCache;
 
@@ -13,8 +14,8 @@ interface DecodeLayout {
     /** The running rows, in the order of {@link #step}'s logits. */
     int[] running();
 
-    /** Takes the rows that finished out of the layout (and their cache rows out of the cache). */
-    void drop(boolean[] finished, KvCache cache, NDManager tmp);
+    /** Takes the rows that finished ({@code finish[r]} set) out of the layout, and their cache rows out of the cache. */
+    void drop(FinishReason[] finish, KvCache cache, NDManager tmp);
 
     /**
      * One decode step of every running row r: feeds {@code token[r]} at {@code position[r]} (then advanced) and

@@ -77,14 +77,14 @@ public final class Generator {
             int[] source = new int[n];
             int[] unique = sharePrefill ? sharedPrompts(requests, source)
                     : Inputs.firstOfEach(java.util.stream.IntStream.range(0, n).boxed().toList(), source);
-            int largest = largestGroup(source, unique.length);
+            int largest = GroupDecoding.largest(source, unique.length);
             boolean grouped = sharePrefill && GroupDecoding.suits(unique.length, largest, n);
             KvCache cache = new KvCache(gen, model.config().numLayers(),
                     grouped ? GroupDecoding.capacity(width, largest, maxNew) : rowCapacity);
             List<LoraAdapter> adapters = requests.stream().map(Request::adapter).toList();
+            List<LoraAdapter> uniqueAdapters = Arrays.stream(unique).mapToObj(adapters::get).toList();
             long[] nextPos = new long[n];
             int[] lastToken = new int[n];
-            boolean[] done = new boolean[n];
             for (int i = 0; i < n; i++) {
                 nextPos[i] = requests.get(i).prompt().length;
             }
@@ -94,11 +94,10 @@ public final class Generator {
             try (NDManager step = gen.newSubManager()) {
                 List<int[]> prompts = Arrays.stream(unique).mapToObj(u -> requests.get(u).prompt()).toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
-                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(requests, unique));
+                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(uniqueAdapters));
                 NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
                 if (grouped) {
-                    layout = new GroupDecoding(source, unique.length, in.valid(),
-                            Arrays.stream(unique).mapToObj(adapters::get).toList());
+                    layout = new GroupDecoding(source, in.valid(), uniqueAdapters);
                 } else {
                     if (unique.length < n) {
                         cache.select(index);
@@ -120,14 +119,13 @@ public final class Generator {
                     logprobs.get(r).add(p.logprob());
                     lastToken[r] = p.token();
                     finish[r] = finished(req, tokens.get(r), p.token());
-                    done[r] = finish[r] != null;
-                    running += done[r] ? 0 : 1;
+                    running += finish[r] == null ? 1 : 0;
                 }
                 if (running == 0) {
                     break;
                 }
                 try (NDManager step = gen.newSubManager()) {
-                    layout.drop(done, cache, step);
+                    layout.drop(finish, cache, step);
                     if (layout instanceof GroupDecoding g && !g.worthKeeping()) {
                         layout = g.toRows(cache, rowCapacity, step, adapters);
                     }
@@ -186,20 +184,9 @@ public final class Generator {
         return generated.size() >= req.maxTokens() ? FinishReason.LENGTH : null;
     }
 
-    private static int largestGroup(int[] source, int groups) {
-        int[] size = new int[groups];
-        for (int g : source) {
-            size[g]++;
-        }
-        return Arrays.stream(size).max().orElse(0);
-    }
-
-    private static LoraRows rows(List<Request> requests, int[] active) {
-        List<LoraAdapter> a = new ArrayList<>(active.length);
-        for (int r : active) {
-            a.add(requests.get(r).adapter());
-        }
-        LoraRows rows = LoraRows.of(a);
+    /** The adapters of a batch's rows, or null when no row has one. */
+    static LoraRows rows(List<LoraAdapter> perRow) {
+        LoraRows rows = LoraRows.of(perRow);
         return rows.none() ? null : rows;
     }
 

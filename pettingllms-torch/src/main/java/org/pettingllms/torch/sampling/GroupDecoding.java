@@ -6,11 +6,12 @@ import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
+import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
 import org.pettingllms.torch.model.LoraAdapter;
-import org.pettingllms.torch.model.LoraRows;
 
 /**
  * Decoding in the group layout: the candidates that share a prompt (a tree group's K rows) decode in one cache
@@ -30,37 +31,48 @@ final class GroupDecoding implements DecodeLayout {
         return groups < rows && (long) groups * largest * 4 <= 5L * rows;
     }
 
-    private final int k;
-    private final int promptWidth;
-    private final List<int[]> members; // per group: the request in each slot, -1 for none or finished
-    private final List<boolean[]> promptValid; // per group: which of the prompt's promptWidth keys are real
-    private final List<LoraAdapter> adapters; // per group
-    private int steps;
-
-    /**
-     * @param source   the group of each request
-     * @param groups    how many groups
-     * @param valid     the prompt keys' validity of each group (left padding), as prefilled
-     * @param adapters  each group's adapter
-     */
-    GroupDecoding(int[] source, int groups, boolean[][] valid, List<LoraAdapter> adapters) {
+    /** The largest number of requests in one group; {@code source[r]} is request r's group. */
+    static int largest(int[] source, int groups) {
         int[] size = new int[groups];
         for (int g : source) {
             size[g]++;
         }
-        this.k = Arrays.stream(size).max().orElseThrow();
+        return Arrays.stream(size).max().orElse(0);
+    }
+
+    /**
+     * One shared prompt's cache row.
+     *
+     * @param slots       the request in each slot, -1 for none or finished
+     * @param promptValid which of the prompt's promptWidth keys are real (left padding masked)
+     */
+    private record Group(int[] slots, boolean[] promptValid, LoraAdapter adapter) {
+        boolean running() {
+            return Arrays.stream(slots).anyMatch(r -> r >= 0);
+        }
+    }
+
+    private final int k;
+    private final int promptWidth;
+    private final List<Group> groups = new ArrayList<>(); // in cache row order
+    private int steps;
+
+    /**
+     * @param source   the group of each request
+     * @param valid    the prompt keys' validity of each group (left padding), as prefilled
+     * @param adapters each group's adapter
+     */
+    GroupDecoding(int[] source, boolean[][] valid, List<LoraAdapter> adapters) {
+        this.k = largest(source, valid.length);
         this.promptWidth = valid[0].length;
-        this.members = new ArrayList<>();
-        this.promptValid = new ArrayList<>(Arrays.asList(valid));
-        this.adapters = new ArrayList<>(adapters);
-        int[] filled = new int[groups];
-        for (int g = 0; g < groups; g++) {
+        int[] filled = new int[valid.length];
+        for (int g = 0; g < valid.length; g++) {
             int[] slots = new int[k];
             Arrays.fill(slots, -1);
-            members.add(slots);
+            groups.add(new Group(slots, valid[g], adapters.get(g)));
         }
         for (int r = 0; r < source.length; r++) {
-            members.get(source[r])[filled[source[r]]++] = r;
+            groups.get(source[r]).slots()[filled[source[r]]++] = r;
         }
     }
 
@@ -86,62 +98,43 @@ final class GroupDecoding implements DecodeLayout {
         long groupKeys = promptWidth + (long) k * (steps + 1);
         long rowKeys = promptWidth + steps + 1;
         int live = running().length;
-        return groupKeys <= 2 * rowKeys && live * 4L >= 3L * members.size() * k;
+        return groupKeys <= 2 * rowKeys && live * 4L >= 3L * groups.size() * k;
     }
 
     /** Frees the slots of finished rows; a group whose slots all finished leaves the cache. */
     @Override
-    public void drop(boolean[] finished, KvCache cache, NDManager tmp) {
-        List<Integer> keep = new ArrayList<>();
-        for (int g = 0; g < members.size(); g++) {
-            int[] slots = members.get(g);
-            boolean any = false;
+    public void drop(FinishReason[] finish, KvCache cache, NDManager tmp) {
+        for (Group g : groups) {
             for (int j = 0; j < k; j++) {
-                if (slots[j] >= 0 && finished[slots[j]]) {
-                    slots[j] = -1;
+                if (g.slots()[j] >= 0 && finish[g.slots()[j]] != null) {
+                    g.slots()[j] = -1;
                 }
-                any |= slots[j] >= 0;
-            }
-            if (any) {
-                keep.add(g);
             }
         }
-        if (keep.size() < members.size()) {
-            cache.select(tmp.create(keep.stream().mapToLong(Integer::longValue).toArray()));
-            List<int[]> m = new ArrayList<>();
-            List<boolean[]> v = new ArrayList<>();
-            List<LoraAdapter> a = new ArrayList<>();
-            for (int g : keep) {
-                m.add(members.get(g));
-                v.add(promptValid.get(g));
-                a.add(adapters.get(g));
-            }
-            members.clear();
-            members.addAll(m);
-            promptValid.clear();
-            promptValid.addAll(v);
-            adapters.clear();
-            adapters.addAll(a);
+        long[] keep = IntStream.range(0, groups.size()).filter(g -> groups.get(g).running()).asLongStream().toArray();
+        if (keep.length < groups.size()) {
+            cache.select(tmp.create(keep));
+            groups.removeIf(g -> !g.running());
         }
     }
 
     /** The running rows, in slot order. */
     @Override
     public int[] running() {
-        return Arrays.stream(members.stream().flatMapToInt(Arrays::stream).toArray()).filter(r -> r >= 0).toArray();
+        return groups.stream().flatMapToInt(g -> Arrays.stream(g.slots())).filter(r -> r >= 0).toArray();
     }
 
     /** One decode step of every group: slot j of group g feeds the token of the row in it. */
     @Override
     public NDArray step(DecoderModel model, KvCache cache, int[] token, long[] position, NDManager step) {
-        int u = members.size();
+        int u = groups.size();
         long[] ids = new long[u * k];
         long[] pos = new long[u * k];
-        long[] live = new long[running().length];
+        long[] live = new long[u * k];
         int l = 0;
         for (int g = 0; g < u; g++) {
             for (int j = 0; j < k; j++) {
-                int r = members.get(g)[j];
+                int r = groups.get(g).slots()[j];
                 if (r >= 0) {
                     ids[g * k + j] = token[r];
                     pos[g * k + j] = position[r]++;
@@ -152,7 +145,7 @@ final class GroupDecoding implements DecodeLayout {
         int keys = (int) cache.length() + k;
         float[] bias = new float[u * k * keys];
         for (int g = 0; g < u; g++) {
-            boolean[] valid = promptValid.get(g);
+            boolean[] valid = groups.get(g).promptValid();
             for (int j = 0; j < k; j++) {
                 int at = (g * k + j) * keys;
                 for (int x = 0; x < keys; x++) {
@@ -161,11 +154,11 @@ final class GroupDecoding implements DecodeLayout {
                 }
             }
         }
-        LoraRows rows = LoraRows.of(adapters);
         NDArray logits = model.forward(step.create(ids, new Shape(u, k)), step.create(pos, new Shape(u, k)),
-                step.create(bias, new Shape(u, 1, k, keys)), cache, rows.none() ? null : rows);
+                step.create(bias, new Shape(u, 1, k, keys)), cache,
+                Generator.rows(groups.stream().map(Group::adapter).toList()));
         steps++;
-        return logits.reshape(u * k, -1).get(step.create(live));
+        return logits.reshape(u * k, -1).get(step.create(Arrays.copyOf(live, l)));
     }
 
     /**
@@ -181,16 +174,16 @@ final class GroupDecoding implements DecodeLayout {
         long[] times = new long[running.length * width];
         boolean[][] valid = new boolean[running.length][];
         int l = 0;
-        for (int g = 0; g < members.size(); g++) {
+        for (int g = 0; g < groups.size(); g++) {
             for (int j = 0; j < k; j++) {
-                if (members.get(g)[j] < 0) {
+                if (groups.get(g).slots()[j] < 0) {
                     continue;
                 }
                 rows[l] = g;
                 for (int x = 0; x < width; x++) {
                     times[l * width + x] = x < promptWidth ? x : promptWidth + (long) k * (x - promptWidth) + j;
                 }
-                valid[l] = Arrays.copyOf(promptValid.get(g), width);
+                valid[l] = Arrays.copyOf(groups.get(g).promptValid(), width);
                 Arrays.fill(valid[l], promptWidth, width, true);
                 l++;
             }

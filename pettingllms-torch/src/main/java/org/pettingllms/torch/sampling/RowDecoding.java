@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
 import org.pettingllms.torch.model.LoraAdapter;
-import org.pettingllms.torch.model.LoraRows;
 
 /** Decoding with a cache row per running row; finished rows leave the batch. */
 final class RowDecoding implements DecodeLayout {
@@ -36,8 +36,8 @@ final class RowDecoding implements DecodeLayout {
     }
 
     @Override
-    public void drop(boolean[] finished, KvCache cache, NDManager tmp) {
-        long[] keep = IntStream.range(0, active.length).filter(a -> !finished[active[a]]).asLongStream().toArray();
+    public void drop(FinishReason[] finish, KvCache cache, NDManager tmp) {
+        long[] keep = IntStream.range(0, active.length).filter(a -> finish[active[a]] == null).asLongStream().toArray();
         if (keep.length == active.length) {
             return;
         }
@@ -68,8 +68,7 @@ final class RowDecoding implements DecodeLayout {
             valid[a][valid[a].length - 1] = true;
         }
         int past = (int) cache.length();
-        LoraRows rows = LoraRows.of(rowAdapters);
         return model.lastLogits(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
-                Inputs.causalBias(step, valid, 1, past), cache, rows.none() ? null : rows);
+                Inputs.causalBias(step, valid, 1, past), cache, Generator.rows(rowAdapters));
     }
 }

@@ -61,14 +61,7 @@ class GroupDecodingTest {
     static void assertSameAsRowsAlone(List<Generator.Request> reqs) {
         int[] source = new int[reqs.size()];
         int groups = Generator.sharedPrompts(reqs, source).length;
-        int largest = 0;
-        for (int g = 0; g < groups; g++) {
-            int size = 0;
-            for (int s : source) {
-                size += s == g ? 1 : 0;
-            }
-            largest = Math.max(largest, size);
-        }
+        int largest = GroupDecoding.largest(source, groups);
         assertThat(GroupDecoding.suits(groups, largest, reqs.size())).as("the requests decode in the group layout")
                 .isTrue();
         List<Generator.Result> grouped = Generator.generate(model, reqs, true);
