@@ -11,6 +11,7 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -33,7 +34,8 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
 
     public CodeTask(List<String> roles, int maxTurns, List<CodeItem> train, List<CodeItem> test, CodeRunner runner,
                     int maxTests, int maxTesterTests) {
-        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns, train, test, CodeItem.class);
+        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns,
+                new Items.Listed<>(train, test, CodeItem.class));
         this.runner = runner;
         this.maxTests = maxTests;
         this.maxTesterTests = maxTesterTests;

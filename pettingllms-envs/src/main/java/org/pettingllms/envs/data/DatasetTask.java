@@ -3,34 +3,28 @@ package org.pettingllms.envs.data;
 import java.util.List;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Problem;
-import org.pettingllms.core.task.DatasetProblems;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.Task;
 
 /**
- * What the dataset tasks share: roles checked against the allowed line-ups, the turn cap, problems read from
- * train and test rows of type {@code T}, and a scripted team made of the task's oracle.
+ * What the dataset tasks share: roles checked against the allowed line-ups, the turn cap, problems from rows of
+ * type {@code T} (read from files or generated, {@link Items}), and a scripted team made of the task's oracle.
  */
 public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
     private final List<String> roles;
     private final int maxTurns;
-    private final List<T> train;
-    private final List<T> test;
-    private final Class<T> rowType;
+    private final Items<T> items;
 
     /** @param lineUps the allowed role lists, the multi-agent one first */
-    protected DatasetTask(List<String> roles, List<List<String>> lineUps, int maxTurns, List<T> train, List<T> test,
-                          Class<T> rowType) {
+    protected DatasetTask(List<String> roles, List<List<String>> lineUps, int maxTurns, Items<T> items) {
         if (!lineUps.contains(roles)) {
             throw new IllegalArgumentException(id() + " has roles " + String.join(" or ", lineUps.stream()
                     .map(Object::toString).toList()) + ", got " + roles);
         }
         this.roles = List.copyOf(roles);
         this.maxTurns = maxTurns;
-        this.train = List.copyOf(train);
-        this.test = List.copyOf(test);
-        this.rowType = rowType;
+        this.items = items;
     }
 
     @Override
@@ -45,12 +39,17 @@ public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
 
     @Override
     public final ProblemSource problems(long seed) {
-        return new DatasetProblems<>(id(), train, test, seed);
+        return items.problems(id(), seed);
+    }
+
+    /** Where the rows come from. */
+    protected final Items<T> items() {
+        return items;
     }
 
     /** The dataset row of a problem. */
     protected final T row(Problem problem) {
-        return DatasetProblems.item(problem, rowType);
+        return items.item(problem);
     }
 
     /** The oracle that knows the references of {@code problems}, right with probability {@code skill}. */

@@ -13,7 +13,9 @@ import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.TaskProvider;
 import org.pettingllms.envs.code.CodeRunner;
 import org.pettingllms.envs.code.CodeTask;
+import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.math.MathTask;
+import org.pettingllms.envs.math.WordProblems;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
 
@@ -22,11 +24,12 @@ public final class DatasetTasks implements TaskProvider {
     /**
      * @param train             training data file (JSONL, JSON or Parquet); empty for evaluation only
      * @param test              test data file
+     * @param generator         instead of files, generated problems: {@code arithmetic} ({@link WordProblems})
      * @param toolTimeoutSeconds wall-clock limit of the tool's program
      * @param sandboxSlots      programs run at once; 0: one per CPU
      */
-    public record MathOptions(String train, String test, int toolTimeoutSeconds, int sandboxSlots) {
-        public static final MathOptions DEFAULT = new MathOptions("", "", 20, 0);
+    public record MathOptions(String train, String test, String generator, int toolTimeoutSeconds, int sandboxSlots) {
+        public static final MathOptions DEFAULT = new MathOptions("", "", "", 20, 0);
     }
 
     /**
@@ -58,8 +61,7 @@ public final class DatasetTasks implements TaskProvider {
             MathOptions o = ConfigLoader.bindOptions(spec.options(), MathOptions.DEFAULT, "task.options.", src);
             List<String> roles = spec.roles().isEmpty() ? List.of(MathTask.TOOL, MathTask.REASONER) : spec.roles();
             Sandbox box = roles.contains(MathTask.TOOL) ? sandbox(o.sandboxSlots()) : null;
-            return new MathTask(roles, spec.maxTurns(), load(o.train(), "train", false, MathRows::load),
-                    load(o.test(), "test", true, MathRows::load), box, Duration.ofSeconds(o.toolTimeoutSeconds()));
+            return new MathTask(roles, spec.maxTurns(), mathItems(o), box, Duration.ofSeconds(o.toolTimeoutSeconds()));
         }
         CodeOptions o = ConfigLoader.bindOptions(spec.options(), CodeOptions.DEFAULT, "task.options.", src);
         List<String> roles = spec.roles().isEmpty() ? List.of(CodeTask.CODER, CodeTask.TESTER) : spec.roles();
@@ -67,6 +69,22 @@ public final class DatasetTasks implements TaskProvider {
         CodeRunner runner = new CodeRunner(box, box.limits().withWallTime(Duration.ofSeconds(o.timeoutSeconds())));
         return new CodeTask(roles, spec.maxTurns(), load(o.train(), "train", false, CodeRows::load),
                 load(o.test(), "test", true, CodeRows::load), runner, o.maxTests(), o.maxTesterTests());
+    }
+
+    private static Items<MathItem> mathItems(MathOptions o) {
+        if (o.generator().isBlank()) {
+            return new Items.Listed<>(load(o.train(), "train", false, MathRows::load),
+                    load(o.test(), "test", true, MathRows::load), MathItem.class);
+        }
+        if (!o.generator().equals(WordProblems.NAME)) {
+            throw new ConfigException("config key 'task.options.generator': unknown generator '" + o.generator()
+                    + "'; expected " + WordProblems.NAME + " (or leave it empty and set train and test files)");
+        }
+        if (!o.train().isBlank() || !o.test().isBlank()) {
+            throw new ConfigException("config key 'task.options.generator': problems are generated, so 'train' and"
+                    + " 'test' must be empty (got train '" + o.train() + "', test '" + o.test() + "')");
+        }
+        return new Items.Generated<>(WordProblems.NAME, seed -> WordProblems.of(seed).item());
     }
 
     private static Sandbox sandbox(int slots) {

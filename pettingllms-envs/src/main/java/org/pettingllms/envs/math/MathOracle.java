@@ -32,7 +32,7 @@ public final class MathOracle implements TextPolicy {
         }
         String answer = wrong ? wrongAnswer(item.answer()) : item.answer();
         boolean tool = text.contains(MathPrompts.TOOL_SYSTEM) || text.contains("Write a Python program")
-                || text.contains("write a program");
+                || text.contains("write a program") || text.startsWith("math-v1 " + MathTask.TOOL + "\n");
         if (tool) {
             return "```python\nprint(" + pythonString(answer) + ")\n```";
         }

@@ -1,33 +1,57 @@
 package org.pettingllms.envs.math;
 
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.core.data.PromptStyle;
 
 /**
  * Prompts of the math team, close to PettingLLMs': the reasoner reasons step by step and boxes its answer; the
  * tool writes a Python program that prints the answer. From the second turn on (and, for the reasoner, as soon
  * as the tool has answered in the same turn) each prompt shows both roles' latest solutions and answers and asks
- * to select the right one or refine.
+ * to select the right one or refine. The {@code compact} style (small character-level models, as the planning
+ * games use it) says the same in fewer characters: a header line, the problem, what the tool's program printed
+ * and the reasoner's answer so far, and a {@code >} cue; the tool answers with the program alone.
  */
 final class MathPrompts {
     static final String REASONER_SYSTEM = "You are a helpful assistant that solves math problems step by step.";
     static final String TOOL_SYSTEM = "You are a helpful assistant that solves math problems by writing Python code.";
     private static final int MAX_SOLUTION_CHARS = 2000;
+    /** Start the compact prompt's lines with the tool's printed output and the reasoner's answer. */
+    static final String COMPACT_TOOL = "tool: ";
+    static final String COMPACT_REASONER = "reasoner: ";
+    private static final int MAX_COMPACT_LINE = 40;
 
     private MathPrompts() {
     }
 
-    static Prompt reasoner(MathState s, PromptStyle style) {
+    static Prompt compact(String taskId, MathState s, String role) {
+        StringBuilder sb = new StringBuilder(taskId).append(' ').append(role).append('\n')
+                .append(s.item().question()).append('\n');
+        if (s.tool() != null) {
+            sb.append(COMPACT_TOOL).append(oneLine(s.tool().output())).append('\n');
+        }
+        if (s.reasoner() != null) {
+            sb.append(COMPACT_REASONER).append(s.reasoner().answer() == null ? "(none)" : oneLine(s.reasoner().answer()))
+                    .append('\n');
+        }
+        return Prompt.compact(sb.append('>').toString());
+    }
+
+    /** The first line, clipped: a compact prompt shows a printed answer, not a traceback. */
+    private static String oneLine(String s) {
+        String line = s.strip().lines().findFirst().orElse("");
+        return line.length() > MAX_COMPACT_LINE ? line.substring(0, MAX_COMPACT_LINE) : line;
+    }
+
+    static Prompt reasoner(MathState s) {
         StringBuilder u = new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
         history(u, s);
         u.append(s.tool() == null && s.reasoner() == null
                 ? "Please think step by step and output the final answer in \\boxed{} format."
                 : "Check the solutions above. If one is right, adopt its answer; otherwise correct it. Think step by"
                 + " step and output the final answer in \\boxed{} format.");
-        return build(REASONER_SYSTEM, u.toString(), style);
+        return Prompt.chat(REASONER_SYSTEM, u.toString());
     }
 
-    static Prompt tool(MathState s, PromptStyle style) {
+    static Prompt tool(MathState s) {
         StringBuilder u = new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
         history(u, s);
         u.append(s.tool() == null && s.reasoner() == null
@@ -35,7 +59,7 @@ final class MathPrompts {
                 + " program in a ```python``` block."
                 : "Check the solutions above. If one is right, write a program that prints its answer; otherwise"
                 + " fix the computation. Put the program in a ```python``` block and print only the final answer.");
-        return build(TOOL_SYSTEM, u.toString(), style);
+        return Prompt.chat(TOOL_SYSTEM, u.toString());
     }
 
     private static void history(StringBuilder u, MathState s) {
@@ -49,10 +73,6 @@ final class MathPrompts {
                     : "```python\n" + tail(s.tool().code()) + "```").append("\n")
                     .append("Its output: ").append(tail(s.tool().output().strip())).append("\n\n");
         }
-    }
-
-    private static Prompt build(String system, String user, PromptStyle style) {
-        return style == PromptStyle.COMPACT ? Prompt.compact(user + "\n") : Prompt.chat(system, user);
     }
 
     private static String tail(String s) {

@@ -3,6 +3,7 @@ package org.pettingllms.envs.math;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -11,7 +12,9 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.data.DatasetTask;
+import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 import org.pettingllms.envs.sandbox.Execution;
@@ -24,8 +27,10 @@ import org.pettingllms.envs.sandbox.SandboxLimits;
  * is correct, 0 if wrong, -1 if it printed nothing or failed; reasoner 1 if correct. Team reward: the reasoner's
  * answer is correct. The episode ends when the two answers agree or after T turns; success is the reasoner's
  * latest answer being correct. With roles {@code [reasoner]} it is the single-agent variant (one answer).
+ * Problems come from dataset files or from the word-problem generator ({@link WordProblems}); warm-up
+ * demonstrations of generated problems come from {@link WordProblemDemonstrations}, of dataset rows from the oracle.
  */
-public final class MathTask extends DatasetTask<MathState, MathItem> {
+public final class MathTask extends DatasetTask<MathState, MathItem> implements Demonstrations {
     public static final String TOOL = "tool";
     public static final String REASONER = "reasoner";
 
@@ -34,7 +39,12 @@ public final class MathTask extends DatasetTask<MathState, MathItem> {
 
     public MathTask(List<String> roles, int maxTurns, List<MathItem> train, List<MathItem> test, Sandbox sandbox,
                     Duration toolTimeout) {
-        super(roles, List.of(List.of(TOOL, REASONER), List.of(REASONER)), maxTurns, train, test, MathItem.class);
+        this(roles, maxTurns, new Items.Listed<>(train, test, MathItem.class), sandbox, toolTimeout);
+    }
+
+    /** @param items the rows: files, or generated word problems ({@link WordProblems}) */
+    public MathTask(List<String> roles, int maxTurns, Items<MathItem> items, Sandbox sandbox, Duration toolTimeout) {
+        super(roles, List.of(List.of(TOOL, REASONER), List.of(REASONER)), maxTurns, items);
         this.sandbox = sandbox;
         this.toolLimits = sandbox == null ? null : sandbox.limits().withWallTime(toolTimeout);
     }
@@ -51,10 +61,11 @@ public final class MathTask extends DatasetTask<MathState, MathItem> {
 
     @Override
     public Prompt prompt(MathState state, String role, int turn, PromptStyle style) {
-        return switch (checkRole(role)) {
-            case TOOL -> MathPrompts.tool(state, style);
-            default -> MathPrompts.reasoner(state, style);
-        };
+        checkRole(role);
+        if (style == PromptStyle.COMPACT) {
+            return MathPrompts.compact(id(), state, role);
+        }
+        return role.equals(TOOL) ? MathPrompts.tool(state) : MathPrompts.reasoner(state);
     }
 
     @Override
@@ -62,26 +73,41 @@ public final class MathTask extends DatasetTask<MathState, MathItem> {
         return checkRole(role).equals(TOOL) ? toolStep(state, completion.text()) : reasonerStep(state, completion.text());
     }
 
+    /**
+     * Runs the tool's program: the last fenced Python block, or (compact answers have no fence) the whole answer;
+     * an answer without a fence that is not a Python program at all is unparseable, not a failed program.
+     */
     private Transition<MathState> toolStep(MathState s, String text) {
-        Optional<String> code = CodeBlocks.lastPython(text);
-        if (code.isEmpty()) {
+        Optional<String> fenced = CodeBlocks.lastPython(text);
+        // an unfenced answer is run as it is; if it has a broken fence or is no Python at all, it is unparseable
+        Execution run = fenced.isPresent() || !text.contains("```") && !text.isBlank()
+                ? sandbox.run(fenced.orElse(text), "", toolLimits) : null;
+        if (run == null || fenced.isEmpty() && run.stderr().contains("SyntaxError")) {
             MathState next = new MathState(s.item(), new MathState.ToolAttempt("", "no ```python``` block", null),
                     s.reasoner(), s.success());
             return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE,
                     "no code block");
         }
-        Execution run = sandbox.run(code.get(), "", toolLimits);
-        String printed = run.stdout().strip();
-        if (!run.ok() || printed.isEmpty()) {
-            String why = run.ok() ? "printed nothing" : run.summary();
-            MathState next = new MathState(s.item(), new MathState.ToolAttempt(code.get(), why, null), s.reasoner(),
+        return toolOutput(s, fenced.orElse(text), run.ok() ? run.stdout() : null, run.summary());
+    }
+
+    /**
+     * The tool's step once its program has run: {@code printed} is what it printed (null when it failed, {@code
+     * failure} saying how). Rewards: 1 if the last printed line is the answer, 0 if it is another, -1 if the
+     * program printed nothing or failed. Also used to build warm-up demonstrations without a sandbox.
+     */
+    Transition<MathState> toolOutput(MathState s, String code, String printed, String failure) {
+        String out = printed == null ? "" : printed.strip();
+        if (out.isEmpty()) {
+            String why = printed == null ? failure : "printed nothing";
+            MathState next = new MathState(s.item(), new MathState.ToolAttempt(code, why, null), s.reasoner(),
                     s.success());
             return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.INVALID_ACTION, why);
         }
-        String last = printed.lines().reduce((a, b) -> b).orElse("").strip();
+        String last = out.lines().reduce((a, b) -> b).orElse("").strip();
         String answer = AnswerExtractor.lastBoxed(last).orElse(last);
         boolean correct = AnswerChecker.equivalent(answer, s.item().answer());
-        MathState next = new MathState(s.item(), new MathState.ToolAttempt(code.get(), printed, answer), s.reasoner(),
+        MathState next = new MathState(s.item(), new MathState.ToolAttempt(code, out, answer), s.reasoner(),
                 s.success());
         return new Transition<>(next, new RewardParts(correct ? 1 : 0, 0, 0), false, s.success(), StepOutcome.OK,
                 "printed " + clip(answer) + (correct ? " (correct)" : " (wrong)"));
@@ -104,6 +130,14 @@ public final class MathTask extends DatasetTask<MathState, MathItem> {
 
     private static String clip(String s) {
         return s.length() > 40 ? s.substring(0, 40) + "..." : s;
+    }
+
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        if (items() instanceof Items.Generated<MathItem>) {
+            return WordProblemDemonstrations.of(this, problem, style, settings, rng);
+        }
+        return Demonstrations.fromScripted(this, scripted(1 - settings.noise(), List.of(problem)), problem, style, rng);
     }
 
     @Override
