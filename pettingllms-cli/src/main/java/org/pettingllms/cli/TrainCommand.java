@@ -41,12 +41,21 @@ final class TrainCommand implements Callable<Integer> {
             + "learning check that isolates the other roles, e.g. --scripted tool: must the planner learn to adopt?")
     List<String> scripted = List.of();
 
+    @Option(names = "--dry-run", description = "load the config, the model's config, tokenizer and chat template, "
+            + "and the task's data; print the first prompt of each role as the model reads it, and stop (no weights "
+            + "loaded, nothing written)")
+    boolean dryRun;
+
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws Exception {
         RunSetup setup = runOptions.load();
+        if (dryRun) {
+            DryRun.print(setup, spec.commandLine().getOut());
+            return 0;
+        }
         RunConfig cfg = setup.config();
         Path runDir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
         if (!resume && Files.exists(runDir.resolve("metrics.jsonl"))) {

@@ -11,11 +11,15 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.testkit.SharedFiles;
 import picocli.CommandLine;
 
 /** The command line as a user meets it: real configs from the repository, real output. */
 class CliTest {
     static final Path CONFIGS = Path.of("..", "configs");
+    static final String HUMANEVAL = SharedFiles.shared().resolve("datasets/code/humaneval.jsonl").toString();
+    static final String GSM8K = SharedFiles.shared().resolve("datasets/math/gsm8k.train.jsonl").toString();
+    static final String AIME = SharedFiles.shared().resolve("datasets/math/aime24.test.jsonl").toString();
 
     record Result(int code, String out, String err) {
     }
@@ -34,14 +38,19 @@ class CliTest {
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
         try (var files = Files.walk(CONFIGS)) {
             var configs = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(20);
+            assertThat(configs).hasSize(21);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
+                // configs that read Hub datasets play the same files from the test data here (no network in tests)
+                String[] data = Files.readString(c).contains("hf://") ? task.equals("code")
+                        ? new String[] {"--set", "task.options.train=", "--set", "task.options.test=" + HUMANEVAL}
+                        : new String[] {"--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME}
+                        : new String[0];
                 // code episodes run every program in the sandbox: two problems are enough to load and play
                 Result r = task.equals("code")
-                        ? run("rollout", c.toString(), "--problems", "2", "--show", "0", "--set", "rollout.k=2", "--set",
-                        "task.maxTurns=1")
-                        : run("rollout", c.toString(), "--problems", "4", "--show", "0");
+                        ? run(concat(new String[] {"rollout", c.toString(), "--problems", "2", "--show", "0", "--set",
+                        "rollout.k=2", "--set", "task.maxTurns=1"}, data))
+                        : run(concat(new String[] {"rollout", c.toString(), "--problems", "4", "--show", "0"}, data));
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
                 String role = switch (task) {
                     case "math" -> "reasoner ";
@@ -57,7 +66,7 @@ class CliTest {
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
         for (String config : new String[] {"math/L1.yaml", "code/L1.yaml"}) {
             String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6", "--set",
-                "task.maxTurns=2"};
+                "task.maxTurns=2", "--set", config.startsWith("code") ? "task.options.test=" + HUMANEVAL : "run.seed=1"};
             Result oracle = run(concat(base, "--policy", "oracle"));
             assertThat(oracle.code()).as(oracle.err()).isZero();
             assertThat(oracle.out()).contains("6 test problems").contains("success 100.0%");
@@ -65,7 +74,7 @@ class CliTest {
             assertThat(wrong.out()).contains("success 0.0%");
         }
         Result bad = run("evaluate", CONFIGS.resolve("math/L1.yaml").toString(), "--policy", "oracle", "--set",
-                "task.options.test=no/such.jsonl");
+                "task.options.generator=", "--set", "task.options.test=no/such.jsonl");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("config key 'task.options.test'").contains("no/such.jsonl");
     }

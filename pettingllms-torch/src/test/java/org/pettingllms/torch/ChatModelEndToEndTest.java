@@ -41,7 +41,8 @@ class ChatModelEndToEndTest {
         Files.copy(tok.resolve("tokenizer_config.json"), dir.resolve("tokenizer_config.json"));
         Path aime = SharedFiles.shared().resolve("datasets/math/aime24.test.jsonl");
         RunConfig run = ConfigLoader.load(Path.of("..", "configs", "math", "L0.yaml"), List.of(
-                "policy.model=" + dir, "task.options.test=" + aime, "task.options.train=",
+                "policy.model=" + dir, "task.options.test=" + aime, "task.options.train=", "task.options.generator=",
+                "task.style=chat",
                 "rollout.sampling.maxTokens=6", "rollout.k=2"));
         Task<?> task = Tasks.create(run.task());
         PolicyMap policies = PolicyMap.forLevel(run.policy().level(), task.roles(), run.policy().model(), new HashSet<>());
