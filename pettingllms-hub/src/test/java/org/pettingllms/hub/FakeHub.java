@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,29 +32,29 @@ import java.util.regex.Pattern;
  * relative {@code Location}. Faults can be switched on: a connection cut half-way through a body, bytes that do not
  * match their etag, 503s, a CDN that ignores {@code Range}. Every request is recorded.
  */
-final class FakeHub implements AutoCloseable {
+public final class FakeHub implements AutoCloseable {
     /** A request as the servers saw it. */
-    record Request(String server, String method, String path, Headers headers) {
-        String header(String name) {
+    public record Request(String server, String method, String path, Headers headers) {
+        public String header(String name) {
             return headers.getFirst(name);
         }
 
-        boolean isBodyGet() {
+        public boolean isBodyGet() {
             return method.equals("GET") && (server.equals("cdn") || path.contains("/resolve/"));
         }
     }
 
     /** A file of a commit. */
-    record Content(byte[] bytes, boolean lfs) {
-        static Content text(String s) {
+    public record Content(byte[] bytes, boolean lfs) {
+        public static Content text(String s) {
             return new Content(s.getBytes(StandardCharsets.UTF_8), false);
         }
 
-        static Content lfs(byte[] b) {
+        public static Content lfs(byte[] b) {
             return new Content(b, true);
         }
 
-        String etag() {
+        public String etag() {
             return lfs ? sha256(bytes) : gitSha1(bytes);
         }
     }
@@ -79,7 +78,7 @@ final class FakeHub implements AutoCloseable {
     private final AtomicInteger commitCounter = new AtomicInteger();
     private volatile boolean cdnIgnoresRange;
 
-    FakeHub() throws IOException {
+    public FakeHub() throws IOException {
         hub = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         cdn = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         hub.createContext("/", ex -> handle("hub", ex));
@@ -88,18 +87,18 @@ final class FakeHub implements AutoCloseable {
         cdn.start();
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return URI.create("http://127.0.0.1:" + hub.getAddress().getPort());
     }
 
     /** A new commit of {@code files} on {@code branch} of the repo; returns its sha. */
-    String commit(RepoId repo, String branch, Map<String, Content> files) {
+    public String commit(RepoId repo, String branch, Map<String, Content> files) {
         return commit(repo, branch, files,
                 gitSha1(("commit " + repo + " " + commitCounter.incrementAndGet()).getBytes(StandardCharsets.UTF_8)));
     }
 
     /** A commit with a given sha (to meet a cache written elsewhere). */
-    String commit(RepoId repo, String branch, Map<String, Content> files, String sha) {
+    public String commit(RepoId repo, String branch, Map<String, Content> files, String sha) {
         commits.put(sha, new LinkedHashMap<>(files));
         for (Content c : files.values()) {
             if (c.lfs()) {
@@ -112,39 +111,39 @@ final class FakeHub implements AutoCloseable {
     }
 
     /** The repo accepts only these tokens (a gated repo whose terms those accounts accepted). */
-    void gate(RepoId repo, String... allowedTokens) {
+    public void gate(RepoId repo, String... allowedTokens) {
         gated.put(key(repo), Set.of(allowedTokens));
     }
 
     /** {@code old} was renamed to {@code now}: its URLs answer 307 with a relative Location. */
-    void rename(RepoId old, RepoId now) {
+    public void rename(RepoId old, RepoId now) {
         renamed.put(key(old), now.id());
     }
 
     /** The first body of this file (by etag) is cut half-way: the connection closes. */
-    void cutOnce(String etag) {
+    public void cutOnce(String etag) {
         cutOnce.add(etag);
     }
 
     /** The bytes served for this etag are not the ones it names. */
-    void corrupt(String etag) {
+    public void corrupt(String etag) {
         corrupt.add(etag);
     }
 
     /** The next {@code n} requests answer 503. */
-    void unavailable(int n) {
+    public void unavailable(int n) {
         unavailable.set(n);
     }
 
-    void cdnIgnoresRange() {
+    public void cdnIgnoresRange() {
         cdnIgnoresRange = true;
     }
 
-    List<Request> requests() {
+    public List<Request> requests() {
         return List.copyOf(requests);
     }
 
-    void clearRequests() {
+    public void clearRequests() {
         requests.clear();
     }
 
@@ -342,11 +341,11 @@ final class FakeHub implements AutoCloseable {
         return repo.type() + "/" + repo.id();
     }
 
-    static String sha256(byte[] b) {
+    public static String sha256(byte[] b) {
         return digest("SHA-256", new byte[0], b);
     }
 
-    static String gitSha1(byte[] b) {
+    public static String gitSha1(byte[] b) {
         return digest("SHA-1", ("blob " + b.length + "\0").getBytes(StandardCharsets.US_ASCII), b);
     }
 
@@ -358,15 +357,5 @@ final class FakeHub implements AutoCloseable {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    static List<Request> only(List<Request> requests, String method) {
-        List<Request> out = new ArrayList<>();
-        for (Request r : requests) {
-            if (r.method().equals(method)) {
-                out.add(r);
-            }
-        }
-        return out;
     }
 }
