@@ -76,7 +76,9 @@ final class FetchCommand implements Callable<Integer> {
                 if (!NOT_A_MODEL.contains(d.reason())) {
                     throw d;
                 }
-                throw new HubException(e.reason(), e.getMessage() + "; no dataset repo of that name either", e);
+                throw new HubException(e.reason(), e.getMessage() + (e.reason() == Reason.NOT_CACHED
+                        ? "; the cache has no dataset repo of that name either" : "; no dataset repo of that name either"),
+                        e);
             }
         }
         PrintWriter err = spec.commandLine().getErr();

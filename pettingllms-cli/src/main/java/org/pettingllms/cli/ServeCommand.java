@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.hub.HubRef;
+import org.pettingllms.hub.RepoType;
 import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -34,7 +36,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8000", description = "port (0: any free port)")
     int port;
 
-    @Option(names = "--served-model-name", description = "the model id clients use (default: --model as given)")
+    @Option(names = "--served-model-name", description = "the model id clients use (default: the --model path, or"
+            + " the Hub id without its revision)")
     String servedName;
 
     @Option(names = "--adapter", paramLabel = "NAME=DIR", description = "a PEFT adapter to load at start, repeatable")
@@ -55,8 +58,9 @@ final class ServeCommand implements Callable<Integer> {
         if (!Files.isDirectory(Path.of(dir))) {
             throw new ConfigException("--model " + model + ": not a model directory (nor a Hub id org/name)");
         }
-        // clients name the model as it was given (a Hub id stays an id, as vLLM names it), not by a cache path
-        String name = servedName == null ? model : servedName;
+        // clients name a Hub model by its id, as vLLM does (and rollout.servedModel's default), not by a cache path
+        String name = servedName != null ? servedName
+                : dir.equals(model) ? model : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
              InferenceServer server = new InferenceServer(engine, dir, new InferenceServer.Options(host, port, name,

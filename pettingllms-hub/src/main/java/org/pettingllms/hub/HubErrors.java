@@ -90,7 +90,8 @@ final class HubErrors {
         return false;
     }
 
-    private static String cause(Throwable e) {
+    /** A failed request's reason in a few words ({@code connection refused}, {@code unknown host}). */
+    static String cause(Throwable e) {
         if (unresolved(e)) {
             return "unknown host";
         }
@@ -99,7 +100,8 @@ final class HubErrors {
                 return t.getMessage();
             }
         }
-        return e.getClass().getSimpleName();
+        // the JDK's client says nothing more when a connection is refused
+        return e instanceof java.net.ConnectException ? "connection refused" : e.getClass().getSimpleName();
     }
 
     /** What the server said: {@code X-Error-Message}, else the body's {@code error}, else the body's first line. */

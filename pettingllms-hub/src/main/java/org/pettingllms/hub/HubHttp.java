@@ -161,8 +161,8 @@ final class HubHttp {
                 if (HubErrors.unresolved(e) || failed >= retries.attempts()) {
                     throw HubErrors.unreachable(uri, e, failed, settings);
                 }
-                LOG.warn("{} {}: {}; try {} of {} in {} ms", method, uri, e, failed + 1, retries.attempts(),
-                        retries.delay(failed).toMillis());
+                LOG.warn("{} {}: {}; try {} of {} in {} ms", method, uri, HubErrors.cause(e), failed + 1,
+                        retries.attempts(), retries.delay(failed).toMillis());
                 pause(retries.delay(failed));
                 continue;
             }

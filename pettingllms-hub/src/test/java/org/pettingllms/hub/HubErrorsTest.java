@@ -121,7 +121,7 @@ class HubErrorsTest {
         HubException e = fails(client, HubRef.of(MODEL));
 
         assertThat(e.reason()).isEqualTo(Reason.NO_NETWORK);
-        assertThat(e.getMessage()).startsWith("cannot reach http://127.0.0.1:" + closedPort)
+        assertThat(e.getMessage()).startsWith("cannot reach http://127.0.0.1:" + closedPort + " (connection refused)")
                 .contains("HF_ENDPOINT").contains("HF_HUB_OFFLINE=1");
     }
 
