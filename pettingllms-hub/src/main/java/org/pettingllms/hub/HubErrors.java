@@ -3,7 +3,9 @@ package org.pettingllms.hub;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
@@ -83,7 +85,7 @@ final class HubErrors {
     /** Whether the host's name could not be resolved (no network, or a wrong HF_ENDPOINT): not worth a retry. */
     static boolean unresolved(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof UnresolvedAddressException || t instanceof java.net.UnknownHostException) {
+            if (t instanceof UnresolvedAddressException || t instanceof UnknownHostException) {
                 return true;
             }
         }
@@ -101,7 +103,7 @@ final class HubErrors {
             }
         }
         // the JDK's client says nothing more when a connection is refused
-        return e instanceof java.net.ConnectException ? "connection refused" : e.getClass().getSimpleName();
+        return e instanceof ConnectException ? "connection refused" : e.getClass().getSimpleName();
     }
 
     /** What the server said: {@code X-Error-Message}, else the body's {@code error}, else the body's first line. */

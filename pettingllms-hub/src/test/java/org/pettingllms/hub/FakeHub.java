@@ -10,6 +10,7 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -354,7 +355,7 @@ public final class FakeHub implements AutoCloseable {
             MessageDigest md = MessageDigest.getInstance(algorithm);
             md.update(prefix);
             return HexFormat.of().formatHex(md.digest(b));
-        } catch (java.security.NoSuchAlgorithmException e) {
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

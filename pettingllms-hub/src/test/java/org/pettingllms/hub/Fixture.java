@@ -1,5 +1,6 @@
 package org.pettingllms.hub;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -36,8 +37,8 @@ final class Fixture {
     static Map<String, Content> datasetFiles() {
         Map<String, Content> files = new LinkedHashMap<>();
         files.put("README.md", Content.text("# math problems\n"));
-        files.put("data/train-00000-of-00001.jsonl", Content.lfs(TRAIN.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        files.put("data/test-00000-of-00001.jsonl", Content.lfs(TEST.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        files.put("data/train-00000-of-00001.jsonl", Content.lfs(TRAIN.getBytes(StandardCharsets.UTF_8)));
+        files.put("data/test-00000-of-00001.jsonl", Content.lfs(TEST.getBytes(StandardCharsets.UTF_8)));
         return files;
     }
 

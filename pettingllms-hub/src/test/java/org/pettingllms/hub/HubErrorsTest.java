@@ -7,6 +7,7 @@ import static org.pettingllms.hub.Fixture.MODEL;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,7 @@ class HubErrorsTest {
         Files.createDirectories(hfHome);
         Files.writeString(hfHome.resolve("token"), "hf_from_file\n");
         HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_HOME", hfHome.toString()));
-        client.snapshot(HubRef.of(MODEL), new FileFilter(java.util.List.of("config.json"), java.util.List.of()),
+        client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("config.json"), List.of()),
                 DownloadListener.NONE);
 
         assertThat(hub.requests()).extracting(Request::headers).allSatisfy(h ->

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,7 +17,7 @@ class HubSettingsTest {
     Path home;
 
     HubSettings of(String... pairs) {
-        Map<String, String> env = new java.util.HashMap<>();
+        Map<String, String> env = new HashMap<>();
         env.put("HOME", home.toString());
         for (int i = 0; i < pairs.length; i += 2) {
             env.put(pairs[i], pairs[i + 1]);

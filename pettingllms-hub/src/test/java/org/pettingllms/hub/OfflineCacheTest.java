@@ -7,7 +7,9 @@ import static org.pettingllms.hub.Fixture.MODEL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,7 +77,7 @@ class OfflineCacheTest {
     @Test
     void onlineTheSameCacheIsReusedAndNothingIsDownloaded() throws Exception {
         writeAsPythonDoes(dir.resolve("hub"), MODEL);
-        java.util.Map<String, FakeHub.Content> files = new java.util.LinkedHashMap<>();
+        Map<String, FakeHub.Content> files = new LinkedHashMap<>();
         files.put("config.json", FakeHub.Content.text(CONFIG));
         files.put("onnx/model.onnx", FakeHub.Content.lfs(WEIGHTS));
         hub.commit(MODEL, "main", files, COMMIT);

@@ -3,6 +3,7 @@ package org.pettingllms.hub;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -70,7 +71,7 @@ class ParsingTest {
         assertThat(FileMeta.normalizeEtag("\"abc\"")).isEqualTo("abc");
         String sha1 = "a".repeat(40);
         String sha256 = "b".repeat(64);
-        java.net.URI u = java.net.URI.create("http://x/y");
+        URI u = URI.create("http://x/y");
         assertThat(new FileMeta("f", sha1, sha1, 1, u, false).check()).isEqualTo(FileMeta.Check.GIT_SHA1);
         assertThat(new FileMeta("f", sha1, sha256, 1, u, true).check()).isEqualTo(FileMeta.Check.SHA256);
         assertThat(new FileMeta("f", sha1, "xyz-1", 1, u, false).check()).isEqualTo(FileMeta.Check.SIZE_ONLY);
