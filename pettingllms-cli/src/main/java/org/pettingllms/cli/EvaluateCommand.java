@@ -1,5 +1,6 @@
 package org.pettingllms.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ final class EvaluateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CONFIG", description = "run config (YAML)")
     Path config;
 
-    @Option(names = "--model", description = "a Hugging Face model directory (default: the config's policy.model)")
+    @Option(names = "--model", description = "a Hugging Face model directory or Hub id org/name[@revision] (default:"
+            + " the config's policy.model)")
     String model;
 
     @Option(names = "--adapters", paramLabel = "ROLE=DIR", description = "a PEFT adapter for a role (L2), repeatable")
@@ -53,9 +55,10 @@ final class EvaluateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<String> sets = new ArrayList<>(overrides);
         if (model != null) {
-            sets.add("policy.model=" + model);
+            // JSON: the YAML reading of overrides takes it as the string it is, whatever the path holds
+            sets.add("policy.model=" + new ObjectMapper().writeValueAsString(model));
         }
-        RunSetup setup = RunSetup.load(config, sets);
+        RunSetup setup = RunSetup.load(config, sets, Main.env(spec));
         RunConfig cfg = setup.config();
         List<Problem> problems = setup.testProblems();
         if (policy.equals("model")) {

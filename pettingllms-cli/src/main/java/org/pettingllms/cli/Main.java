@@ -1,20 +1,35 @@
 package org.pettingllms.cli;
 
+import java.util.Map;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.hub.HubException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** The {@code pettingllms} command. */
 @Command(name = "pettingllms", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "On-policy reinforcement learning of multi-agent LLM systems with AT-GRPO.",
-        subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, CheckAnswerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, FetchCommand.class, CheckAnswerCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
             description = "print the stack trace of an error (otherwise one line)")
     boolean debug;
 
+    /** The environment the commands read (PETTINGLLMS_HOME, the HF_* variables): the process's, or a test's. */
+    private final Map<String, String> env;
+
+    Main(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
+
     public static void main(String[] args) {
         System.exit(run(args));
+    }
+
+    /** The environment of the command {@code spec} belongs to; the process's when it runs outside a Main. */
+    static Map<String, String> env(CommandSpec spec) {
+        return spec != null && spec.root().userObject() instanceof Main m ? m.env : System.getenv();
     }
 
     /** Runs the command line; returns the exit code (0 ok, 1 failure, 2 bad usage or configuration). */
@@ -24,13 +39,21 @@ public final class Main {
 
     /** The configured command line: exit codes 2 for configuration and usage errors, 1 for failures. */
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+        return commandLine(System.getenv());
+    }
+
+    /** The command line over the environment {@code env} (tests pass their own). */
+    static CommandLine commandLine(Map<String, String> env) {
+        CommandLine cli = new CommandLine(new Main(env)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            boolean usage = ex instanceof ConfigException || ex instanceof IllegalArgumentException;
+            boolean usage = ex instanceof ConfigException || ex instanceof IllegalArgumentException
+                    || (ex instanceof HubException h && (h.reason() == HubException.Reason.BAD_REQUEST
+                    || h.reason() == HubException.Reason.SETTINGS));
             cmd.getErr().println("error: " + oneLine(ex));
             if (debug(parsed)) {
                 ex.printStackTrace(cmd.getErr());
-            } else if (!usage) {
+            } else if (!usage && !(ex instanceof HubException)) {
+                // a HubException says all there is to say (what failed and what to do); others may need the trace
                 cmd.getErr().println("(run again with --debug for the stack trace)");
             }
             return usage ? 2 : 1;

@@ -3,8 +3,11 @@ package org.pettingllms.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** The run config argument and its {@code --set} overrides, shared by the commands that run a config. */
 final class RunOptions {
@@ -15,7 +18,12 @@ final class RunOptions {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. rollout.k=8")
     List<String> overrides = new ArrayList<>();
 
+    /** The command this is mixed into, for its environment. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
     RunSetup load() {
-        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(), overrides);
+        Map<String, String> env = Main.env(command);
+        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env);
     }
 }

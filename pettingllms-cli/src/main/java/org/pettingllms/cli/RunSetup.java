@@ -2,8 +2,10 @@ package org.pettingllms.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.data.Problem;
@@ -20,16 +22,26 @@ import org.pettingllms.core.task.Tasks;
 /** A loaded run: its config, the task and the role-to-policy map. */
 record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
 
-    static RunSetup load(Path configFile, List<String> overrides) {
+    /**
+     * Loads a run's config with its overrides, then makes its names local: a {@code policy.model} relative to the
+     * installation (PETTINGLLMS_HOME), a Hub id in {@code policy.model} and {@code hf://} files in
+     * {@code task.options} ({@link HubResolver}). {@code env} is the environment those are read from.
+     */
+    static RunSetup load(Path configFile, List<String> overrides, Map<String, String> env) {
         RunConfig cfg = ConfigLoader.load(configFile, overrides);
         String model = cfg.policy().model();
-        String home = System.getenv("PETTINGLLMS_HOME");
+        String home = env.get("PETTINGLLMS_HOME");
+        List<String> local = new ArrayList<>(overrides);
         if (home != null && !model.startsWith("fresh:") && !Path.of(model).isAbsolute() && !Files.exists(Path.of(model))
                 && Files.isDirectory(Path.of(home).resolve(model))) {
             // configs name the shipped models relative to the installation, wherever the command runs from
-            List<String> withModel = new java.util.ArrayList<>(overrides);
-            withModel.add("policy.model=" + Path.of(home).resolve(model));
-            cfg = ConfigLoader.load(configFile, withModel);
+            local.add("policy.model=" + Path.of(home).resolve(model));
+            cfg = ConfigLoader.load(configFile, local);
+        }
+        List<String> hub = new HubResolver(env).overrides(cfg);
+        if (!hub.isEmpty()) {
+            local.addAll(hub);
+            cfg = ConfigLoader.load(configFile, local);
         }
         Task<?> task = Tasks.create(cfg.task());
         for (String r : cfg.policy().untrainedRoles()) {
@@ -55,8 +67,8 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
     }
 
     /** The default config: plan-path at L2, from the installation's configs folder. */
-    static Path defaultConfig() {
-        String home = System.getenv("PETTINGLLMS_HOME");
+    static Path defaultConfig(Map<String, String> env) {
+        String home = env.get("PETTINGLLMS_HOME");
         Path base = home == null ? Path.of(".") : Path.of(home);
         Path p = base.resolve("configs/plan-path/L2.yaml");
         if (!Files.exists(p)) {

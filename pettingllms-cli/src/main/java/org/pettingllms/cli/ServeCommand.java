@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.hub.HubRef;
+import org.pettingllms.hub.RepoType;
 import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -24,8 +26,9 @@ import picocli.CommandLine.Spec;
         description = "Serve a model over HTTP with vLLM- and SGLang-compatible endpoints (completions with token ids"
                 + " and logprobs, chat completions, /generate, LoRA adapter loading).")
 final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--model", required = true, description = "a Hugging Face model directory")
-    Path model;
+    @Option(names = "--model", required = true, description = "a Hugging Face model directory, or a Hub id"
+            + " org/name[@revision] (downloaded into the Hugging Face cache unless it is there)")
+    String model;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: loopback)")
     String host;
@@ -33,7 +36,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8000", description = "port (0: any free port)")
     int port;
 
-    @Option(names = "--served-model-name", description = "the model id clients use (default: the --model path)")
+    @Option(names = "--served-model-name", description = "the model id clients use (default: the --model path, or"
+            + " the Hub id without its revision)")
     String servedName;
 
     @Option(names = "--adapter", paramLabel = "NAME=DIR", description = "a PEFT adapter to load at start, repeatable")
@@ -50,20 +54,23 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isDirectory(model)) {
-            throw new ConfigException("--model " + model + ": not a model directory");
+        String dir = new HubResolver(Main.env(spec)).model(model, "--model");
+        if (!Files.isDirectory(Path.of(dir))) {
+            throw new ConfigException("--model " + model + ": not a model directory (nor a Hub id org/name)");
         }
-        String name = model.toString();
+        // clients name a Hub model by its id, as vLLM does (and rollout.servedModel's default), not by a cache path
+        String name = servedName != null ? servedName
+                : dir.equals(model) ? model : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
-        try (EmbeddedEngine engine = InferenceServer.openEngine(name, device);
-             InferenceServer server = new InferenceServer(engine, name, new InferenceServer.Options(host, port,
-                     servedName == null ? name : servedName, maxConcurrent))) {
+        try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
+             InferenceServer server = new InferenceServer(engine, dir, new InferenceServer.Options(host, port, name,
+                     maxConcurrent))) {
             for (Map.Entry<String, Path> a : adapters.entrySet()) {
                 server.loadAdapter(a.getKey(), a.getValue());
             }
             server.start();
-            out.printf("serving %s as '%s' on %s (adapters: %s); Ctrl-C stops%n", model,
-                    servedName == null ? name : servedName, server.uri(), adapters.keySet());
+            out.printf("serving %s as '%s' on %s (adapters: %s); Ctrl-C stops%n", dir, name, server.uri(),
+                    adapters.keySet());
             out.flush();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

@@ -105,7 +105,8 @@ final class TableCommand implements Callable<Integer> {
                 "train.validateEvery=0", "train.checkpointEvery=0"));
         // every row of a game plays the L2 config's turns, and every trained row gets its budget unless the command
         // line names one
-        RunConfig l2 = RunSetup.load(home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides).config();
+        RunConfig l2 = RunSetup.load(home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides,
+                Main.env(spec)).config();
         sets.add("task.maxTurns=" + l2.task().maxTurns());
         sets.add("train.steps=" + (steps != null ? steps : l2.train().steps()));
         sets.add("rollout.problemsPerStep=" + (problemsPerStep != null ? problemsPerStep
@@ -117,7 +118,7 @@ final class TableCommand implements Callable<Integer> {
         }
         Path config = home.resolve("configs")
                 .resolve(game).resolve(level + ".yaml");
-        return RunSetup.load(config, sets);
+        return RunSetup.load(config, sets, Main.env(spec));
     }
 
     /** Greedy test success of the level's base policies, after {@code steps} training steps when {@code train}. */

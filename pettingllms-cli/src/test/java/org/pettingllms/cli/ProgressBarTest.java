@@ -22,6 +22,15 @@ class ProgressBarTest {
     }
 
     @Test
+    void aBarOfBytesShowsSizesAndARateInBytes() {
+        ProgressBar bar = new ProgressBar("acme/m (2 files)", new PrintStream(new ByteArrayOutputStream()), false, true);
+        bar.restart();
+        String line = bar.line(1_500_000, 6_000_000, System.nanoTime() + 1_000_000_000L);
+        assertThat(line).startsWith("acme/m (2 files) [######------------------] 1.5 MB/6.0 MB  25% | ")
+                .contains(" MB/s | ETA ");
+    }
+
+    @Test
     void withoutATerminalItPrintsAPlainLineEachQuarter() {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         ProgressBar bar = new ProgressBar("rollout", new PrintStream(buf, true, StandardCharsets.UTF_8), false);

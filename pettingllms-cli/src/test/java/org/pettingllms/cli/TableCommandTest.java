@@ -25,7 +25,7 @@ class TableCommandTest {
         table.evalProblems = 200;
         table.firstProblem = 100_000;
         for (String game : List.of("plan-path", "sokoban", "sudoku")) {
-            var l2 = RunSetup.load(Path.of("..", "configs", game, "L2.yaml"), List.of()).config();
+            var l2 = RunSetup.load(Path.of("..", "configs", game, "L2.yaml"), List.of(), System.getenv()).config();
             for (String level : List.of("L0", "L1", "L2")) {
                 var cfg = table.setup(game, level, 2, level + "-trained").config();
                 assertThat(cfg.validation().firstProblem()).as(game + " " + level).isEqualTo(100_000);

@@ -1,0 +1,221 @@
+package org.pettingllms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.hub.FakeHub;
+import org.pettingllms.hub.FakeHub.Content;
+import org.pettingllms.hub.FakeHub.Request;
+import org.pettingllms.hub.RepoId;
+import picocli.CommandLine;
+
+/** {@code fetch}, and Hub names in configs and {@code serve --model}, against a local server that answers as the Hub. */
+class HubCommandsTest {
+    static final RepoId MODEL = RepoId.model("acme/tiny-chat");
+    static final RepoId DATASET = RepoId.dataset("acme/arith");
+    static final String TRAIN = "{\"question\": \"What is 1+1?\", \"answer\": \"2\"}\n"
+            + "{\"question\": \"What is 2+3?\", \"answer\": \"5\"}\n";
+    static final String TEST = "{\"question\": \"What is 2+2?\", \"answer\": \"4\"}\n"
+            + "{\"question\": \"What is 3+3?\", \"answer\": \"6\"}\n";
+
+    @TempDir
+    Path dir;
+    FakeHub hub;
+    String modelCommit;
+    String datasetCommit;
+
+    @BeforeEach
+    void start() throws Exception {
+        hub = new FakeHub();
+        Map<String, Content> model = new LinkedHashMap<>();
+        model.put("config.json", Content.text("{\"model_type\": \"qwen3\"}"));
+        model.put("tokenizer.json", Content.text("{}"));
+        model.put("model.safetensors", Content.lfs(new byte[70_000]));
+        model.put("pytorch_model.bin", Content.lfs(new byte[90_000]));
+        model.put("README.md", Content.text("# tiny chat\n"));
+        modelCommit = hub.commit(MODEL, "main", model);
+        Map<String, Content> data = new LinkedHashMap<>();
+        data.put("README.md", Content.text("# arithmetic\n"));
+        data.put("data/train-00000-of-00001.jsonl", Content.lfs(TRAIN.getBytes(StandardCharsets.UTF_8)));
+        data.put("data/test-00000-of-00001.jsonl", Content.lfs(TEST.getBytes(StandardCharsets.UTF_8)));
+        data.put("extra/test-00000-of-00001.jsonl", Content.lfs(TEST.getBytes(StandardCharsets.UTF_8)));
+        datasetCommit = hub.commit(DATASET, "main", data);
+    }
+
+    @AfterEach
+    void stop() {
+        hub.close();
+    }
+
+    Map<String, String> env(String... more) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.keySet().removeIf(k -> k.startsWith("HF_") || k.startsWith("HUGGING") || k.equals("TRANSFORMERS_OFFLINE"));
+        env.put("HOME", dir.toString());
+        env.put("HF_HUB_CACHE", dir.resolve("hub").toString());
+        env.put("HF_ENDPOINT", hub.endpoint().toString());
+        for (int i = 0; i + 1 < more.length; i += 2) {
+            env.put(more[i], more[i + 1]);
+        }
+        return env;
+    }
+
+    CliTest.Result run(Map<String, String> env, String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine(env);
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int code = cli.execute(args);
+        return new CliTest.Result(code, out.toString(), err.toString());
+    }
+
+    static List<String> errorLines(CliTest.Result r) {
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("--debug");
+        return r.err().lines().filter(l -> l.startsWith("error: ")).toList();
+    }
+
+    @Test
+    void fetchDownloadsARepoAndPrintsItsSnapshotFolder() throws Exception {
+        CliTest.Result r = run(env(), "fetch", "acme/tiny-chat");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        Path folder = dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit);
+        assertThat(r.out()).isEqualTo(folder + System.lineSeparator());
+        assertThat(folder.resolve("pytorch_model.bin")).exists();
+        assertThat(r.err()).contains("model repo acme/tiny-chat at " + modelCommit + ": 5 files");
+
+        CliTest.Result json = run(env(), "fetch", "acme/tiny-chat", "--include", "*.json", "--exclude", "tok*",
+                "--revision", modelCommit);
+        assertThat(json.code()).as(json.err()).isZero();
+        assertThat(json.err()).contains(": 1 file");
+    }
+
+    @Test
+    void aRepoThatIsNoModelIsTriedAsADataset() {
+        CliTest.Result r = run(env(), "fetch", "acme/arith", "--include", "data/*");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.err()).contains("no model repo acme/arith on the Hub; trying the dataset repo"
+                + " datasets/acme/arith@main");
+        assertThat(r.out().strip()).isEqualTo(dir.resolve("hub/datasets--acme--arith/snapshots").resolve(datasetCommit)
+                .toString());
+        assertThat(Path.of(r.out().strip()).resolve("data/test-00000-of-00001.jsonl")).exists();
+
+        CliTest.Result prefixed = run(env(), "fetch", "datasets/acme/arith", "--include", "README.md");
+        assertThat(prefixed.code()).isZero();
+        assertThat(prefixed.err()).doesNotContain("trying");
+    }
+
+    @Test
+    void fetchErrorsAreOneLineWithANonZeroExitCode() {
+        CliTest.Result missing = run(env(), "fetch", "acme/nope");
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(errorLines(missing)).containsExactly("error: model repo acme/nope not found on " + hub.endpoint()
+                + " (if it is private or gated, set HF_TOKEN to a token that can read it); no dataset repo of that name"
+                + " either");
+
+        hub.gate(MODEL, "hf_ok");
+        CliTest.Result gated = run(env(), "fetch", "acme/tiny-chat");
+        assertThat(gated.code()).isEqualTo(1);
+        assertThat(errorLines(gated)).singleElement().asString()
+                .contains("is gated: accept its terms on " + hub.endpoint() + "/acme/tiny-chat").contains("HF_TOKEN");
+        assertThat(run(env("HF_TOKEN", "hf_ok"), "fetch", "acme/tiny-chat").code()).isZero();
+
+        CliTest.Result offline = run(env("HF_HUB_OFFLINE", "1"), "fetch", "acme/other");
+        assertThat(offline.code()).isEqualTo(1);
+        assertThat(errorLines(offline)).singleElement().asString().contains("not in the Hugging Face cache")
+                .contains("HF_HUB_OFFLINE");
+
+        CliTest.Result bad = run(env(), "fetch", "just-a-name");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(errorLines(bad)).containsExactly("error: 'just-a-name' is not a Hub repo; expected org/name,"
+                + " org/name@revision or datasets/org/name, for example Qwen/Qwen3-1.7B");
+    }
+
+    @Test
+    void aConfigNamingAHubModelAndHfFilesGetsLocalPathsAndOnlyTheFilesItNeeds() throws Exception {
+        RunSetup setup = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of("policy.model=acme/tiny-chat",
+                "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "task.options.test=hf://datasets/acme/arith@main/data/test-00000-of-00001.jsonl"), env());
+
+        Path model = dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit);
+        Path data = dir.resolve("hub/datasets--acme--arith/snapshots").resolve(datasetCommit);
+        assertThat(setup.config().policy().model()).isEqualTo(model.toString());
+        assertThat(setup.config().rollout().servedModel()).isEqualTo("acme/tiny-chat");
+        assertThat(setup.config().task().options())
+                .containsEntry("train", data.resolve("data/train-00000-of-00001.jsonl").toString())
+                .containsEntry("test", data.resolve("data/test-00000-of-00001.jsonl").toString());
+        assertThat(setup.testProblems()).hasSize(2);
+        // the engine's files of the model (no .bin, no card), and the two files of the dataset
+        assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
+                .noneMatch(p -> p.endsWith("pytorch_model.bin") || p.endsWith("README.md"))
+                .anyMatch(p -> p.endsWith("/config.json"));
+        assertThat(Files.exists(model.resolve("pytorch_model.bin"))).isFalse();
+        assertThat(Files.exists(data.resolve("extra"))).isFalse();
+
+        // offline, the same config is served by the cache without a request
+        hub.clearRequests();
+        RunSetup offline = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of(
+                "policy.model=acme/tiny-chat@main", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl"), env("HF_HUB_OFFLINE", "on"));
+        assertThat(offline.config().policy().model()).isEqualTo(model.toString());
+        assertThat(hub.requests()).isEmpty();
+    }
+
+    @Test
+    void evaluateRunsOnADatasetFromTheHub() {
+        CliTest.Result r = run(env(), "evaluate", CliTest.CONFIGS.resolve("math/L1.yaml").toString(), "--policy",
+                "oracle", "--set", "task.maxTurns=2",
+                "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("2 test problems").contains("success 100.0%");
+    }
+
+    @Test
+    void aHubNameThatCannotBeResolvedIsAConfigErrorNamingTheKey() {
+        String config = CliTest.CONFIGS.resolve("math/L1.yaml").toString();
+        CliTest.Result two = run(env(), "evaluate", config, "--policy", "oracle",
+                "--set", "task.options.test=hf://datasets/acme/arith/*/test-*.jsonl");
+        assertThat(two.code()).isEqualTo(2);
+        assertThat(errorLines(two)).containsExactly("error: config key 'task.options.test':"
+                + " hf://datasets/acme/arith/*/test-*.jsonl matches 2 files: data/test-00000-of-00001.jsonl,"
+                + " extra/test-00000-of-00001.jsonl; it must match one");
+
+        CliTest.Result model = run(env(), "evaluate", config, "--model", "acme/missing");
+        assertThat(model.code()).isEqualTo(2);
+        assertThat(errorLines(model)).singleElement().asString().startsWith("error: config key 'policy.model':"
+                + " 'acme/missing' is no directory here, and from the Hugging Face Hub: model repo acme/missing not"
+                + " found on " + hub.endpoint());
+
+        // a local directory with the form of an id stays local
+        HubResolver resolver = new HubResolver(env());
+        assertThat(resolver.model(CliTest.CONFIGS.getParent().resolve("models/plan-path-tiny").toString(), "x"))
+                .endsWith("plan-path-tiny");
+        assertThat(resolver.model("fresh:tiny", "x")).isEqualTo("fresh:tiny");
+    }
+
+    @Test
+    void serveTakesAHubIdForItsModel() {
+        assertThat(new HubResolver(env()).model("acme/tiny-chat", "--model"))
+                .isEqualTo(dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit).toString());
+
+        CliTest.Result r = run(env(), "serve", "--model", "acme/missing");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(errorLines(r)).singleElement().asString().startsWith("error: --model: 'acme/missing' is no"
+                + " directory here, and from the Hugging Face Hub: model repo acme/missing not found");
+    }
+}
