@@ -58,7 +58,8 @@ final class EvaluateCommand implements Callable<Integer> {
             // JSON: the YAML reading of overrides takes it as the string it is, whatever the path holds
             sets.add("policy.model=" + new ObjectMapper().writeValueAsString(model));
         }
-        RunSetup setup = RunSetup.load(config, sets, Main.env(spec));
+        RunSetup setup = RunSetup.load(config, sets, Main.env(spec),
+                policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         RunConfig cfg = setup.config();
         List<Problem> problems = setup.testProblems();
         if (policy.equals("model")) {

@@ -27,6 +27,14 @@ import org.pettingllms.hub.RepoType;
 final class HubResolver {
     /** What the embedded engine reads of a model repo: config, weights, tokenizer and chat template. */
     static final FileFilter MODEL_FILES = new FileFilter(List.of("*.json", "*.safetensors", "*.jinja"), List.of());
+    /** What a dry run reads of a model repo: all of the above but the weights. */
+    static final FileFilter CONFIG_FILES = new FileFilter(List.of("*.json", "*.jinja"), List.of());
+
+    /**
+     * What a command needs of a Hub model: nothing (scripted policies play without one, and a recipe for a model
+     * nobody has downloaded must still load), its config, tokenizer and chat template (a dry run), or all of it.
+     */
+    enum ModelFiles { NONE, CONFIG, ALL }
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, String> env;
@@ -44,13 +52,18 @@ final class HubResolver {
      * @param what the option, for errors: {@code config key 'policy.model'} or {@code --model}
      */
     String model(String value, String what) {
+        return model(value, what, MODEL_FILES);
+    }
+
+    /** As {@link #model(String, String)}, downloading only the files {@code filter} lets through. */
+    String model(String value, String what, FileFilter filter) {
         if (value == null || value.startsWith("fresh:") || Files.isDirectory(Path.of(value))
                 || !HubRef.looksLikeId(value) || localFolder(value.substring(0, value.indexOf('/')))) {
             return value;
         }
         HubRef ref = HubRef.parse(value, RepoType.MODEL);
         try {
-            return client().snapshot(ref, MODEL_FILES, new DownloadBar(ref.repo().id())).folder().toString();
+            return client().snapshot(ref, filter, new DownloadBar(ref.repo().id())).folder().toString();
         } catch (HubException e) {
             throw new ConfigException(what + ": '" + value + "' is no directory here, and from the Hugging Face Hub: "
                     + e.getMessage(), e);
@@ -58,14 +71,16 @@ final class HubResolver {
     }
 
     /**
-     * The {@code --set} overrides that replace Hub names in {@code cfg} with local paths: {@code policy.model}, and
+     * The {@code --set} overrides that replace Hub names in {@code cfg} with local paths: {@code policy.model} (as
+     * far as {@code need} asks), and
      * each top-level {@code task.options} entry holding an {@code hf://} string (at any depth of lists and maps).
      * Values are written as JSON, which the YAML reading of overrides takes as is, whatever the path holds.
      */
-    List<String> overrides(RunConfig cfg) {
+    List<String> overrides(RunConfig cfg, ModelFiles need) {
         List<String> sets = new ArrayList<>();
         String model = cfg.policy().model();
-        String local = model(model, "config key 'policy.model'");
+        String local = need == ModelFiles.NONE ? model
+                : model(model, "config key 'policy.model'", need == ModelFiles.CONFIG ? CONFIG_FILES : MODEL_FILES);
         if (local != null && !local.equals(model)) {
             sets.add("policy.model=" + json(local));
             if (cfg.rollout().servedModel().isEmpty()) {

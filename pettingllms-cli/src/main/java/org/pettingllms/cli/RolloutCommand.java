@@ -57,7 +57,7 @@ final class RolloutCommand implements Callable<Integer> {
         if (!policy.equals("scripted") && !policy.equals("model")) {
             throw new IllegalArgumentException("--policy must be 'scripted' or 'model', got '" + policy + "'");
         }
-        RunSetup setup = runOptions.load();
+        RunSetup setup = runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
         List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);

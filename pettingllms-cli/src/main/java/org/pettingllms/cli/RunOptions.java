@@ -23,7 +23,11 @@ final class RunOptions {
     CommandSpec command;
 
     RunSetup load() {
+        return load(HubResolver.ModelFiles.ALL);
+    }
+
+    RunSetup load(HubResolver.ModelFiles need) {
         Map<String, String> env = Main.env(command);
-        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env);
+        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env, need);
     }
 }

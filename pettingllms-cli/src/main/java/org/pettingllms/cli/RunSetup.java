@@ -28,6 +28,12 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
      * {@code task.options} ({@link HubResolver}). {@code env} is the environment those are read from.
      */
     static RunSetup load(Path configFile, List<String> overrides, Map<String, String> env) {
+        return load(configFile, overrides, env, HubResolver.ModelFiles.ALL);
+    }
+
+    /** As above, fetching only what {@code need} says of a Hub model (scripted policies need none of it). */
+    static RunSetup load(Path configFile, List<String> overrides, Map<String, String> env,
+                         HubResolver.ModelFiles need) {
         RunConfig cfg = ConfigLoader.load(configFile, overrides);
         String model = cfg.policy().model();
         String home = env.get("PETTINGLLMS_HOME");
@@ -38,7 +44,7 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
             local.add("policy.model=" + Path.of(home).resolve(model));
             cfg = ConfigLoader.load(configFile, local);
         }
-        List<String> hub = new HubResolver(env).overrides(cfg);
+        List<String> hub = new HubResolver(env).overrides(cfg, need);
         if (!hub.isEmpty()) {
             local.addAll(hub);
             cfg = ConfigLoader.load(configFile, local);

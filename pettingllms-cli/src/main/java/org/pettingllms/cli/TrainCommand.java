@@ -51,7 +51,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        RunSetup setup = runOptions.load();
+        RunSetup setup = runOptions.load(dryRun ? HubResolver.ModelFiles.CONFIG : HubResolver.ModelFiles.ALL);
         if (dryRun) {
             DryRun.print(setup, spec.commandLine().getOut());
             return 0;

@@ -19,6 +19,7 @@ import org.pettingllms.hub.FakeHub;
 import org.pettingllms.hub.FakeHub.Content;
 import org.pettingllms.hub.FakeHub.Request;
 import org.pettingllms.hub.RepoId;
+import org.pettingllms.testkit.SharedFiles;
 import picocli.CommandLine;
 
 /** {@code fetch}, and Hub names in configs and {@code serve --model}, against a local server that answers as the Hub. */
@@ -147,7 +148,7 @@ class HubCommandsTest {
     @Test
     void aConfigNamingAHubModelAndHfFilesGetsLocalPathsAndOnlyTheFilesItNeeds() throws Exception {
         RunSetup setup = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of("policy.model=acme/tiny-chat",
-                "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "task.options.generator=", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
                 "task.options.test=hf://datasets/acme/arith@main/data/test-00000-of-00001.jsonl"), env());
 
         Path model = dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit);
@@ -168,7 +169,7 @@ class HubCommandsTest {
         // offline, the same config is served by the cache without a request
         hub.clearRequests();
         RunSetup offline = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of(
-                "policy.model=acme/tiny-chat@main", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "policy.model=acme/tiny-chat@main", "task.options.generator=", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
                 "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl"), env("HF_HUB_OFFLINE", "on"));
         assertThat(offline.config().policy().model()).isEqualTo(model.toString());
         assertThat(hub.requests()).isEmpty();
@@ -177,7 +178,7 @@ class HubCommandsTest {
     @Test
     void evaluateRunsOnADatasetFromTheHub() {
         CliTest.Result r = run(env(), "evaluate", CliTest.CONFIGS.resolve("math/L1.yaml").toString(), "--policy",
-                "oracle", "--set", "task.maxTurns=2",
+                "oracle", "--set", "task.maxTurns=2", "--set", "task.options.generator=",
                 "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
                 "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
 
@@ -188,7 +189,7 @@ class HubCommandsTest {
     @Test
     void aHubNameThatCannotBeResolvedIsAConfigErrorNamingTheKey() {
         String config = CliTest.CONFIGS.resolve("math/L1.yaml").toString();
-        CliTest.Result two = run(env(), "evaluate", config, "--policy", "oracle",
+        CliTest.Result two = run(env(), "evaluate", config, "--policy", "oracle", "--set", "task.options.generator=",
                 "--set", "task.options.test=hf://datasets/acme/arith/*/test-*.jsonl");
         assertThat(two.code()).isEqualTo(2);
         assertThat(errorLines(two)).containsExactly("error: config key 'task.options.test':"
@@ -206,6 +207,44 @@ class HubCommandsTest {
         assertThat(resolver.model(CliTest.CONFIGS.getParent().resolve("models/plan-path-tiny").toString(), "x"))
                 .endsWith("plan-path-tiny");
         assertThat(resolver.model("fresh:tiny", "x")).isEqualTo("fresh:tiny");
+    }
+
+    @Test
+    void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
+        Path tok = SharedFiles.fixture("qwen3-tokenizer");
+        Map<String, Content> files = new LinkedHashMap<>();
+        files.put("config.json", Content.text("{\"model_type\": \"qwen3\", \"vocab_size\": 151936, \"hidden_size\": 2048,"
+                + " \"intermediate_size\": 6144, \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
+                + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 40960,"
+                + " \"eos_token_id\": 151645}"));
+        files.put("tokenizer.json", Content.lfs(Files.readAllBytes(tok.resolve("tokenizer.json"))));
+        files.put("tokenizer_config.json", Content.text(Files.readString(tok.resolve("tokenizer_config.json"))));
+        files.put("model.safetensors", Content.lfs(new byte[50_000]));
+        hub.commit(RepoId.model("acme/qwen-like"), "main", files);
+
+        CliTest.Result r = run(env(), "train", CliTest.CONFIGS.resolve("math/L2-qwen3-1.7b.yaml").toString(),
+                "--dry-run", "--set", "policy.model=acme/qwen-like",
+                "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("model config: qwen3, 28 layers, hidden 2048, vocabulary 151936, context 40960"
+                        + " (weights not loaded)")
+                .contains("--- tool: first prompt, ").contains("--- reasoner: first prompt, ")
+                .contains("<|im_start|>system\nYou are a helpful assistant that solves math problems by writing Python")
+                .contains("Problem:\nWhat is ").contains("Code agent's latest program").contains(" of the context's 40960")
+                .contains("nothing was trained or written");
+        assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
+                .noneMatch(p -> p.endsWith("model.safetensors")).anyMatch(p -> p.endsWith("tokenizer.json"));
+        assertThat(Path.of("runs", "math-L2-qwen3-1.7b")).doesNotExist();
+    }
+
+    @Test
+    void scriptedPoliciesNeedNoModelFromTheHub() {
+        CliTest.Result r = run(env(), "rollout", CliTest.CONFIGS.resolve("math/L2.yaml").toString(), "--problems", "2",
+                "--show", "0", "--set", "policy.model=acme/tiny-chat");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(hub.requests()).isEmpty();
     }
 
     @Test
