@@ -234,8 +234,18 @@ class HubCommandsTest {
                 .contains("<|im_start|>system\nYou are a helpful assistant that solves math problems by writing Python")
                 .contains("Problem:\nWhat is ").contains("Code agent's latest program").contains(" of the context's 40960")
                 .contains("nothing was trained or written");
+        // weights are LFS files served from the CDN by their sha256: that blob is never asked for
+        String weights = FakeHub.sha256(new byte[50_000]);
+        String tokenizer = FakeHub.sha256(Files.readAllBytes(tok.resolve("tokenizer.json")));
         assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
-                .noneMatch(p -> p.endsWith("model.safetensors")).anyMatch(p -> p.endsWith("tokenizer.json"));
+                .noneMatch(p -> p.endsWith("model.safetensors") || p.endsWith(weights))
+                .anyMatch(p -> p.endsWith(tokenizer));
+        Path snapshot;
+        try (var s = Files.list(dir.resolve("hub/models--acme--qwen-like/snapshots"))) {
+            snapshot = s.findFirst().orElseThrow();
+        }
+        assertThat(snapshot).isDirectoryContaining("glob:**/tokenizer.json")
+                .isDirectoryNotContaining("glob:**/model.safetensors");
         assertThat(Path.of("runs", "math-L2-qwen3-1.7b")).doesNotExist();
     }
 
