@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.train.Trainer;
@@ -21,20 +20,21 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code table}: the shape of the paper's Table 1 at our scale. For each game and seed: the single agent and the
- * tool + plan team without training, the single agent after GRPO (parallel sampling), the team after AT-GRPO
+ * {@code table}: the shape of the paper's Tables 1-3 at our scale. For each task and seed: the single agent and the
+ * two-role team (tool + plan, tool + reasoner) without training, the single agent after GRPO (parallel sampling), the team after AT-GRPO
  * with one shared model (L1) and with one LoRA adapter per role (L2), and the L2 team with its two adapters
  * swapped between the roles. Every trained row gets the same step budget; success is greedy, on the same test
  * problems. Writes a markdown table (mean and range over the seeds).
  */
 @Command(name = "table", mixinStandardHelpOptions = true,
-        description = "Reproduce the shape of the paper's Table 1 on the planning games (a benchmark: long).")
+        description = "Reproduce the shape of the paper's tables on the planning games and math (a benchmark: long).")
 final class TableCommand implements Callable<Integer> {
-    static final List<String> METHODS = List.of("single agent", "single agent + GRPO", "tool + plan (no training)",
-            "tool + plan + AT-GRPO, shared model (L1)", "tool + plan + AT-GRPO, adapter per role (L2)",
+    static final List<String> METHODS = List.of("single agent", "single agent + GRPO", "team (no training)",
+            "team + AT-GRPO, shared model (L1)", "team + AT-GRPO, adapter per role (L2)",
             "L2 with the roles' adapters swapped");
 
-    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku", description = "games")
+    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku", description = "tasks with a two-role team and a single-agent config (plan-path, sokoban,"
+            + " sudoku, math)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")
@@ -132,15 +132,21 @@ final class TableCommand implements Callable<Integer> {
         }
     }
 
-    /** Trains L2, then evaluates it as trained and with the tool's and the plan's adapters exchanged. */
+    /** Trains L2, then evaluates it as trained and with the two roles' adapters exchanged. */
     private double[] trainL2AndSwap(String game, long seed) throws Exception {
         RunSetup s = setup(game, "L2", seed, "L2-trained");
         try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
             train(s, engine);
             double trained = success(s, engine, s.policies());
-            PolicyRef tool = s.policies().policyOf("tool");
-            PolicyRef plan = s.policies().policyOf("plan");
-            PolicyMap swapped = new PolicyMap(Map.of("tool", plan, "plan", tool), Set.of());
+            List<String> roles = s.task().roles();
+            if (roles.size() != 2) {
+                throw new IllegalArgumentException(game + ": the table swaps the adapters of a two-role team, but"
+                        + " its L2 config has the roles " + roles);
+            }
+            String a = roles.get(0);
+            String b = roles.get(1);
+            PolicyMap swapped = new PolicyMap(Map.of(a, s.policies().policyOf(b), b, s.policies().policyOf(a)),
+                    Set.of());
             return new double[] {trained, success(s, engine, swapped)};
         }
     }

@@ -38,7 +38,7 @@ class CliTest {
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
         try (var files = Files.walk(CONFIGS)) {
             var configs = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(21);
+            assertThat(configs).hasSize(22);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -64,9 +64,10 @@ class CliTest {
 
     @Test
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
-        for (String config : new String[] {"math/L1.yaml", "code/L1.yaml"}) {
+        // generated math and code problems (compact prompts), and HumanEval through the real-model recipe (chat)
+        for (String config : new String[] {"math/L1.yaml", "code/L1.yaml", "code/L2-qwen3-1.7b.yaml"}) {
             String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6", "--set",
-                "task.maxTurns=2", "--set", config.startsWith("code") ? "task.options.test=" + HUMANEVAL : "run.seed=1"};
+                "task.maxTurns=2", "--set", config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1"};
             Result oracle = run(concat(base, "--policy", "oracle"));
             assertThat(oracle.code()).as(oracle.err()).isZero();
             assertThat(oracle.out()).contains("6 test problems").contains("success 100.0%");

@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.data.CodeItem.TestCase;
@@ -16,7 +17,8 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
 /**
  * A policy that knows the solutions (evaluation without a model): the coder answers the dataset's reference
  * solution, the tester the first ground-truth tests (for HumanEval, the harness's {@code assert candidate(...)
- * == ...} lines as calls). With {@code wrong}, the coder answers a program that prints the wrong thing.
+ * == ...} lines as calls). With {@code wrong}, the coder answers a program that prints the wrong thing. Compact
+ * prompts get compact answers: the function without a fence, the tests one {@code call==expected} per line.
  */
 public final class CodeOracle implements TextPolicy {
     private static final Pattern ASSERT = Pattern.compile("^\\s*assert\\s+(not\\s+)?candidate\\s*\\(");
@@ -31,29 +33,27 @@ public final class CodeOracle implements TextPolicy {
     @Override
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        CodeItem item = ItemLookup.in(text, items, CodeOracle::keyOf);
+        CodeItem item = ItemLookup.in(text, items, CodeItem::question);
         if (item == null) {
             return "I do not know this problem.";
         }
-        boolean tester = text.contains(CodePrompts.TESTER_SYSTEM) || text.contains("Write test cases");
+        boolean compact = prompt.style() == PromptStyle.COMPACT;
+        boolean tester = text.contains(CodePrompts.TESTER_SYSTEM) || text.contains("Write test cases")
+                || compact && text.contains(" " + CodeTask.TESTER + "\n");
         if (tester) {
-            return TestBlocks.format(tests(item));
+            return compact && item.functional() != null ? TestBlocks.formatCalls(tests(item))
+                    : TestBlocks.format(tests(item));
         }
-        if (wrong) {
-            return CodeBlocks.fence(item.functional() != null
-                    ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
-                    : "print('wrong answer')\n");
-        }
-        return CodeBlocks.fence(item.solution() != null ? item.solution() : "print('no reference solution')\n");
-    }
-
-    private static String keyOf(CodeItem i) {
-        return i.functional() != null ? i.functional().prompt() : i.question();
+        String program = wrong ? item.functional() != null
+                ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
+                : "print('wrong answer')\n"
+                : item.solution() != null ? item.solution() : "print('no reference solution')\n";
+        return compact ? program : CodeBlocks.fence(program);
     }
 
     /** The first ground-truth tests as tester tests; for function problems, the harness's asserted calls. */
     static List<TestCase> tests(CodeItem item) {
-        if (item.functional() == null) {
+        if (item.functional() == null || !item.tests().isEmpty()) {
             return item.tests().subList(0, Math.min(3, item.tests().size()));
         }
         String entry = item.functional().entryPoint();

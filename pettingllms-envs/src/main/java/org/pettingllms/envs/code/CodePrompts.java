@@ -7,14 +7,42 @@ import org.pettingllms.envs.data.CodeItem;
 /**
  * Prompts of the code team, close to PettingLLMs': the coder writes a complete program (or completes the
  * function), the tester writes test cases in the marked format. From the second turn on both see the current
- * program and its mismatches on the tester's tests (input, expected, actual).
+ * program and its mismatches on the tester's tests (input, expected, actual). The {@code compact} style (small
+ * character-level models, as the planning games and math use it) says the same in fewer characters: a header line,
+ * the task, the coder's latest function (to the coder), the failed calls or how many passed, and a {@code >} cue;
+ * the coder answers with the function alone, the tester with one {@code call==expected} per line.
  */
 final class CodePrompts {
     static final String CODER_SYSTEM = "You are an expert Python programmer.";
     static final String TESTER_SYSTEM = "You are an expert software tester who writes precise test cases.";
     private static final int MAX_CHARS = 2000;
 
+    private static final int MAX_COMPACT_FAILS = 3;
+    private static final int MAX_COMPACT_LINE = 40;
+
     private CodePrompts() {
+    }
+
+    static Prompt compact(String taskId, CodeState s, String role) {
+        StringBuilder sb = new StringBuilder(taskId).append(' ').append(role).append('\n')
+                .append(s.item().question().strip()).append('\n');
+        if (role.equals(CodeTask.CODER) && s.program() != null) {
+            sb.append(clip(s.program().strip())).append('\n');
+        }
+        for (CodeRunner.Outcome o : s.mismatches().subList(0, Math.min(MAX_COMPACT_FAILS, s.mismatches().size()))) {
+            sb.append("fail ").append(oneLine(o.test().input())).append("==").append(oneLine(o.test().output()))
+                    .append(" got ").append(oneLine(o.actual())).append('\n');
+        }
+        if (s.mismatches().isEmpty() && !s.tests().isEmpty() && s.program() != null) {
+            sb.append("pass ").append(s.tests().size()).append('\n');
+        }
+        return Prompt.compact(sb.append('>').toString());
+    }
+
+    /** The first line, clipped: a compact prompt shows a value, not a traceback. */
+    private static String oneLine(String text) {
+        String line = text.strip().lines().findFirst().orElse("");
+        return line.length() > MAX_COMPACT_LINE ? line.substring(0, MAX_COMPACT_LINE) : line;
     }
 
     static Prompt coder(CodeState s, PromptStyle style) {

@@ -2,6 +2,7 @@ package org.pettingllms.envs.code;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -10,6 +11,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.data.DatasetTask;
@@ -23,8 +25,10 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * a reference solution, the fraction of the tester's tests it passes is the tester's local reward (a test the
  * reference fails is a wrong test; reference defect 6 never loaded it), else 0. The episode ends when the
  * program passes all of the tester's tests, or after T turns. With roles {@code [coder]}: one program.
+ * Problems come from dataset files or from the function-task generator ({@link FunctionTasks}); warm-up
+ * demonstrations of generated tasks come from {@link FunctionTaskDemonstrations}, of dataset rows from the oracle.
  */
-public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
+public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements Demonstrations {
     public static final String CODER = "coder";
     public static final String TESTER = "tester";
 
@@ -34,8 +38,13 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
 
     public CodeTask(List<String> roles, int maxTurns, List<CodeItem> train, List<CodeItem> test, CodeRunner runner,
                     int maxTests, int maxTesterTests) {
-        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns,
-                new Items.Listed<>(train, test, CodeItem.class));
+        this(roles, maxTurns, new Items.Listed<>(train, test, CodeItem.class), runner, maxTests, maxTesterTests);
+    }
+
+    /** @param items the problems: files, or generated function tasks ({@link FunctionTasks}) */
+    public CodeTask(List<String> roles, int maxTurns, Items<CodeItem> items, CodeRunner runner, int maxTests,
+                    int maxTesterTests) {
+        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns, items);
         this.runner = runner;
         this.maxTests = maxTests;
         this.maxTesterTests = maxTesterTests;
@@ -53,7 +62,11 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
 
     @Override
     public Prompt prompt(CodeState state, String role, int turn, PromptStyle style) {
-        return checkRole(role).equals(CODER) ? CodePrompts.coder(state, style) : CodePrompts.tester(state, style);
+        checkRole(role);
+        if (style == PromptStyle.COMPACT) {
+            return CodePrompts.compact(id(), state, role);
+        }
+        return role.equals(CODER) ? CodePrompts.coder(state, style) : CodePrompts.tester(state, style);
     }
 
     @Override
@@ -61,8 +74,13 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
         return checkRole(role).equals(CODER) ? coderStep(state, completion.text()) : testerStep(state, completion.text());
     }
 
+    /**
+     * The coder's program: the last fenced Python block, or (compact answers have no fence) the whole answer when
+     * it is Python; an answer that is neither is unparseable, not a failed program.
+     */
     private Transition<CodeState> coderStep(CodeState s, String text) {
-        Optional<String> code = CodeBlocks.lastPython(text);
+        Optional<String> code = CodeBlocks.lastPython(text).or(() -> text.contains("```") || text.isBlank()
+                || !runner.compiles(text) ? Optional.empty() : Optional.of(text));
         if (code.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
             return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE,
@@ -81,6 +99,9 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
 
     private Transition<CodeState> testerStep(CodeState s, String text) {
         List<TestCase> tests = TestBlocks.parse(text, maxTesterTests);
+        if (tests.isEmpty() && s.item().functional() != null) { // compact: one call==expected per line
+            tests = TestBlocks.parseCalls(text, s.item().functional().entryPoint(), maxTesterTests);
+        }
         if (tests.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), List.of(), List.of(), s.passRatio());
             return new Transition<>(next, new RewardParts(0, s.passRatio(), 0), false, s.success(),
@@ -99,6 +120,14 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> {
 
     private List<CodeRunner.Outcome> mismatches(String program, List<TestCase> tests, CodeItem item) {
         return runner.run(program, tests, item).stream().filter(o -> !o.passed()).toList();
+    }
+
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        if (items() instanceof Items.Generated<CodeItem>) {
+            return FunctionTaskDemonstrations.of(this, problem, style, settings, rng);
+        }
+        return Demonstrations.fromScripted(this, scripted(1 - settings.noise(), List.of(problem)), problem, style, rng);
     }
 
     @Override

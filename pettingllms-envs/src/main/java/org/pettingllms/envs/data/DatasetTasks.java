@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
@@ -13,6 +14,7 @@ import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.TaskProvider;
 import org.pettingllms.envs.code.CodeRunner;
 import org.pettingllms.envs.code.CodeTask;
+import org.pettingllms.envs.code.FunctionTasks;
 import org.pettingllms.envs.data.MathRows.MathItem;
 import org.pettingllms.envs.math.MathTask;
 import org.pettingllms.envs.math.WordProblems;
@@ -33,13 +35,14 @@ public final class DatasetTasks implements TaskProvider {
     }
 
     /**
+     * @param generator      instead of files, generated problems: {@code functions} ({@link FunctionTasks})
      * @param timeoutSeconds wall-clock limit of one program on one test
      * @param maxTests       ground-truth tests run per program (the first ones)
      * @param maxTesterTests tests taken from one tester answer
      */
-    public record CodeOptions(String train, String test, int timeoutSeconds, int maxTests, int maxTesterTests,
-                              int sandboxSlots) {
-        public static final CodeOptions DEFAULT = new CodeOptions("", "", 5, 20, 5, 0);
+    public record CodeOptions(String train, String test, String generator, int timeoutSeconds, int maxTests,
+                              int maxTesterTests, int sandboxSlots) {
+        public static final CodeOptions DEFAULT = new CodeOptions("", "", "", 5, 20, 5, 0);
 
         public CodeOptions {
             if (timeoutSeconds < 1 || maxTests < 1 || maxTesterTests < 1 || sandboxSlots < 0) {
@@ -67,8 +70,12 @@ public final class DatasetTasks implements TaskProvider {
         List<String> roles = spec.roles().isEmpty() ? List.of(CodeTask.CODER, CodeTask.TESTER) : spec.roles();
         Sandbox box = sandbox(o.sandboxSlots());
         CodeRunner runner = new CodeRunner(box, box.limits().withWallTime(Duration.ofSeconds(o.timeoutSeconds())));
-        return new CodeTask(roles, spec.maxTurns(), load(o.train(), "train", false, CodeRows::load),
-                load(o.test(), "test", true, CodeRows::load), runner, o.maxTests(), o.maxTesterTests());
+        Items<CodeItem> items = o.generator().isBlank()
+                ? new Items.Listed<>(load(o.train(), "train", false, CodeRows::load),
+                        load(o.test(), "test", true, CodeRows::load), CodeItem.class)
+                : generated(o.generator(), FunctionTasks.NAME, o.train(), o.test(),
+                        seed -> FunctionTasks.of(seed).item());
+        return new CodeTask(roles, spec.maxTurns(), items, runner, o.maxTests(), o.maxTesterTests());
     }
 
     private static Items<MathItem> mathItems(MathOptions o) {
@@ -76,15 +83,21 @@ public final class DatasetTasks implements TaskProvider {
             return new Items.Listed<>(load(o.train(), "train", false, MathRows::load),
                     load(o.test(), "test", true, MathRows::load), MathItem.class);
         }
-        if (!o.generator().equals(WordProblems.NAME)) {
-            throw new ConfigException("config key 'task.options.generator': unknown generator '" + o.generator()
-                    + "'; expected " + WordProblems.NAME + " (or leave it empty and set train and test files)");
+        return generated(o.generator(), WordProblems.NAME, o.train(), o.test(), seed -> WordProblems.of(seed).item());
+    }
+
+    /** The task's generator, checked: its name, and no data files beside it. */
+    private static <T> Items<T> generated(String name, String expected, String train, String test,
+                                          LongFunction<T> generator) {
+        if (!name.equals(expected)) {
+            throw new ConfigException("config key 'task.options.generator': unknown generator '" + name
+                    + "'; expected " + expected + " (or leave it empty and set train and test files)");
         }
-        if (!o.train().isBlank() || !o.test().isBlank()) {
+        if (!train.isBlank() || !test.isBlank()) {
             throw new ConfigException("config key 'task.options.generator': problems are generated, so 'train' and"
-                    + " 'test' must be empty (got train '" + o.train() + "', test '" + o.test() + "')");
+                    + " 'test' must be empty (got train '" + train + "', test '" + test + "')");
         }
-        return new Items.Generated<>(WordProblems.NAME, seed -> WordProblems.of(seed).item());
+        return new Items.Generated<>(name, generator);
     }
 
     private static Sandbox sandbox(int slots) {
