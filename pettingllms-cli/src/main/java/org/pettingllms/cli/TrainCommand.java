@@ -5,16 +5,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.backend.RoutingSampler;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
@@ -70,7 +73,12 @@ final class TrainCommand implements Callable<Integer> {
             ProgressBar bar = new ProgressBar("episodes");
             Map<PolicyRef, Sampler> routes = new java.util.LinkedHashMap<>();
             if (!scripted.isEmpty()) {
-                Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, List.of()));
+                // dataset tasks' scripted team knows the references of the problems it is given: every problem
+                // the run trains on and validates on
+                List<Problem> known = new ArrayList<>(setup.task().problems(cfg.run().seed()).problems(
+                        ProblemSource.Split.TRAIN, 0, cfg.train().steps() * cfg.rollout().problemsPerStep()));
+                known.addAll(setup.testProblems());
+                Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
             }
             Sampler sampler = engine.sampler();

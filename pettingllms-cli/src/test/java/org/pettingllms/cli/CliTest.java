@@ -248,6 +248,16 @@ class CliTest {
         var rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
         assertThat(rows.get(0).values()).containsKey("train/loss/fresh:tiny+plan")
                 .doesNotContainKey("train/loss/fresh:tiny+tool");
+        // a dataset task's scripted role knows the problems the run trains and validates on (generated ones too)
+        Result code = run("train", CONFIGS.resolve("code/L2.yaml").toString(), "--scripted", "tester",
+                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
+                "--set", "rollout.k=2", "--set", "validation.problems=2", "--set", "task.maxTurns=1", "--set",
+                "train.steps=1", "--set", "rollout.sampling.maxTokens=8", "--set", "validation.sampling.maxTokens=8");
+        assertThat(code.code()).as(code.err()).isZero();
+        var codeRow = org.pettingllms.core.train.MetricsLog.read(dir.resolve("code-L2/metrics.jsonl")).get(0).values();
+        assertThat(codeRow.getOrDefault("sampled/tester/unparseable", 0.0)).isZero();
+        assertThat(codeRow).doesNotContainKey("val/stop/tester/unparseable").containsKey("val/success/rate");
+        assertThat(codeRow.get("val/reward/tester/local").doubleValue()).isEqualTo(1.0);
         Result l1 = run("train", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--scripted", "tool",
                 "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir);
         assertThat(l1.code()).isNotZero();

@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.core.util.Seeds;
 import org.pettingllms.envs.data.CodeItem;
+import org.pettingllms.envs.data.ContentSplit;
 import org.pettingllms.envs.data.CodeItem.TestCase;
 
 /**
@@ -199,20 +199,10 @@ public final class FunctionTasks {
 
     /**
      * The task of a seed from {@link SeededProblems}. Seeds of the train and test splits are disjoint, and tasks are
-     * split by content too: a task belongs to the test split iff a hash of its question is odd; generation re-draws
-     * from derived seeds until the split matches, so train and test questions never coincide.
+     * split by content too ({@link ContentSplit}), so train and test questions never coincide.
      */
     public static FunctionTask of(long seed) {
-        boolean test = seed >= SeededProblems.TEST_OFFSET;
-        long s = seed;
-        for (int attempt = 0; attempt < 1000; attempt++) {
-            FunctionTask t = draw(s, seed);
-            if (t != null && ((Seeds.mix(t.item().question().hashCode()) & 1) == 1) == test) {
-                return t;
-            }
-            s = Seeds.derive(seed, "split", attempt);
-        }
-        throw new IllegalStateException("no " + (test ? "test" : "train") + " task for seed " + seed);
+        return ContentSplit.row(seed, FunctionTasks::draw, t -> t.item().question());
     }
 
     /** A task from {@code seed}, or null when it has no hard wording or no hidden tests tell its misreadings apart. */

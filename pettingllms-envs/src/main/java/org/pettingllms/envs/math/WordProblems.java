@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.core.util.Seeds;
+import org.pettingllms.envs.data.ContentSplit;
 import org.pettingllms.envs.data.MathRows.MathItem;
 
 /**
@@ -171,20 +171,10 @@ public final class WordProblems {
 
     /**
      * The problem of a seed from {@link SeededProblems}. Seeds of the train and test splits are disjoint, and
-     * problems are split by content too: a problem belongs to the test split iff a hash of its question is odd;
-     * generation re-draws from derived seeds until the split matches, so train and test questions never coincide.
+     * problems are split by content too ({@link ContentSplit}), so train and test questions never coincide.
      */
     public static WordProblem of(long seed) {
-        boolean test = seed >= SeededProblems.TEST_OFFSET;
-        long s = seed;
-        for (int attempt = 0; attempt < 1000; attempt++) {
-            WordProblem p = draw(s, seed);
-            if (((Seeds.mix(p.item().question().hashCode()) & 1) == 1) == test) {
-                return p;
-            }
-            s = Seeds.derive(seed, "split", attempt);
-        }
-        throw new IllegalStateException("no " + (test ? "test" : "train") + " problem for seed " + seed);
+        return ContentSplit.row(seed, WordProblems::draw, p -> p.item().question());
     }
 
     private static WordProblem draw(long seed, long idSeed) {
