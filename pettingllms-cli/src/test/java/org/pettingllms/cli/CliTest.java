@@ -67,7 +67,8 @@ class CliTest {
         // generated math and code problems (compact prompts), and HumanEval through the real-model recipe (chat)
         for (String config : new String[] {"math/L1.yaml", "code/L1.yaml", "code/L2-qwen3-1.7b.yaml"}) {
             String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6", "--set",
-                "task.maxTurns=2", "--set", config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1"};
+                "task.maxTurns=2", "--set", config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1",
+                "--set", config.contains("qwen3") ? "task.options.train=" : "run.seed=1"};
             Result oracle = run(concat(base, "--policy", "oracle"));
             assertThat(oracle.code()).as(oracle.err()).isZero();
             assertThat(oracle.out()).contains("6 test problems").contains("success 100.0%");
@@ -252,7 +253,7 @@ class CliTest {
         Result code = run("train", CONFIGS.resolve("code/L2.yaml").toString(), "--scripted", "tester",
                 "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
                 "--set", "rollout.k=2", "--set", "validation.problems=2", "--set", "task.maxTurns=1", "--set",
-                "train.steps=1", "--set", "rollout.sampling.maxTokens=8", "--set", "validation.sampling.maxTokens=8");
+                "train.steps=1");
         assertThat(code.code()).as(code.err()).isZero();
         var codeRow = org.pettingllms.core.train.MetricsLog.read(dir.resolve("code-L2/metrics.jsonl")).get(0).values();
         assertThat(codeRow.getOrDefault("sampled/tester/unparseable", 0.0)).isZero();
