@@ -21,20 +21,22 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code table}: the shape of the paper's Tables 1-3 at our scale. For each task and seed: the single agent and the
- * two-role team (tool + plan, tool + reasoner) without training, the single agent after GRPO (parallel sampling), the team after AT-GRPO
- * with one shared model (L1) and with one LoRA adapter per role (L2), and the L2 team with its two adapters
- * swapped between the roles. Every trained row gets the same step budget; success is greedy, on the same test
- * problems. Writes a markdown table (mean and range over the seeds).
+ * two-role team (tool + plan, tool + reasoner, coder + tester) without training, the single agent after GRPO
+ * (parallel sampling), the team after AT-GRPO with one shared model (L1) and with one LoRA adapter per role (L2),
+ * and the L2 team with its two adapters swapped between the roles. Every trained row gets the same step budget;
+ * success is greedy, on the same test problems. Writes a markdown table (mean and range over the seeds).
  */
 @Command(name = "table", mixinStandardHelpOptions = true,
-        description = "Reproduce the shape of the paper's tables on the planning games and math (a benchmark: long).")
+        description = "Reproduce the shape of the paper's tables on the planning games, math and code (a benchmark:"
+                + " long).")
 final class TableCommand implements Callable<Integer> {
     static final List<String> METHODS = List.of("single agent", "single agent + GRPO", "team (no training)",
             "team + AT-GRPO, shared model (L1)", "team + AT-GRPO, adapter per role (L2)",
             "L2 with the roles' adapters swapped");
 
-    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku", description = "tasks with a two-role team and a single-agent config (plan-path, sokoban,"
-            + " sudoku, math)")
+    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku",
+            description = "tasks with a two-role team and a single-agent config (plan-path, sokoban, sudoku, math,"
+                    + " code)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")

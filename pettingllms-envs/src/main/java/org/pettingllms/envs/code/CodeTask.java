@@ -76,17 +76,20 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
 
     /**
      * The coder's program: the last fenced Python block, or (compact answers have no fence) the whole answer when
-     * it is Python; an answer that is neither is unparseable, not a failed program.
+     * it is Python; an answer that is neither is unparseable, not a failed program. Whether an unfenced answer
+     * compiles is asked only when it passes no ground-truth test (one that passes a test is Python), so a trained
+     * coder's answers cost no extra sandbox run.
      */
     private Transition<CodeState> coderStep(CodeState s, String text) {
-        Optional<String> code = CodeBlocks.lastPython(text).or(() -> text.contains("```") || text.isBlank()
-                || !runner.compiles(text) ? Optional.empty() : Optional.of(text));
-        if (code.isEmpty()) {
+        Optional<String> fenced = CodeBlocks.lastPython(text);
+        Optional<String> code = fenced.or(() -> text.contains("```") || text.isBlank() ? Optional.empty()
+                : Optional.of(text));
+        double pass = code.isEmpty() ? 0 : runner.groundTruth(code.get(), s.item(), maxTests);
+        if (code.isEmpty() || fenced.isEmpty() && pass == 0 && !runner.compiles(text)) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
             return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE,
                     "no code block");
         }
-        double pass = runner.groundTruth(code.get(), s.item(), maxTests);
         List<CodeRunner.Outcome> mismatches = mismatches(code.get(), s.tests(), s.item());
         CodeState next = new CodeState(s.item(), code.get(), s.tests(), mismatches, pass);
         boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();

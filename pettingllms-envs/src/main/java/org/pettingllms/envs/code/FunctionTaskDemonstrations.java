@@ -66,7 +66,10 @@ final class FunctionTaskDemonstrations {
         return misread;
     }
 
-    /** Three calls on lists of 3-5 numbers in 0-12 (a filter's number put in half of the time), as the tester reads the task. */
+    /**
+     * Three calls on lists of 3-5 numbers in 0-12 (a filter's number put in half of the time), as the tester reads
+     * the task.
+     */
     static List<TestCase> testerTests(FunctionTask ft, double noise, SplittableRandom rng) {
         boolean[] misread = reading(ft, rng);
         List<TestCase> tests = new ArrayList<>();
@@ -91,12 +94,12 @@ final class FunctionTaskDemonstrations {
         return tests;
     }
 
-    /** What the function with {@code reading} does on {@code tests} (failures only), computed without a sandbox. */
+    /**
+     * What the function with {@code reading} does on {@code tests} (failures only), computed without a sandbox. The
+     * coder acts first in every turn, so the tester's tests always meet a function.
+     */
     private static List<CodeRunner.Outcome> outcomes(FunctionTask ft, boolean[] reading, List<TestCase> tests) {
         List<CodeRunner.Outcome> failed = new ArrayList<>();
-        if (reading == null) {
-            return failed;
-        }
         for (TestCase t : tests) {
             long actual = ft.value(FunctionTasks.parseCall(t.input()), reading);
             if (!Long.toString(actual).equals(t.output().strip())) {

@@ -182,9 +182,14 @@ public final class FunctionTasks {
         }
     }
 
-    /** A call of the function on {@code xs}, as tests write it: {@code f([3, 7, 9])}. */
+    /** A call of the function on {@code xs}, as tests write it: {@code f([3,7,9])}. */
     public static String call(List<Integer> xs) {
-        return ENTRY + "(" + xs.toString().replace(" ", "") + ")";
+        return ENTRY + "(" + literal(xs) + ")";
+    }
+
+    /** A list as a Python literal without spaces: {@code [3,7,9]}. */
+    private static String literal(List<Integer> xs) {
+        return xs.toString().replace(" ", "");
     }
 
     /** The list of a call written by {@link #call} (the numbers inside it, in order). */
@@ -241,8 +246,7 @@ public final class FunctionTasks {
         for (List<Integer> xs : lists) {
             long v = bare.value(xs, right);
             tests.add(new TestCase(call(xs), Long.toString(v)));
-            check.append("    assert candidate(").append(xs.toString().replace(" ", "")).append(") == ").append(v)
-                    .append('\n');
+            check.append("    assert candidate(").append(literal(xs)).append(") == ").append(v).append('\n');
         }
         String stub = "def " + ENTRY + "(xs):\n    \"\"\"" + question + "\"\"\"\n";
         CodeItem item = new CodeItem(NAME + "-" + Long.toUnsignedString(idSeed, 36), question, tests,
