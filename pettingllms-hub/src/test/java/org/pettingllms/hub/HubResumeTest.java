@@ -56,7 +56,12 @@ class HubResumeTest {
         List<Request> gets = cdnGets();
         assertThat(gets).hasSize(2);
         assertThat(gets.get(0).header("Range")).isNull();
-        assertThat(gets.get(1).header("Range")).isEqualTo("bytes=" + WEIGHTS.length / 2 + "-");
+        // the client keeps every byte it read; how many of the sent half reach it before the close is the network's
+        // business (the peer's close can drop bytes still in flight), so the resume starts somewhere in the half
+        String range = gets.get(1).header("Range");
+        assertThat(range).matches("bytes=\\d+-");
+        assertThat(Long.parseLong(range.substring("bytes=".length(), range.length() - 1)))
+                .isPositive().isLessThanOrEqualTo(WEIGHTS.length / 2);
     }
 
     @Test
