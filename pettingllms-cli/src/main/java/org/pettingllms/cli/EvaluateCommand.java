@@ -14,6 +14,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
@@ -22,9 +23,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code evaluate}: validation of a model (and per-role adapters) on the test split, as the trainer validates. */
+/**
+ * {@code evaluate}: a model (and per-role adapters) on the validation split, as the trainer validates, or on the test
+ * split when asked ({@code --split test}: for claims, after every choice is made). It says which split it used.
+ */
 @Command(name = "evaluate", mixinStandardHelpOptions = true,
-        description = "Evaluate a model (with optional per-role LoRA adapters) on the test split.")
+        description = "Evaluate a model (with optional per-role LoRA adapters) on the validation or test split.")
 final class EvaluateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CONFIG", description = "run config (YAML)")
     Path config;
@@ -45,6 +49,10 @@ final class EvaluateCommand implements Callable<Integer> {
             + " runs/<run>/checkpoints (the latest) or runs/<run>/checkpoints/step-<N>")
     Path checkpoint;
 
+    @Option(names = "--split", defaultValue = "validation", description = "validation (default: what training watches"
+            + " and choices are tuned on) or test (for claims only)")
+    String split;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
     List<String> overrides = new ArrayList<>();
 
@@ -61,19 +69,23 @@ final class EvaluateCommand implements Callable<Integer> {
         RunSetup setup = RunSetup.load(config, sets, Main.env(spec),
                 policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         RunConfig cfg = setup.config();
-        List<Problem> problems = setup.testProblems();
+        Split which = Split.of(split);
+        if (which == Split.TRAIN) {
+            throw new IllegalArgumentException("--split must be validation or test, got train");
+        }
+        List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
                 loadAdapters(engine, setup, cfg);
                 loadCheckpoint(engine, setup);
-                evaluate(engine.sampler(), setup, problems, cfg.policy().model());
+                evaluate(engine.sampler(), setup, which, problems, cfg.policy().model());
             }
         } else if (policy.equals("oracle") || policy.equals("wrong")) {
             if (!adapters.isEmpty() || model != null) {
                 throw new IllegalArgumentException("--policy " + policy + " takes no --model or --adapters");
             }
             evaluate(new TextPolicySampler(ScriptedPolicies.oracle(setup.task(), problems, policy.equals("wrong"))),
-                    setup, problems, policy + " policy");
+                    setup, which, problems, policy + " policy");
         } else {
             throw new IllegalArgumentException("--policy must be model, oracle or wrong, got '" + policy + "'");
         }
@@ -113,16 +125,18 @@ final class EvaluateCommand implements Callable<Integer> {
         }
     }
 
-    private void evaluate(Sampler sampler, RunSetup setup, List<Problem> problems, String who) {
+    private void evaluate(Sampler sampler, RunSetup setup, Split which, List<Problem> problems, String who) {
         RunConfig cfg = setup.config();
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         ProgressBar bar = new ProgressBar("evaluate");
-        RolloutStats stats = setup.validate(sampler, setup.policies(), bar);
+        RolloutStats stats = setup.validate(sampler, setup.policies(), bar, which);
         bar.clear();
         double seconds = (System.nanoTime() - start) / 1e9;
-        out.printf("%s | %s | %d test problems x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
-                setup.task().id(), who, problems.size(), cfg.validation().samplesPerProblem(),
+        long first = cfg.validation().firstProblem();
+        out.printf("%s | %s | %s problems %d-%d x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
+                setup.task().id(), who, which.label(), first, first + problems.size() - 1,
+                cfg.validation().samplesPerProblem(),
                 100 * stats.successRate(), stats.meanTurns(), seconds, 1000 * seconds / Math.max(1, problems.size()));
         stats.roles().forEach((role, s) -> out.printf("  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
                         + " | unparseable %.1f%% | solved %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),

@@ -22,7 +22,7 @@ final class ModelCard {
                 | data | first-turn prompts of training problems (seed %d), demonstrated answers, %.0f%% of them deliberately imperfect |
                 | training | %d steps x %d problems, AdamW, peak learning rate %s, warmup then cosine |
                 | training time | %.0f s on this machine |
-                | greedy success before RL | %s alone %.1f%%, the team %.1f%% (%d test problems) |
+                | greedy success before RL | %s alone %.1f%%, the team %.1f%% (%d validation problems) |
 
                 Files: `config.json`, `model.safetensors` and the tokenizer in the Hugging Face layout. A model started
                 from a `fresh:` preset uses the project's character codec (`CharCodec`): ids 0-2 are padding, begin and

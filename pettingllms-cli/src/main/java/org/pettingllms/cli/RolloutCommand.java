@@ -43,7 +43,7 @@ final class RolloutCommand implements Callable<Integer> {
     @Option(names = "--problems", defaultValue = "32", description = "problems to roll out")
     int problems;
 
-    @Option(names = "--split", defaultValue = "test", description = "train or test problems")
+    @Option(names = "--split", defaultValue = "validation", description = "train, validation (default) or test problems")
     Split split;
 
     @Option(names = "--show", defaultValue = "2", description = "episodes to print in full")

@@ -61,14 +61,15 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
         return new RunSetup(cfg, task, policies);
     }
 
-    /** The problems validation runs on: the first {@code validation.problems} of the test split. */
-    List<Problem> testProblems() {
-        return task.problems(config.run().seed()).problems(Split.TEST, config.validation().firstProblem(), config.validation().problems());
+    /** The problems an evaluation runs on: {@code validation.problems} of {@code split} from {@code validation.firstProblem}. */
+    List<Problem> problems(Split split) {
+        return task.problems(config.run().seed()).problems(split, config.validation().firstProblem(),
+                config.validation().problems());
     }
 
-    /** Rollouts of {@code policies} on the test problems with the validation settings, as the trainer validates. */
-    RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress) {
-        var result = new RolloutEngine(sampler, progress).run(task, testProblems(), roles, config.validationRollout(1));
+    /** Rollouts of {@code policies} on the problems of {@code split} with the validation settings, as the trainer validates. */
+    RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split) {
+        var result = new RolloutEngine(sampler, progress).run(task, problems(split), roles, config.validationRollout(1));
         return RolloutStats.of(result, task.roles());
     }
 

@@ -71,7 +71,7 @@ final class SftCommand implements Callable<Integer> {
             + " agent is a weak player of its own prompt")
     double alone;
 
-    @Option(names = "--eval", defaultValue = "100", description = "test problems for the greedy evaluation")
+    @Option(names = "--eval", defaultValue = "100", description = "validation problems for the greedy evaluation")
     int evalProblems;
 
     @Option(names = "--out", required = true, description = "where to write the model (Hugging Face layout)")
@@ -127,7 +127,7 @@ final class SftCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - start) / 1e9;
             RolloutEngine rollouts = new RolloutEngine(engine.sampler());
             RolloutConfig evalCfg = cfg.validationRollout(1);
-            List<Problem> test = problems.problems(Split.TEST, 0, evalProblems);
+            List<Problem> test = problems.problems(Split.VALIDATION, 0, evalProblems); // choices are made on it
             double team = RolloutStats.of(rollouts.run(task, test, l1, evalCfg), task.roles()).successRate();
             double aloneSuccess = RolloutStats.of(rollouts.run(single, test,
                     PolicyMap.forLevel(Level.L0, single.roles(), model, Set.of()), evalCfg), single.roles()).successRate();
@@ -141,7 +141,7 @@ final class SftCommand implements Callable<Integer> {
                     engine.registry().model(model).parameterCount(), steps, batch, lr, noise, seconds, task.mainRole(),
                     aloneSuccess, team, evalProblems,
                     String.join(" ", spec.commandLine().getParseResult().originalArgs()).replaceFirst("^sft ", "")));
-            o.printf("greedy success on %d test problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
+            o.printf("greedy success on %d validation problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
                     evalProblems, task.mainRole(), 100 * aloneSuccess, 100 * team, out);
             o.flush();
         }

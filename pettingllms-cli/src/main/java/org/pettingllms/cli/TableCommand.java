@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
+import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * two-role team (tool + plan, tool + reasoner, coder + tester) without training, the single agent after GRPO
  * (parallel sampling), the team after AT-GRPO with one shared model (L1) and with one LoRA adapter per role (L2),
  * and the L2 team with its two adapters swapped between the roles. Every trained row gets the same step budget;
- * success is greedy, on the same test problems. Writes a markdown table (mean and range over the seeds).
+ * success is greedy, on the test split (each seed draws its own problems; every row of a seed plays the same ones).
+ * Writes a markdown table (mean and range over the seeds).
  */
 @Command(name = "table", mixinStandardHelpOptions = true,
         description = "Reproduce the shape of the paper's tables on the planning games, math and code (a benchmark:"
@@ -51,8 +53,7 @@ final class TableCommand implements Callable<Integer> {
     @Option(names = "--eval", defaultValue = "200", description = "test problems per evaluation")
     int evalProblems;
 
-    @Option(names = "--first-problem", defaultValue = "100000",
-            description = "index of the first test problem: a range no run trains, validates or tunes on")
+    @Option(names = "--first-problem", defaultValue = "0", description = "index of the first test problem")
     long firstProblem;
 
     @Option(names = "--out", defaultValue = "runs/table/table.md", description = "markdown output file")
@@ -168,7 +169,7 @@ final class TableCommand implements Callable<Integer> {
     }
 
     private static double success(RunSetup s, EmbeddedEngine engine, PolicyMap policies) {
-        return s.validate(engine.sampler(), policies, RolloutProgress.NONE).successRate();
+        return s.validate(engine.sampler(), policies, RolloutProgress.NONE, Split.TEST).successRate();
     }
 
     String markdown(Map<String, Map<String, List<Double>>> results) {
@@ -183,11 +184,11 @@ final class TableCommand implements Callable<Integer> {
             }
             sb.append('\n');
         }
-        sb.append("\nGreedy success (%) on the test problems ").append(firstProblem).append('-')
-                .append(firstProblem + evalProblems - 1).append(" (used by no run for training, validation or tuning): ")
-                .append("mean (min-max) over seeds ").append(seeds)
-                .append(", +/- the 95% interval over the ").append(evalProblems)
-                .append(" problems (the seeds play almost the same boards); trained rows: ")
+        sb.append("\nGreedy success (%) on the test split, problems ").append(firstProblem).append('-')
+                .append(firstProblem + evalProblems - 1).append(" of each run seed (each seed draws its own; no run")
+                .append(" trains on the test split and no choice is tuned on it): mean (min-max) over seeds ")
+                .append(seeds).append(", +/- the 95% interval over one seed's ").append(evalProblems)
+                .append(" problems; trained rows: ")
                 .append(steps != null ? steps + " steps" : "each game's L2 config's steps").append(" x ")
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(".\n");

@@ -77,7 +77,7 @@ final class TrainCommand implements Callable<Integer> {
                 // the run trains on and validates on
                 List<Problem> known = new ArrayList<>(setup.task().problems(cfg.run().seed()).problems(
                         ProblemSource.Split.TRAIN, 0, cfg.train().steps() * cfg.rollout().problemsPerStep()));
-                known.addAll(setup.testProblems());
+                known.addAll(setup.problems(ProblemSource.Split.VALIDATION));
                 Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
             }

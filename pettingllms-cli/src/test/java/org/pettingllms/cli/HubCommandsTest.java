@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.hub.FakeHub;
 import org.pettingllms.hub.FakeHub.Content;
 import org.pettingllms.hub.FakeHub.Request;
@@ -158,7 +159,7 @@ class HubCommandsTest {
         assertThat(setup.config().task().options())
                 .containsEntry("train", data.resolve("data/train-00000-of-00001.jsonl").toString())
                 .containsEntry("test", data.resolve("data/test-00000-of-00001.jsonl").toString());
-        assertThat(setup.testProblems()).hasSize(2);
+        assertThat(setup.problems(Split.TEST)).hasSize(2);
         // the engine's files of the model (no .bin, no card), and the two files of the dataset
         assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
                 .noneMatch(p -> p.endsWith("pytorch_model.bin") || p.endsWith("README.md"))
@@ -180,10 +181,10 @@ class HubCommandsTest {
         CliTest.Result r = run(env(), "evaluate", CliTest.CONFIGS.resolve("math/L1.yaml").toString(), "--policy",
                 "oracle", "--set", "task.maxTurns=2", "--set", "task.options.generator=",
                 "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
-                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
+                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl", "--split", "test");
 
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("2 test problems").contains("success 100.0%");
+        assertThat(r.out()).contains("| test problems 0-1 x 1 |").contains("success 100.0%");
     }
 
     @Test

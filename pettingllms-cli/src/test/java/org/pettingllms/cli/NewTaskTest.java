@@ -24,12 +24,12 @@ class NewTaskTest {
                 """.formatted(dir));
         CliTest.Result rollout = CliTest.run("rollout", cfg.toString(), "--problems", "4", "--show", "1");
         assertThat(rollout.code()).as(rollout.err()).isZero();
-        assertThat(rollout.out()).contains("=== episode toy-sum-v1/test/0").contains("adder:");
+        assertThat(rollout.out()).contains("=== episode toy-sum-v1/validation/0").contains("adder:");
 
         CliTest.Result oracle = CliTest.run("evaluate", cfg.toString(), "--policy", "oracle", "--set",
                 "validation.problems=20");
         assertThat(oracle.code()).as(oracle.err()).isZero();
-        assertThat(oracle.out()).contains("20 test problems").contains("success 100.0%");
+        assertThat(oracle.out()).contains("| validation problems 0-19 x 1 |").contains("success 100.0%");
         assertThat(CliTest.run("evaluate", cfg.toString(), "--policy", "wrong").out()).contains("success 0.0%");
 
         Path model = dir.resolve("model");

@@ -47,7 +47,8 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 /**
  * Training whose rollouts go to two {@code serve} replicas over loopback: the same samples and metrics as
  * in-process sampling with the same seeds; a replica killed mid-step loses and duplicates nothing; a replica
- * that ignores adapter loads is caught by the probe. The trainings that are compared run with one PyTorch thread
+ * that ignores adapter loads is caught by the probe. Samples are compared before metrics, so a failure says whether
+ * the sampling or the learning differs. The trainings that are compared run with one PyTorch thread
  * ({@link Torch#runOnOneThread}): on two, gradients differ in their last bits from run to run and AdamW makes that a
  * visible difference in the next mini-batch's loss.
  */
@@ -171,9 +172,10 @@ class RemoteRolloutTest {
                 Recording remote = new Recording(sampler);
                 Trainer b = new Trainer(config(2), task, problems, policies, remote,
                         served(learnerEngine, sampler, dir), dir.resolve("b"));
-                assertSameMetrics(expected.get(0), b.step(0));
-                assertSameMetrics(expected.get(1), b.step(1));
-                assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+                List<StepReport> got = List.of(b.step(0), b.step(1));
+                assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
+                assertSameMetrics(expected.get(0), got.get(0));
+                assertSameMetrics(expected.get(1), got.get(1));
             }
         });
     }
@@ -188,9 +190,10 @@ class RemoteRolloutTest {
             EmbeddedEngine learnerEngine = engine();
             OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
             Recording remote = new Recording(sampler);
-            assertSameMetrics(expected, new Trainer(config(1), task, problems, policies, remote,
-                    served(learnerEngine, sampler, dir), dir.resolve("b")).step(0));
-            assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+            StepReport got = new Trainer(config(1), task, problems, policies, remote,
+                    served(learnerEngine, sampler, dir), dir.resolve("b")).step(0);
+            assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
+            assertSameMetrics(expected, got);
         });
     }
 
@@ -217,9 +220,10 @@ class RemoteRolloutTest {
             Recording remote = new Recording(sampler);
             Trainer b = new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir),
                     dir.resolve("b"));
-            assertSameMetrics(expected.get(0), b.step(0));
-            assertSameMetrics(expected.get(1), b.step(1));
-            assertThat(remote.sorted()).isEqualTo(inProcess.sorted());
+            List<StepReport> got = List.of(b.step(0), b.step(1));
+            assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
+            assertSameMetrics(expected.get(0), got.get(0));
+            assertSameMetrics(expected.get(1), got.get(1));
 
             OpenAiSampler vllm = remote(learnerEngine, List.of(replica().uri()), Protocol.VLLM);
             Trainer c = new Trainer(cfg, task, problems, l1, vllm, served(learnerEngine, vllm, dir), dir.resolve("c"));
@@ -254,9 +258,9 @@ class RemoteRolloutTest {
             StepReport got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
                     .step(0);
             killer.join();
-            assertSameMetrics(expected, got);
             assertThat(remote.sorted()).as("every request answered exactly once, as in-process")
                     .isEqualTo(inProcess.sorted());
+            assertSameMetrics(expected, got);
         });
     }
 

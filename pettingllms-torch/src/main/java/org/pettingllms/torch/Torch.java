@@ -2,6 +2,9 @@ package org.pettingllms.torch;
 
 import ai.djl.Device;
 import ai.djl.engine.Engine;
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.Shape;
 
 /**
  * Starts the PyTorch engine for the whole process. Offline by construction: the native libraries come from the
@@ -97,6 +100,19 @@ public final class Torch {
     @FunctionalInterface
     public interface Body {
         void run() throws Exception;
+    }
+
+    /**
+     * A 0-dim float32 tensor holding {@code value}, in memory that PyTorch allocated and owns. Every scalar that can
+     * enter a graph with gradients must come from here, never from DJL's arithmetic with a Java number
+     * ({@code a.mul(0.5)}, {@code a.div(n)}, {@code a.sub(1)}) or {@code manager.create(number)}: those put the number
+     * in a Java direct buffer that PyTorch reads in place (no copy), and the arithmetic closes that tensor right after
+     * the op. Autograd keeps it for the backward pass (d(a w)/da = w), but the Java buffer is freed once the garbage
+     * collector finds it unreachable, so a backward that runs after a collection reads reused memory: gradients
+     * scaled by garbage with the loss unchanged, or a corrupted heap (GraphScalarLifetimeTest).
+     */
+    public static NDArray scalar(NDManager manager, double value) {
+        return manager.full(new Shape(), (float) value);
     }
 
     /** A scope without gradient recording. */

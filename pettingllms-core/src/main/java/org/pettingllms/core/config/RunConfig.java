@@ -18,8 +18,19 @@ import org.pettingllms.core.data.PromptStyle;
 public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, Algo algo, Train train, Engine engine,
                         Validation validation) {
 
-    /** @param seed the seed of every random choice in the run */
+    /**
+     * @param seed the seed of every random choice in the run: its problems (runs with different seeds share none),
+     *             LoRA initialisation, sampling and mini-batches; 0 to {@link #MAX_SEED}
+     */
     public record Run(String name, long seed, String outputDir) {
+        /** Problem seeds hold the run seed in 29 bits beside a 32-bit problem index (SeededProblems). */
+        public static final long MAX_SEED = (1L << 29) - 1;
+
+        public Run {
+            if (seed < 0 || seed > MAX_SEED) {
+                throw new IllegalArgumentException("seed must be 0 to " + MAX_SEED + ", got " + seed);
+            }
+        }
     }
 
     /**

@@ -146,10 +146,13 @@ public final class Trainer {
         return report;
     }
 
-    /** Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the test split. */
+    /**
+     * Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the validation split (never the
+     * test split: what training watches and what choices are tuned on is not what claims are made on).
+     */
     public RolloutResult validate() {
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
-        return engine.run(task, problems.problems(ProblemSource.Split.TEST, cfg.validation().firstProblem(),
+        return engine.run(task, problems.problems(ProblemSource.Split.VALIDATION, cfg.validation().firstProblem(),
                 cfg.validation().problems()), policies, rc);
     }
 

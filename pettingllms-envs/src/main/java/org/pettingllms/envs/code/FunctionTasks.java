@@ -203,8 +203,8 @@ public final class FunctionTasks {
     }
 
     /**
-     * The task of a seed from {@link SeededProblems}. Seeds of the train and test splits are disjoint, and tasks are
-     * split by content too ({@link ContentSplit}), so train and test questions never coincide.
+     * The task of a seed from {@link SeededProblems}. Seeds of the splits are disjoint, and tasks are split by
+     * content too ({@link ContentSplit}), so train, validation and test questions never coincide.
      */
     public static FunctionTask of(long seed) {
         return ContentSplit.row(seed, FunctionTasks::draw, t -> t.item().question());

@@ -1,14 +1,16 @@
 package org.pettingllms.envs.data;
 
 import java.util.function.Function;
+import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.util.Seeds;
 
 /**
- * Keeps a generator's train and test rows apart by content as well as by seed: a row belongs to the test split iff a
- * hash of its content (its question) is odd. The row of a seed is drawn from the seed, and re-drawn from seeds
- * derived from it until its content falls in the seed's split ({@link SeededProblems}: seeds from
- * {@code TEST_OFFSET} on are the test split), so no test question is ever a training question.
+ * Keeps a generator's splits apart by content as well as by seed: a row's split is decided by a hash of its content
+ * (its question, its board): even hashes train, odd ones are held out, half of those for validation and half for
+ * test ({@link #splitOf}). The row of a seed is drawn from the seed, and re-drawn from seeds derived from it until
+ * its content falls in the seed's split ({@link SeededProblems#splitOf}), so no held-out question is ever a training
+ * question and no test question is a validation question.
  */
 public final class ContentSplit {
     private static final int MAX_DRAWS = 1000;
@@ -24,20 +26,28 @@ public final class ContentSplit {
 
     /** The row of {@code seed} in its split. */
     public static <T> T row(long seed, Draw<T> draw, Function<T, String> content) {
-        boolean test = seed >= SeededProblems.TEST_OFFSET;
+        Split split = SeededProblems.splitOf(seed);
         long s = seed;
         for (int attempt = 0; attempt < MAX_DRAWS; attempt++) {
             T row = draw.draw(s, seed);
-            if (row != null && inTest(content.apply(row)) == test) {
+            if (row != null && splitOf(content.apply(row)) == split) {
                 return row;
             }
             s = Seeds.derive(seed, "split", attempt);
         }
-        throw new IllegalStateException("no " + (test ? "test" : "train") + " row for seed " + seed);
+        throw new IllegalStateException("no " + split.label() + " row for seed " + seed);
     }
 
-    /** Whether content belongs to the test split. */
-    public static boolean inTest(String content) {
-        return (Seeds.mix(content.hashCode()) & 1) == 1;
+    /**
+     * The split that content belongs to: stable across JVMs (String.hashCode is specified). The train half is the
+     * one the two-split layout of earlier versions trained on, so the shipped base models, made from its rows, never
+     * saw a validation or test row.
+     */
+    public static Split splitOf(String content) {
+        long h = Seeds.mix(content.hashCode());
+        if ((h & 1) == 0) {
+            return Split.TRAIN;
+        }
+        return (h & 2) == 0 ? Split.VALIDATION : Split.TEST;
     }
 }

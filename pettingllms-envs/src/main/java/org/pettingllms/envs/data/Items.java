@@ -39,9 +39,9 @@ public sealed interface Items<T> {
     }
 
     /**
-     * Generated rows: a problem carries only its seed ({@link SeededProblems}: the train and test seed ranges are
-     * disjoint), and the generator builds the row from it. A generator keeps train and test rows apart by content
-     * as well (seeds of the two splits must not make the same row).
+     * Generated rows: a problem carries only its seed ({@link SeededProblems}: the splits' seed ranges are disjoint),
+     * and the generator builds the row from it. A generator keeps the splits apart by content as well
+     * ({@link ContentSplit}: seeds of two splits must not make the same row).
      *
      * @param name      the generator's name, as configs write it
      * @param generator the row of a seed; deterministic

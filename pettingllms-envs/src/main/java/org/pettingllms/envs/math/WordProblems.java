@@ -170,8 +170,8 @@ public final class WordProblems {
     }
 
     /**
-     * The problem of a seed from {@link SeededProblems}. Seeds of the train and test splits are disjoint, and
-     * problems are split by content too ({@link ContentSplit}), so train and test questions never coincide.
+     * The problem of a seed from {@link SeededProblems}. Seeds of the splits are disjoint, and problems are split by
+     * content too ({@link ContentSplit}), so train, validation and test questions never coincide.
      */
     public static WordProblem of(long seed) {
         return ContentSplit.row(seed, WordProblems::draw, p -> p.item().question());

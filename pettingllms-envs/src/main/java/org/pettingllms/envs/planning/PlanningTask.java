@@ -13,9 +13,8 @@ import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ScriptedPlay;
-import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
-import org.pettingllms.core.util.Seeds;
+import org.pettingllms.envs.data.ContentSplit;
 
 /**
  * The tool + plan workflow of the planning games (ENVIRONMENTS.md). {@code tool} proposes an action, which is
@@ -97,28 +96,14 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     }
 
     /**
-     * The board of a problem. Seeds of the two splits are disjoint, but small games (a 4x4 Sudoku) could still draw
-     * the same board from different seeds; so boards are split by content too: a board belongs to the test split
-     * iff a hash of its text is odd, and generation re-draws (from derived seeds) until the board's split matches
-     * the problem's. Train and test boards therefore never coincide (reference defect 7).
+     * The board of a problem. Seeds of the splits are disjoint, but small games (a 4x4 Sudoku) could still draw the
+     * same board from different seeds; so boards are split by content too ({@link ContentSplit#splitOf} of the
+     * board's text), and generation re-draws (from derived seeds) until the board's split matches the problem's.
+     * Train, validation and test boards therefore never coincide (reference defect 7).
      */
     @Override
     public PlanningState<B> initialState(Problem problem) {
-        boolean test = problem.seed() >= SeededProblems.TEST_OFFSET;
-        long seed = problem.seed();
-        for (int attempt = 0; attempt < 1000; attempt++) {
-            B board = game.generate(seed);
-            if (isTestBoard(game.render(board)) == test) {
-                return PlanningState.start(board);
-            }
-            seed = Seeds.derive(problem.seed(), "split", attempt);
-        }
-        throw new IllegalStateException("no " + (test ? "test" : "train") + " board for " + problem.id());
-    }
-
-    /** The content split of a board: stable across JVMs (String.hashCode is specified). */
-    public static boolean isTestBoard(String rendered) {
-        return (Seeds.mix(rendered.hashCode()) & 1) == 1;
+        return PlanningState.start(ContentSplit.row(problem.seed(), (seed, id) -> game.generate(seed), game::render));
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.pettingllms.torch.engine;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
@@ -36,6 +37,9 @@ final class PolicyTrainer implements AutoCloseable {
     private final TrainSettings settings;
     /** The KL reference of a fully fine-tuned policy: its weights when training began (null for adapters). */
     private final DecoderModel reference;
+
+    /** Runs between each micro-batch's forward and backward pass: a test seam (a test collects garbage there). */
+    static volatile Runnable betweenForwardAndBackward = () -> { };
 
     /** Made before any update of the policy (and before a checkpoint is restored into it), so a frozen reference
      * copy holds the base weights. */
@@ -93,8 +97,7 @@ final class PolicyTrainer implements AutoCloseable {
     /**
      * Each example's completion logprobs under the current weights, micro-batch by micro-batch, no gradients. Runs
      * under no-grad whatever the caller's thread records (a thread that did not start the engine records by
-     * default): when a served-weights probe recorded an autograd graph over the adapter before training, the next
-     * updates sometimes differed from those of a learner that answered no probe, with the same samples and logprobs.
+     * default): values only, no graph to build and keep.
      */
     List<FloatSeq> logprobs(List<TrainExample> batch) {
         List<FloatSeq> out = new ArrayList<>(batch.size());
@@ -129,7 +132,8 @@ final class PolicyTrainer implements AutoCloseable {
             try (NDManager scope = model.manager().newSubManager();
                  GradientCollector gc = Torch.engine().newGradientCollector()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
-                NDArray nll = lp.logprobs().mul(lp.mask()).sum().neg().div((float) total); // token mean over the batch
+                NDArray nll = lp.logprobs().mul(lp.mask()).sum().neg().div(Torch.scalar(scope, total)); // token mean
+                betweenForwardAndBackward.run();
                 gc.backward(nll);
                 loss += nll.getFloat();
             }
@@ -189,7 +193,8 @@ final class PolicyTrainer implements AutoCloseable {
             }
             PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
                     lp.mask(), refLp, lp.entropy(), cfg);
-            gc.backward(r.loss().mul(weight));
+            betweenForwardAndBackward.run();
+            gc.backward(r.loss().mul(Torch.scalar(scope, weight)));
             result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy(), r.logprobShift());
         }
         accumulateGradients();
@@ -244,10 +249,12 @@ final class PolicyTrainer implements AutoCloseable {
                 grads.values().forEach(g -> g.muli(zero));
             } else {
                 // NaN * 0 is NaN: overwrite the accumulators and the tensors' own gradients from the host
-                grads.values().forEach(g -> g.set(new float[Math.toIntExact(g.getShape().size())]));
+                // (an indexed copy writes into the tensors' own memory; set(float[]) would swap in a Java buffer
+                // that the closed gradient handle no longer keeps alive)
+                grads.values().forEach(g -> g.set(new NDIndex(":"), tmp.zeros(g.getShape())));
                 trainable.values().forEach(p -> {
                     NDArray g = p.getGradient();
-                    g.set(new float[Math.toIntExact(g.getShape().size())]);
+                    g.set(new NDIndex(":"), tmp.zeros(g.getShape()));
                     g.close();
                 });
             }

@@ -19,6 +19,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.Tensor;
 
@@ -146,7 +147,7 @@ public final class TorchLearner implements Learner, AutoCloseable {
                     if (src == null || src.numel() != e.getValue().getShape().size()) {
                         throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
                     }
-                    e.getValue().set(src.data());
+                    DecoderModel.copyInto(e.getValue(), src.data());
                 }
             }
             t.optimizer().restore(opt, state.path("optimizer_steps").asLong());

@@ -6,6 +6,7 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.types.Shape;
 import java.util.Arrays;
 import java.util.List;
+import org.pettingllms.torch.Torch;
 
 /**
  * Which LoRA adapter each row of a batch uses (null: the base model). Rows of one batch may use different adapters
@@ -48,7 +49,7 @@ public final class LoraRows {
                 return null;
             }
             NDArray ax = Scope.of(x, ab[0].matMul(x));
-            return Scope.of(x, ab[1].matMul(ax)).mul(single.scale());
+            return Scope.of(x, ab[1].matMul(ax)).mul(Torch.scalar(x.getManager(), single.scale()));
         }
         int maxRank = 0;
         boolean any = false;
@@ -75,7 +76,7 @@ public final class LoraRows {
                 continue;
             }
             NDArray am = ab[0];
-            NDArray bm = Scope.of(x, ab[1].mul(a.scale()));
+            NDArray bm = Scope.of(x, ab[1].mul(Torch.scalar(scope, a.scale())));
             if (a.rank() < maxRank) {
                 am = Scope.of(x, am.concat(scope.zeros(new Shape(maxRank - a.rank(), in)), 0));
                 bm = bm.concat(scope.zeros(new Shape(out, maxRank - a.rank())), 1);

@@ -5,6 +5,8 @@ import ai.djl.ndarray.NDManager;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.pettingllms.core.backend.OptimParams;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.model.DecoderModel;
 
 /**
  * AdamW (Loshchilov and Hutter): decoupled weight decay {@code p -= lr * wd * p}, then
@@ -57,7 +59,7 @@ public final class AdamW implements AutoCloseable {
     }
 
     static NDArray scalar(NDManager tmp, double value) {
-        return tmp.create((float) value);
+        return Torch.scalar(tmp, value);
     }
 
     private static NDArray t(NDManager tmp, NDArray a) {
@@ -75,8 +77,8 @@ public final class AdamW implements AutoCloseable {
 
     /** Restores moments (in place) and the step count. */
     public void restore(Map<String, float[]> state, long restoredStep) {
-        m.forEach((k, a) -> a.set(require(state, k + ".exp_avg")));
-        v.forEach((k, a) -> a.set(require(state, k + ".exp_avg_sq")));
+        m.forEach((k, a) -> DecoderModel.copyInto(a, require(state, k + ".exp_avg")));
+        v.forEach((k, a) -> DecoderModel.copyInto(a, require(state, k + ".exp_avg_sq")));
         this.step = restoredStep;
     }
 

@@ -1,7 +1,9 @@
 package org.pettingllms.torch.train;
 
 import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
 import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.torch.Torch;
 
 /**
  * The AT-GRPO policy loss on tensors (the scalar reference is {@code org.pettingllms.core.algo.PolicyLoss}):
@@ -35,18 +37,22 @@ public final class PpoLoss {
         NDArray diff = logp.sub(oldLogp);
         NDArray rho = diff.exp();
         NDArray unclipped = advantages.neg().mul(rho);
-        NDArray clipped = advantages.neg().mul(rho.clip(1 - cfg.clipLow(), 1 + cfg.clipHigh()));
+        // clamp as max/min with PyTorch-owned bounds: DJL's clip(Number, Number) makes Java-buffer bounds that the
+        // backward pass would read after they are freed (Torch.scalar)
+        NDManager m = rho.getManager();
+        NDArray clipped = advantages.neg().mul(rho.maximum(Torch.scalar(m, 1 - cfg.clipLow()))
+                .minimum(Torch.scalar(m, 1 + cfg.clipHigh())));
         NDArray tok = unclipped.maximum(clipped);
         double kl = 0;
         if (refLogp != null && cfg.klCoef() > 0) {
             NDArray d = refLogp.sub(logp);
-            NDArray k3 = d.exp().sub(d).sub(1);
-            tok = tok.add(k3.mul(cfg.klCoef()));
+            NDArray k3 = d.exp().sub(d).sub(Torch.scalar(d.getManager(), 1));
+            tok = tok.add(k3.mul(Torch.scalar(k3.getManager(), cfg.klCoef())));
             kl = aggregate(k3, mask, cfg).getFloat();
         }
         double ent = 0;
         if (entropy != null && cfg.entropyCoef() > 0) {
-            tok = tok.sub(entropy.mul(cfg.entropyCoef()));
+            tok = tok.sub(entropy.mul(Torch.scalar(entropy.getManager(), cfg.entropyCoef())));
             ent = aggregate(entropy, mask, cfg).getFloat();
         }
         NDArray loss = aggregate(tok, mask, cfg);
@@ -59,12 +65,13 @@ public final class PpoLoss {
 
     static NDArray aggregate(NDArray perToken, NDArray mask, LossConfig cfg) {
         NDArray masked = perToken.mul(mask);
+        NDArray one = Torch.scalar(mask.getManager(), 1);
         return switch (cfg.aggregation()) {
-            case TOKEN_MEAN -> masked.sum().div(mask.sum().maximum(1f));
+            case TOKEN_MEAN -> masked.sum().div(mask.sum().maximum(one));
             case SEQUENCE_MEAN_TOKEN_MEAN -> {
-                NDArray perSeq = masked.sum(new int[] {1}).div(mask.sum(new int[] {1}).maximum(1f));
+                NDArray perSeq = masked.sum(new int[] {1}).div(mask.sum(new int[] {1}).maximum(one));
                 NDArray hasTokens = mask.sum(new int[] {1}).gt(0).toType(ai.djl.ndarray.types.DataType.FLOAT32, false);
-                yield perSeq.mul(hasTokens).sum().div(hasTokens.sum().maximum(1f));
+                yield perSeq.mul(hasTokens).sum().div(hasTokens.sum().maximum(one));
             }
         };
     }
