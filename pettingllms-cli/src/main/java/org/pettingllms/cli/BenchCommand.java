@@ -37,9 +37,11 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
         + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
         + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
-        + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer).")
+        + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
+        + " 'soak' (the main config for many steps, resident memory every 25: long).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT", description = "what to measure: rollout, model, sandbox, remote, answers")
+    @Parameters(index = "0", paramLabel = "WHAT",
+            description = "what to measure: rollout, model, sandbox, remote, answers, soak")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -71,6 +73,15 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--replicas", defaultValue = "2", description = "remote: serve replicas on loopback")
     int replicas;
+
+    @Option(names = "--steps", defaultValue = "200", description = "soak: training steps")
+    int steps;
+
+    @Option(names = "--every", defaultValue = "25", description = "soak: steps between memory readings")
+    int every;
+
+    @Option(names = "--config", description = "soak: run config (default: the main one, configs/plan-path/L2.yaml)")
+    java.nio.file.Path config;
 
     @Option(names = "--policy", defaultValue = "random",
             description = "random (cheap answers: engine overhead) or solver (scripted solver team)")
@@ -109,9 +120,15 @@ final class BenchCommand implements Callable<Integer> {
                     replicas, problems, k, rounds, warmup));
             return 0;
         }
+        if (what.equals("soak")) {
+            Map<String, String> env = Main.env(spec);
+            print(SoakBench.run(config != null ? config : RunSetup.defaultConfig(env), env, steps, every,
+                    spec.commandLine().getErr()));
+            return 0;
+        }
         if (!what.equals("rollout")) {
             throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox,"
-                    + " remote, answers");
+                    + " remote, answers, soak");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
