@@ -23,6 +23,12 @@ final class SoakBench {
 
     static Map<String, Object> run(Path config, Map<String, String> env, int steps, int every, PrintWriter progress)
             throws IOException {
+        if (steps < 1 || every < 1) {
+            throw new IllegalArgumentException("--steps and --every must be >= 1, got " + steps + " and " + every);
+        }
+        if (status("VmRSS") < 0) {
+            throw new IllegalArgumentException("bench soak reads resident memory from /proc/self/status (Linux)");
+        }
         RunSetup setup = RunSetup.load(config, List.of("train.steps=" + steps, "train.validateEvery=0",
                 "train.checkpointEvery=0", "validation.problems=0", "run.name=soak"), env, HubResolver.ModelFiles.ALL);
         RunConfig cfg = setup.config();

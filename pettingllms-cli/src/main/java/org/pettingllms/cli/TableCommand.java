@@ -201,8 +201,8 @@ final class TableCommand implements Callable<Integer> {
 
     /**
      * Mean (min-max) over seeds, and the normal-approximation 95% half-width over the problems:
-     * {@code 1.96 * sqrt(p (1 - p) / problems)}. The seeds' evaluations are not counted as independent: problem
-     * {@code i} of the test split is board {@code seed + i}, so the seeds play almost the same boards.
+     * {@code 1.96 * sqrt(p (1 - p) / problems)}, over one seed's problems: each seed plays test problems of its
+     * own, so the pooled interval would be narrower, but the seeds' runs differ too and the cell stays conservative.
      */
     static String cell(List<Double> v, int problems) {
         if (v.isEmpty()) {

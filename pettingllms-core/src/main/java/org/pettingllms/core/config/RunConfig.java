@@ -209,8 +209,9 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
 
     /** Validation: no tree sampling; {@code samplesPerProblem} trajectories per problem. */
     /**
-     * @param firstProblem index of the first test problem: 0 for the problems every run validates on; a range
-     *                     nothing else uses (say 100000) gives held-out numbers that no choice was tuned on
+     * @param firstProblem index of the first problem of the split evaluated: the validation split in training and by
+     *                     default in {@code evaluate}, the test split with {@code evaluate --split test} and in
+     *                     {@code table}
      */
     public record Validation(int problems, long firstProblem, int samplesPerProblem, Sampling sampling) {
         public Validation {

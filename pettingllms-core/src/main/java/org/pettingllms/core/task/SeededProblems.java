@@ -32,7 +32,7 @@ public record SeededProblems(String taskId, long runSeed) implements ProblemSour
 
     @Override
     public List<Problem> problems(Split split, long from, int count) {
-        if (from < 0 || count < 0 || from + count - 1 > MAX_INDEX) {
+        if (from < 0 || count < 0 || from > MAX_INDEX || count - 1 > MAX_INDEX - from) {
             throw new IllegalArgumentException("problems " + from + " to " + (from + count - 1)
                     + " are out of range: expected 0 to " + MAX_INDEX);
         }
