@@ -48,11 +48,7 @@ final class SoakBench {
                         }
                     });
         } finally {
-            try (var walk = Files.walk(runDir)) {
-                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
+            Dirs.deleteTree(runDir);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("benchmark", "soak");

@@ -157,13 +157,7 @@ final class TableCommand implements Callable<Integer> {
     private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
         RunConfig cfg = s.config();
         Path dir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
-        if (Files.exists(dir)) { // a table run starts its rows afresh
-            try (var walk = Files.walk(dir)) {
-                for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
+        Dirs.deleteTree(dir); // a table run starts its rows afresh
         new Trainer(cfg, s.task(), s.task().problems(cfg.run().seed()), s.policies(), engine.sampler(),
                 engine.learner(), dir, new ProgressBar("  " + cfg.run().name())).run(false);
     }

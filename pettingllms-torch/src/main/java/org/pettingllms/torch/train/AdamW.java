@@ -48,18 +48,14 @@ public final class AdamW implements AutoCloseable {
                 // in-place ops with a Number operand create a scalar array on the target's manager; scalars are
                 // made in tmp instead, so nothing accumulates in the long-lived managers
                 if (config.weightDecay() > 0) {
-                    p.muli(scalar(tmp, 1 - lr * config.weightDecay()));
+                    p.muli(Torch.scalar(tmp, 1 - lr * config.weightDecay()));
                 }
-                mk.muli(scalar(tmp, config.beta1())).addi(t(tmp, g.mul(1 - config.beta1())));
-                vk.muli(scalar(tmp, config.beta2())).addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
+                mk.muli(Torch.scalar(tmp, config.beta1())).addi(t(tmp, g.mul(1 - config.beta1())));
+                vk.muli(Torch.scalar(tmp, config.beta2())).addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
                 NDArray denom = t(tmp, t(tmp, t(tmp, vk.div(bc2)).sqrt()).add(config.eps()));
                 p.subi(t(tmp, t(tmp, mk.div(denom)).mul(lr / bc1)));
             }
         }
-    }
-
-    static NDArray scalar(NDManager tmp, double value) {
-        return Torch.scalar(tmp, value);
     }
 
     private static NDArray t(NDManager tmp, NDArray a) {
