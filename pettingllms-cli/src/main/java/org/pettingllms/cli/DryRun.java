@@ -13,9 +13,9 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.torch.model.ModelConfig;
-import org.pettingllms.torch.text.CharCodec;
-import org.pettingllms.torch.text.HfTokenizerCodec;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.CharCodec;
+import org.pettingllms.text.HfTokenizerCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * {@code train --dry-run}: everything a run reads before its first step except the weights (the config, the

@@ -25,7 +25,7 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * A {@link Sampler} over inference servers speaking vLLM's or SGLang's protocol ({@link Protocol}). Prompts are

@@ -16,7 +16,7 @@ import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.torch.engine.EmbeddedEngine;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * The generation endpoints' request and response bodies, as vLLM and SGLang define them. Candidate {@code i} of a

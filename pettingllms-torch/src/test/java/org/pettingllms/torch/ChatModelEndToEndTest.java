@@ -22,7 +22,7 @@ import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.ModelConfig;
-import org.pettingllms.torch.text.HfTokenizerCodec;
+import org.pettingllms.text.HfTokenizerCodec;
 
 /**
  * A chat-style task on the embedded engine: a (random, tiny) Qwen3-vocabulary model with the Qwen3 tokenizer and

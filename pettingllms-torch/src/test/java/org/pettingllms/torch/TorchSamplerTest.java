@@ -33,7 +33,7 @@ import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.torch.engine.PolicyRegistry;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TorchSampler;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.TextCodec;
 
 class TorchSamplerTest {
     /** Printable ASCII to ids 3..97 folded into the 96-token test vocabulary; no stop tokens. */

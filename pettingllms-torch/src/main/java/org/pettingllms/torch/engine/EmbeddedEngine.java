@@ -13,9 +13,9 @@ import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Presets;
-import org.pettingllms.torch.text.CharCodec;
-import org.pettingllms.torch.text.HfTokenizerCodec;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.CharCodec;
+import org.pettingllms.text.HfTokenizerCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * The embedded engine of a run: models loaded for the run's policies (one per distinct model; L3 gets one copy

@@ -18,7 +18,7 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * Supervised warm-up of a base model on a task's demonstrations ({@link Demonstrations#of}: the task's own, or

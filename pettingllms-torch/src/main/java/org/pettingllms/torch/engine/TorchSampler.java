@@ -20,7 +20,7 @@ import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.torch.sampling.Generator;
-import org.pettingllms.torch.text.TextCodec;
+import org.pettingllms.text.TextCodec;
 
 /**
  * The embedded sampler. Callers (concurrent episodes) call {@link #sample} as if alone; a single worker thread

@@ -1,6 +1,6 @@
 package org.pettingllms.torch.model;
 
-import org.pettingllms.torch.text.CharCodec;
+import org.pettingllms.text.CharCodec;
 
 /** Qwen3-style configurations for models made here from scratch. */
 public final class Presets {

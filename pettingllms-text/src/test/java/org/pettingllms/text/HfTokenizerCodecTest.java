@@ -1,4 +1,4 @@
-package org.pettingllms.torch;
+package org.pettingllms.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.testkit.SharedFiles;
-import org.pettingllms.torch.text.HfTokenizerCodec;
 
 /** The Qwen3 tokenizer through the native tokenizers library, offline. */
 class HfTokenizerCodecTest {
@@ -53,7 +52,23 @@ class HfTokenizerCodecTest {
 
     @Test
     void aCodecWithoutTemplateRefusesChatPromptsClearly() {
-        assertThatThrownBy(() -> TorchSamplerTest.CHARS.encodePrompt(Prompt.chat("s", "u")))
+        TextCodec withoutTemplate = new TextCodec() {
+            @Override
+            public int[] encode(String text) {
+                return text.chars().toArray();
+            }
+
+            @Override
+            public String decode(int[] ids) {
+                return new String(ids, 0, ids.length);
+            }
+
+            @Override
+            public int[] stopTokenIds() {
+                return new int[0];
+            }
+        };
+        assertThatThrownBy(() -> withoutTemplate.encodePrompt(Prompt.chat("s", "u")))
                 .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("chat template");
     }
 }

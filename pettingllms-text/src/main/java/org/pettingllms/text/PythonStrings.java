@@ -1,4 +1,4 @@
-package org.pettingllms.torch.text;
+package org.pettingllms.text;
 
 import java.beans.FeatureDescriptor;
 import java.util.ArrayList;

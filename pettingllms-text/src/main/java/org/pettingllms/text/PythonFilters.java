@@ -1,4 +1,4 @@
-package org.pettingllms.torch.text;
+package org.pettingllms.text;
 
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
 import com.hubspot.jinjava.lib.filter.Filter;

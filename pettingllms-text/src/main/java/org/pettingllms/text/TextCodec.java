@@ -1,4 +1,4 @@
-package org.pettingllms.torch.text;
+package org.pettingllms.text;
 
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;

@@ -1,4 +1,4 @@
-package org.pettingllms.torch.text;
+package org.pettingllms.text;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.math.BigDecimal;

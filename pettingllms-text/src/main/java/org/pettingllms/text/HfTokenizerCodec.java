@@ -1,4 +1,4 @@
-package org.pettingllms.torch.text;
+package org.pettingllms.text;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;

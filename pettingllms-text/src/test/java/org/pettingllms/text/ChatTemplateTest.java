@@ -1,4 +1,4 @@
-package org.pettingllms.torch;
+package org.pettingllms.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.testkit.SharedFiles;
-import org.pettingllms.torch.text.ChatTemplate;
 
 /**
  * The Qwen3 chat template renders exactly as transformers renders it. The expected strings were produced by

@@ -1,12 +1,10 @@
-package org.pettingllms.torch;
+package org.pettingllms.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pettingllms.torch.text.CharCodec;
-import org.pettingllms.torch.text.HfTokenizerCodec;
 
 /** The character codec written as a Hugging Face tokenizer.json encodes and decodes exactly as the codec does. */
 class CharTokenizerFileTest {

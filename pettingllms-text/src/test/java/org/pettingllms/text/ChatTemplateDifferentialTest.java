@@ -1,4 +1,4 @@
-package org.pettingllms.torch;
+package org.pettingllms.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +17,6 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.testkit.SharedFiles;
-import org.pettingllms.torch.text.ChatTemplate;
 
 /**
  * Chat templates render byte for byte as Python's Jinja2 renders them in transformers, and message text is data:
