@@ -47,7 +47,8 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
     String preset;
 
-    @Option(names = "--model", description = "model: a Hugging Face model directory instead of a preset")
+    @Option(names = "--model", description = "model: a Hugging Face model directory instead of a preset; remote: instead of"
+            + " the config's model")
     java.nio.file.Path modelDir;
 
     @Option(names = "--seconds", defaultValue = "4", description = "seconds per measurement (model; answers: per kind of answer)")
@@ -80,7 +81,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--every", defaultValue = "25", description = "soak: steps between memory readings")
     int every;
 
-    @Option(names = "--config", description = "soak: run config (default: the main one, configs/plan-path/L2.yaml)")
+    @Option(names = "--config", description = "soak, remote: run config (default: the main one, configs/plan-path/L2.yaml)")
     java.nio.file.Path config;
 
     @Option(names = "--policy", defaultValue = "random",
@@ -116,8 +117,14 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         if (what.equals("remote")) {
-            print(RemoteBench.run(modelDir == null ? java.nio.file.Path.of("models/plan-path-tiny") : modelDir,
-                    replicas, problems, k, rounds, warmup));
+            Map<String, String> env = Main.env(spec);
+            List<String> overrides = new java.util.ArrayList<>(List.of("rollout.k=" + k,
+                    "rollout.problemsPerStep=" + problems));
+            if (modelDir != null) {
+                overrides.add("policy.model=" + modelDir);
+            }
+            print(RemoteBench.run(RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env),
+                    replicas, rounds, warmup));
             return 0;
         }
         if (what.equals("soak")) {

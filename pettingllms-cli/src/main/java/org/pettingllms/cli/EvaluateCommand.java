@@ -104,7 +104,7 @@ final class EvaluateCommand implements Callable<Integer> {
                 engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
                         f.getValue()));
             } else {
-                engine.registry().model(ref.model()).setWeights(org.pettingllms.torch.io.SafeTensors.read(
+                engine.registry().setWeights(ref.model(), org.pettingllms.torch.io.SafeTensors.read(
                         f.getValue().resolve("model.safetensors")));
             }
         }

@@ -17,17 +17,14 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * checked by the probe. The servers must be able to read that directory (a shared file system).
  */
 record Remote(OpenAiSampler sampler, Learner learner) {
-    /** The probe's prompt: fixed text, tokenised by the model's own tokenizer. */
-    static final String PROBE = "plan-path-v1 plan\n#..\nA.G\ntool: RR\n>";
-
-    static Remote of(RunConfig cfg, EmbeddedEngine engine, Path runDir) {
+    /** @param probe the probe's prompt ids: a prompt of the run's task, tokenised by the model's own tokenizer */
+    static Remote of(RunConfig cfg, EmbeddedEngine engine, Path runDir, int[] probe) {
         RunConfig.Rollout r = cfg.rollout();
         String model = cfg.policy().model();
         OpenAiSampler sampler = new OpenAiSampler(new OpenAiSampler.Options(
                 r.servers().stream().map(URI::create).toList(), Protocol.valueOf(r.protocol().toUpperCase(Locale.ROOT)),
                 r.servedModel().isEmpty() ? model : r.servedModel(), r.concurrency(),
                 Duration.ofSeconds(r.timeoutSeconds()), 2 * r.servers().size() + 2), engine::codec);
-        int[] probe = engine.codec(model).encode(PROBE);
         return new Remote(sampler, new ServedWeights(engine.learner(), sampler, runDir.resolve("published"), probe,
                 r.probeTolerance()));
     }

@@ -7,18 +7,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
-import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
-import org.pettingllms.core.task.Tasks;
 import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
@@ -35,13 +31,17 @@ final class RemoteBench {
     private RemoteBench() {
     }
 
-    static Map<String, Object> run(Path model, int replicas, int problems, int k, int rounds, int warmup)
-            throws Exception {
-        String name = model.toString();
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path, maxTurns: 2}\npolicy: {model: '" + name
-                + "', level: L2}\n", "bench", List.of("rollout.k=" + k, "rollout.problemsPerStep=" + problems));
-        Task<?> task = Tasks.create(cfg.task());
-        PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), name, Set.of());
+    /**
+     * @param setup the run whose task, model and policies are measured (its rollout.k and rollout.problemsPerStep
+     *              as given); the replicas serve its model
+     */
+    static Map<String, Object> run(RunSetup setup, int replicas, int rounds, int warmup) throws Exception {
+        RunConfig cfg = setup.config();
+        Task<?> task = setup.task();
+        PolicyMap policies = setup.policies();
+        String name = cfg.policy().model();
+        int k = cfg.rollout().k();
+        int problems = cfg.rollout().problemsPerStep();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("benchmark", "remote");
         json.put("model", name);
@@ -67,7 +67,7 @@ final class RemoteBench {
                     Duration.ofSeconds(120), 4), local::codec);
             open.add(0, remote);
             ServedWeights served = new ServedWeights(local.learner(), remote, published,
-                    local.codec(name).encode(Remote.PROBE), 1e-4);
+                    local.codec(name).encodePrompt(setup.firstPrompt()), 1e-4);
             List<Double> publishMs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 for (PolicyRef p : policies.trainedPolicies()) {

@@ -9,6 +9,8 @@ import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutStats;
@@ -71,6 +73,26 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
     RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split) {
         var result = new RolloutEngine(sampler, progress).run(task, problems(split), roles, config.validationRollout(1));
         return RolloutStats.of(result, task.roles());
+    }
+
+    /**
+     * The first role's opening prompt on the first validation problem (the first test problem when the task has no
+     * validation problems): text in the task's own form, for checks such as the probe of a server's weights.
+     */
+    Prompt firstPrompt() {
+        var source = task.problems(config.run().seed());
+        List<Problem> first = source.problems(Split.VALIDATION, 0, 1);
+        if (first.isEmpty()) {
+            first = source.problems(Split.TEST, 0, 1);
+        }
+        if (first.isEmpty()) {
+            throw new ConfigException("config key 'task': " + task.id() + " has no validation or test problems");
+        }
+        return openingPrompt(task, first.get(0), task.roles().get(0), config.task().style());
+    }
+
+    private static <S> Prompt openingPrompt(Task<S> task, Problem problem, String role, PromptStyle style) {
+        return task.prompt(task.initialState(problem), role, 0, style);
     }
 
     /** The default config: plan-path at L2, from the installation's configs folder. */

@@ -84,7 +84,8 @@ final class TrainCommand implements Callable<Integer> {
             Sampler sampler = engine.sampler();
             org.pettingllms.core.backend.Learner learner = engine.learner();
             if (!cfg.rollout().servers().isEmpty()) {
-                Remote remote = Remote.of(cfg, engine, runDir);
+                Remote remote = Remote.of(cfg, engine, runDir,
+                        engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
                 sampler = remote.sampler();
                 learner = remote.learner();
                 out.printf("rollouts on %s (%s protocol); adapters published to %s%n", cfg.rollout().servers(),

@@ -90,11 +90,9 @@ public final class InferenceServer implements AutoCloseable {
 
     /** The embedded engine for serving one model directory (its base weights; adapters are loaded by name). */
     public static EmbeddedEngine openEngine(String model, String device) throws java.io.IOException {
-        org.pettingllms.core.config.RunConfig cfg = org.pettingllms.core.config.ConfigLoader.fromYaml(
-                "task: {name: served}\npolicy: {model: '" + model.replace("'", "''") + "', level: L1}\n", "serve",
-                List.of("engine.device=" + device));
-        return EmbeddedEngine.open(cfg, org.pettingllms.core.backend.PolicyMap.forLevel(
-                org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
+        return EmbeddedEngine.open(EmbeddedEngine.Settings.serving(model, device),
+                org.pettingllms.core.backend.PolicyMap.forLevel(org.pettingllms.core.backend.Level.L1,
+                        List.of("model"), model, java.util.Set.of()));
     }
 
     /** Starts listening; {@link #uri()} then names the bound port. */
@@ -117,12 +115,7 @@ public final class InferenceServer implements AutoCloseable {
         PolicyRef ref = new PolicyRef(model, name);
         PolicyRegistry registry = engine.registry();
         LoraAdapter adapter = LoraAdapter.load(name, registry.model(model), dir);
-        registry.lock().writeLock().lock();
-        try {
-            registry.putAdapter(ref, adapter);
-        } finally {
-            registry.lock().writeLock().unlock();
-        }
+        registry.putAdapter(ref, adapter);
         adapters.put(name, ref);
     }
 
@@ -141,14 +134,10 @@ public final class InferenceServer implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
         }
-        PolicyRegistry registry = engine.registry();
-        registry.lock().writeLock().lock();
         try {
-            registry.model(model).setWeights(w);
+            engine.registry().setWeights(model, w);
         } catch (IllegalArgumentException e) {
             throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
-        } finally {
-            registry.lock().writeLock().unlock();
         }
         generation.weightVersion(version);
         json(ctx, 200, JSON.createObjectNode().put("success", true).put("message", "weights updated from " + dir)

@@ -65,6 +65,18 @@ public final class ConfigLoader {
         return bind(tree, RunConfig.class, "", source);
     }
 
+    /**
+     * One section of the defaults ({@code defaults.yaml}) as its record, e.g. {@code defaultSection("engine",
+     * RunConfig.Engine.class)}: for code that needs a section's settings without a whole run config.
+     */
+    public static <T> T defaultSection(String key, Class<T> type) {
+        JsonNode section = defaults().get(key);
+        if (section == null) {
+            throw new IllegalArgumentException("no section '" + key + "' in the defaults");
+        }
+        return bind(section, type, key + ".", "defaults.yaml");
+    }
+
     /** The resolved tree of a config, for {@code run.json}. */
     public static JsonNode toTree(RunConfig config) {
         return MAPPER.valueToTree(config);

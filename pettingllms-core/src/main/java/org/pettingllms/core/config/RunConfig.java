@@ -196,6 +196,11 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
                         + "loraAlpha > 0 and at least one LoRA target");
             }
         }
+
+        /** These settings on another device. */
+        public Engine onDevice(String device) {
+            return new Engine(device, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
+        }
     }
 
     /**

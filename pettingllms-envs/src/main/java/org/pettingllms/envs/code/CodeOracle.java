@@ -9,9 +9,8 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.envs.data.ItemLookup;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**

@@ -2,7 +2,6 @@ package org.pettingllms.envs.code;
 
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.data.CodeItem;
 
 /**
  * Prompts of the code team, close to PettingLLMs': the coder writes a complete program (or completes the

@@ -1,8 +1,7 @@
 package org.pettingllms.envs.code;
 
 import java.util.List;
-import org.pettingllms.envs.data.CodeItem;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 
 /**
  * The state of a code episode.

@@ -12,10 +12,9 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
-import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.data.DatasetTask;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**

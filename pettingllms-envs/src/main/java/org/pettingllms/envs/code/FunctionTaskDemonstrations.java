@@ -8,7 +8,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.Demonstrations.Settings;
 import org.pettingllms.envs.code.FunctionTasks.FunctionTask;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**

@@ -6,9 +6,8 @@ import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.envs.data.CodeItem;
 import org.pettingllms.envs.data.ContentSplit;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 
 /**
  * Generated function tasks: the CPU-scale problem source of {@code code-v1} ({@code task.options.generator:

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.pettingllms.envs.data.CodeItem.TestCase;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 
 /**
  * The tester's answer formats: pairs of {@code **Test Input:**} and {@code **Test Output:**} fenced blocks, and, in

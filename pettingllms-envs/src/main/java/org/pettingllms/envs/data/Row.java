@@ -88,7 +88,7 @@ public record Row(Path file, long line, Map<String, Object> fields) {
         return v;
     }
 
-    static String describe(Object v) {
+    public static String describe(Object v) {
         if (v == null) {
             return "missing";
         }

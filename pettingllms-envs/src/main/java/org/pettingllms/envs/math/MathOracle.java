@@ -6,7 +6,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.envs.data.ItemLookup;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows.MathItem;
 
 /**
  * A policy that knows the answers (evaluation without a model): it finds the problem by its question in the

@@ -1,6 +1,6 @@
 package org.pettingllms.envs.math;
 
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows.MathItem;
 
 /**
  * The state of a math episode: the question and each role's latest attempt (null before its first turn).

@@ -15,7 +15,7 @@ import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.Items;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 import org.pettingllms.envs.sandbox.Execution;
 import org.pettingllms.envs.sandbox.Sandbox;

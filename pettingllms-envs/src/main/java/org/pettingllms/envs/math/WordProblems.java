@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.envs.data.ContentSplit;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows.MathItem;
 
 /**
  * Generated multi-step arithmetic word problems: the CPU-scale problem source of {@code math-v1}

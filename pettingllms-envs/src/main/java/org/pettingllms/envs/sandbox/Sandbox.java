@@ -53,6 +53,14 @@ public final class Sandbox {
         }
     }
 
+    /** Programs run at once for a configured count: that count, or one per CPU when it is 0. */
+    public static int slots(int configured) {
+        if (configured < 0) {
+            throw new IllegalArgumentException("sandbox slots must be >= 0 (0: one per CPU), got " + configured);
+        }
+        return configured > 0 ? configured : Runtime.getRuntime().availableProcessors();
+    }
+
     /**
      * A sandbox with the best isolation this machine allows; checks that Python runs in it.
      *

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.envs.data.MathRows;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows;
+import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.testkit.SharedFiles;
 
 /** The shared math benchmarks load in their own layouts, and every reference answer is usable. */

@@ -22,8 +22,8 @@ import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.envs.data.MathRows;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows;
+import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.testkit.TaskContract;
 

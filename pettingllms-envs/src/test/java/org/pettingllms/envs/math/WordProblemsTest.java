@@ -28,7 +28,7 @@ import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Tasks;
 import org.pettingllms.envs.data.Items;
-import org.pettingllms.envs.data.MathRows.MathItem;
+import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.math.WordProblems.Kind;
 import org.pettingllms.envs.math.WordProblems.WordProblem;
 import org.pettingllms.envs.sandbox.Execution;

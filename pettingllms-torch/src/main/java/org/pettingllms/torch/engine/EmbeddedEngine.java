@@ -9,6 +9,7 @@ import java.util.Set;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
@@ -28,18 +29,48 @@ public final class EmbeddedEngine implements AutoCloseable {
     private final TorchLearner learner;
     private final Map<String, TextCodec> codecs;
 
-    private EmbeddedEngine(PolicyRegistry registry, Map<String, TextCodec> codecs, RunConfig cfg) {
-        this.registry = registry;
-        this.codecs = codecs;
-        this.sampler = new TorchSampler(registry, this::codec, cfg.engine().maxBatchRows(), 2000,
-                cfg.engine().samplerThreads());
-        RunConfig.Train t = cfg.train();
-        this.learner = new TorchLearner(registry, new TrainSettings(t.microBatchSize(), t.klCoef() > 0));
+    /**
+     * What an engine is opened with.
+     *
+     * @param model  a Hugging Face model directory, or {@code fresh:<preset>} for a new model made from the seed
+     * @param engine device, batch rows, the sampler's threads, LoRA settings (the {@code engine.*} keys)
+     * @param seed   seeds fresh weights and each adapter's initialisation ({@code run.seed})
+     * @param train  how the learner computes gradients
+     */
+    public record Settings(String model, RunConfig.Engine engine, long seed, TrainSettings train) {
+        /** A run's settings. */
+        public static Settings of(RunConfig cfg) {
+            return new Settings(cfg.policy().model(), cfg.engine(), cfg.run().seed(),
+                    new TrainSettings(cfg.train().microBatchSize(), cfg.train().klCoef() > 0));
+        }
+
+        /** One model served on a device, every other setting as the defaults give it. */
+        public static Settings serving(String model, String device) {
+            RunConfig.Engine engine = ConfigLoader.defaultSection("engine", RunConfig.Engine.class).onDevice(device);
+            RunConfig.Run run = ConfigLoader.defaultSection("run", RunConfig.Run.class);
+            RunConfig.Train train = ConfigLoader.defaultSection("train", RunConfig.Train.class);
+            return new Settings(model, engine, run.seed(), new TrainSettings(train.microBatchSize(), false));
+        }
     }
 
+    private EmbeddedEngine(PolicyRegistry registry, Map<String, TextCodec> codecs, Settings settings) {
+        this.registry = registry;
+        this.codecs = codecs;
+        this.sampler = new TorchSampler(registry, this::codec, settings.engine().maxBatchRows(), 2000,
+                settings.engine().samplerThreads());
+        this.learner = new TorchLearner(registry, settings.train());
+    }
+
+    /** The engine of a run: its model for the run's policies. */
     public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies) throws IOException {
-        var device = Torch.device(cfg.engine().device());
-        String source = cfg.policy().model();
+        return open(Settings.of(cfg), policies);
+    }
+
+    /** An engine with the models the policies name, each loaded from {@code settings.model()}. */
+    public static EmbeddedEngine open(Settings settings, PolicyMap policies) throws IOException {
+        RunConfig.Engine e = settings.engine();
+        var device = Torch.device(e.device());
+        String source = settings.model();
         Map<String, DecoderModel> models = new LinkedHashMap<>();
         Map<String, TextCodec> codecs = new LinkedHashMap<>();
         Set<String> names = new java.util.LinkedHashSet<>();
@@ -47,7 +78,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         for (String name : names) {
             if (source.startsWith("fresh:")) {
                 String preset = source.substring("fresh:".length());
-                models.put(name, DecoderModel.random(Presets.of(preset), cfg.run().seed(), device));
+                models.put(name, DecoderModel.random(Presets.of(preset), settings.seed(), device));
                 codecs.put(name, new CharCodec());
             } else {
                 Path dir = Path.of(source);
@@ -62,10 +93,9 @@ public final class EmbeddedEngine implements AutoCloseable {
                         ? HfTokenizerCodec.load(dir, m.config().eosTokenId()) : new CharCodec());
             }
         }
-        RunConfig.Engine e = cfg.engine();
         PolicyRegistry reg = new PolicyRegistry(models, new LoraSettings(e.loraRank(), e.loraAlpha(), e.loraTargets()),
-                cfg.run().seed());
-        return new EmbeddedEngine(reg, codecs, cfg);
+                settings.seed());
+        return new EmbeddedEngine(reg, codecs, settings);
     }
 
     public TextCodec codec(String model) {

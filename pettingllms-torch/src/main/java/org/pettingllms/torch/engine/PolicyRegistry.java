@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
 
@@ -45,11 +46,37 @@ public final class PolicyRegistry implements AutoCloseable {
                 lora.alpha(), lora.targetModules(), org.pettingllms.core.util.Seeds.derive(seed, "adapter", r.adapter())));
     }
 
-    /** Replaces an adapter (after loading one from disk); the old one is closed. */
-    public synchronized void putAdapter(PolicyRef ref, LoraAdapter adapter) {
-        LoraAdapter old = adapters.put(ref, adapter);
-        if (old != null && old != adapter) {
-            old.close();
+    /**
+     * Replaces an adapter (after loading one from disk); the old one is closed. Takes the write lock, so no batch
+     * runs with half of the change.
+     */
+    public void putAdapter(PolicyRef ref, LoraAdapter adapter) {
+        lock.writeLock().lock();
+        try {
+            LoraAdapter old;
+            synchronized (this) {
+                old = adapters.put(ref, adapter);
+            }
+            if (old != null && old != adapter) {
+                old.close();
+            }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Replaces a base model's weights in place (names and shapes as the model's own). Takes the write lock, so no
+     * batch sees half of them.
+     *
+     * @throws IllegalArgumentException when a tensor is missing or its shape differs
+     */
+    public void setWeights(String model, Map<String, Tensor> weights) {
+        lock.writeLock().lock();
+        try {
+            model(model).setWeights(weights);
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 
@@ -88,7 +115,8 @@ public final class PolicyRegistry implements AutoCloseable {
         versions.put(ref, v);
     }
 
-    public ReadWriteLock lock() {
+    /** The engine's own lock: read for a sampling batch, write for an update. Callers outside use the methods above. */
+    ReadWriteLock lock() {
         return lock;
     }
 

@@ -1,9 +1,11 @@
-package org.pettingllms.envs.data;
+package org.pettingllms.envs.math;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.pettingllms.envs.math.AnswerExtractor;
+import org.pettingllms.envs.data.DatasetException;
+import org.pettingllms.envs.data.DatasetFiles;
+import org.pettingllms.envs.data.Row;
 
 /**
  * Math datasets in their common layouts: the question in {@code problem | question | prompt} (with

@@ -1,4 +1,4 @@
-package org.pettingllms.envs.data;
+package org.pettingllms.envs.code;
 
 import java.util.List;
 import java.util.Objects;

@@ -5,35 +5,59 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.TaskProvider;
-import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
-import org.pettingllms.envs.sokoban.SokobanGame;
-import org.pettingllms.envs.sudoku.SudokuGame;
 
-/** Makes the planning games by name: {@code plan-path}, {@code sokoban}, {@code sudoku}. */
-public final class PlanningGames implements TaskProvider {
+/**
+ * Makes the planning task of one game by name: the game's options are bound from {@code task.options} over its
+ * defaults, and the tool + plan workflow is put around it. A game registers itself with a subclass of its own
+ * (listed as a {@link TaskProvider} service), so adding a game edits nothing here.
+ *
+ * @param <O> the game's options record
+ */
+public abstract class GameTasks<O> implements TaskProvider {
     public static final List<String> DEFAULT_ROLES = List.of(PlanningTask.TOOL, PlanningTask.PLAN);
-
-    @Override
-    public Set<String> names() {
-        return Set.of("plan-path", "sokoban", "sudoku");
-    }
-
     /** The option that picks the tool mode; every other option belongs to the game. */
     public static final String TOOL_OPTION = "tool";
     /** A tool program's limits: a search on these boards takes milliseconds. */
     static final SandboxLimits PROGRAM_LIMITS = SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(2));
 
+    private final String name;
+    private final O defaults;
+    private final Function<O, Game<?, ?>> game;
+
+    /**
+     * @param name     the task name configs use ({@code task.name})
+     * @param defaults the game's options where {@code task.options} sets none
+     * @param game     the game for bound options
+     */
+    protected GameTasks(String name, O defaults, Function<O, Game<?, ?>> game) {
+        this.name = name;
+        this.defaults = defaults;
+        this.game = game;
+    }
+
     @Override
-    public PlanningTask<?, ?> create(RunConfig.TaskSpec spec) {
+    public final Set<String> names() {
+        return Set.of(name);
+    }
+
+    @Override
+    public final PlanningTask<?, ?> create(RunConfig.TaskSpec spec) {
         List<String> roles = spec.roles().isEmpty() ? DEFAULT_ROLES : spec.roles();
-        PlanningTask.ToolMode mode = toolMode(spec);
-        return create(game(spec), roles, spec.maxTurns(), mode);
+        return create(game(spec), roles, spec.maxTurns(), toolMode(spec));
+    }
+
+    /** The game of a spec, its options bound over the game's defaults. */
+    public final Game<?, ?> game(RunConfig.TaskSpec spec) {
+        Map<String, Object> options = new HashMap<>(spec.options());
+        options.remove(TOOL_OPTION);
+        return game.apply(ConfigLoader.bindOptions(options, defaults, "task.options.", "task.options"));
     }
 
     private static <B, A> PlanningTask<B, A> create(Game<B, A> game, List<String> roles, int maxTurns,
@@ -43,8 +67,7 @@ public final class PlanningGames implements TaskProvider {
                     + " use 'answer'");
         }
         ToolRunner runner = mode == PlanningTask.ToolMode.PROGRAM && roles.contains(PlanningTask.TOOL)
-                ? new ToolRunner(Sandbox.create(PROGRAM_LIMITS, Runtime.getRuntime().availableProcessors()),
-                PROGRAM_LIMITS) : null;
+                ? new ToolRunner(Sandbox.create(PROGRAM_LIMITS, Sandbox.slots(0)), PROGRAM_LIMITS) : null;
         return new PlanningTask<>(game, roles, maxTurns, runner == null ? PlanningTask.ToolMode.ANSWER : mode, runner);
     }
 
@@ -56,22 +79,6 @@ public final class PlanningGames implements TaskProvider {
             case "program" -> PlanningTask.ToolMode.PROGRAM;
             default -> throw new ConfigException("config key 'task.options.tool': expected answer or program, got '"
                     + v + "'");
-        };
-    }
-
-    /** The game of a spec, its options bound over the game's defaults. */
-    public static Game<?, ?> game(RunConfig.TaskSpec spec) {
-        String src = "task.options";
-        Map<String, Object> options = new HashMap<>(spec.options());
-        options.remove(TOOL_OPTION);
-        return switch (spec.name()) {
-            case "plan-path" -> new PlanPathGame(
-                    ConfigLoader.bindOptions(options, PlanPathGame.Options.DEFAULT, "task.options.", src));
-            case "sokoban" -> new SokobanGame(
-                    ConfigLoader.bindOptions(options, SokobanGame.Options.DEFAULT, "task.options.", src));
-            case "sudoku" -> new SudokuGame(
-                    ConfigLoader.bindOptions(options, SudokuGame.Options.DEFAULT, "task.options.", src));
-            default -> throw new IllegalArgumentException("not a planning game: " + spec.name());
         };
     }
 }

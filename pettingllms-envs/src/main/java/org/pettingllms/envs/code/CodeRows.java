@@ -1,4 +1,4 @@
-package org.pettingllms.envs.data;
+package org.pettingllms.envs.code;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -6,6 +6,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.Inflater;
+import org.pettingllms.envs.data.DatasetException;
+import org.pettingllms.envs.data.DatasetFiles;
+import org.pettingllms.envs.data.Row;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
