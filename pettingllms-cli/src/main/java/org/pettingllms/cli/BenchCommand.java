@@ -15,9 +15,9 @@ import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -25,33 +25,43 @@ import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * Benchmarks, printed as JSON. {@code rollout}: rollout-engine throughput with a scripted sampler (no model), so
  * that the engine's own overhead (threads, prompts, stepping, sample records) is known.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Print benchmark numbers as JSON: "
-        + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
-        + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
-        + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
-        + " 'soak' (the main config for many steps, resident memory every 25: long).")
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "Print benchmark numbers as JSON: "
+                + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
+                + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
+                + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
+                + " 'soak' (the main config for many steps, resident memory every 25: long).")
 final class BenchCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "WHAT",
+    @Parameters(
+            index = "0",
+            paramLabel = "WHAT",
             description = "what to measure: rollout, model, sandbox, remote, answers, soak")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
     String preset;
 
-    @Option(names = "--model", description = "model: a Hugging Face model directory instead of a preset; remote: instead of"
-            + " the config's model")
+    @Option(
+            names = "--model",
+            description = "model: a Hugging Face model directory instead of a preset; remote: instead of"
+                    + " the config's model")
     java.nio.file.Path modelDir;
 
-    @Option(names = "--seconds", defaultValue = "4", description = "seconds per measurement (model; answers: per kind of answer)")
+    @Option(
+            names = "--seconds",
+            defaultValue = "4",
+            description = "seconds per measurement (model; answers: per kind of answer)")
     int seconds;
 
     @Option(names = "--task", defaultValue = "plan-path", description = "plan-path, sokoban or sudoku")
@@ -81,10 +91,14 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--every", defaultValue = "25", description = "soak: steps between memory readings")
     int every;
 
-    @Option(names = "--config", description = "soak, remote: run config (default: the main one, configs/plan-path/L2.yaml)")
+    @Option(
+            names = "--config",
+            description = "soak, remote: run config (default: the main one, configs/plan-path/L2.yaml)")
     java.nio.file.Path config;
 
-    @Option(names = "--policy", defaultValue = "random",
+    @Option(
+            names = "--policy",
+            defaultValue = "random",
             description = "random (cheap answers: engine overhead) or solver (scripted solver team)")
     String policy;
 
@@ -118,24 +132,31 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (what.equals("remote")) {
             Map<String, String> env = Main.env(spec);
-            List<String> overrides = new java.util.ArrayList<>(List.of("rollout.k=" + k,
-                    "rollout.problemsPerStep=" + problems));
+            List<String> overrides =
+                    new java.util.ArrayList<>(List.of("rollout.k=" + k, "rollout.problemsPerStep=" + problems));
             if (modelDir != null) {
                 overrides.add("policy.model=" + modelDir);
             }
-            print(RemoteBench.run(RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env),
-                    replicas, rounds, warmup));
+            print(RemoteBench.run(
+                    RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env),
+                    replicas,
+                    rounds,
+                    warmup));
             return 0;
         }
         if (what.equals("soak")) {
             Map<String, String> env = Main.env(spec);
-            print(SoakBench.run(config != null ? config : RunSetup.defaultConfig(env), env, steps, every,
+            print(SoakBench.run(
+                    config != null ? config : RunSetup.defaultConfig(env),
+                    env,
+                    steps,
+                    every,
                     spec.commandLine().getErr()));
             return 0;
         }
         if (!what.equals("rollout")) {
-            throw new IllegalArgumentException("bench '" + what + "': available benchmarks: rollout, model, sandbox,"
-                    + " remote, answers, soak");
+            throw new IllegalArgumentException(
+                    "bench '" + what + "': available benchmarks: rollout, model, sandbox," + " remote, answers, soak");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
@@ -149,8 +170,14 @@ final class BenchCommand implements Callable<Integer> {
         long envSteps = 0;
         double seconds = 0;
         for (int round = 0; round < warmup + rounds; round++) {
-            RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, k, true, PromptStyle.COMPACT,
-                    new SamplingParams(1, 0, 1, 64, List.of(), round), RewardMix.PAPER, problems);
+            RolloutConfig cfg = new RolloutConfig(
+                    RolloutConfig.Mode.TREE,
+                    k,
+                    true,
+                    PromptStyle.COMPACT,
+                    new SamplingParams(1, 0, 1, 64, List.of(), round),
+                    RewardMix.PAPER,
+                    problems);
             var list = new SeededProblems(t.id(), 0).problems(Split.TRAIN, (long) round * problems, problems);
             long start = System.nanoTime();
             RolloutResult r = engine.run(t, list, policies, cfg);
@@ -161,7 +188,10 @@ final class BenchCommand implements Callable<Integer> {
                 seconds += s;
             }
         }
-        double[] sorted = stepsPerSecond.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        double[] sorted = stepsPerSecond.stream()
+                .mapToDouble(Double::doubleValue)
+                .sorted()
+                .toArray();
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("benchmark", "rollout");
         json.put("task", t.id());
@@ -182,8 +212,11 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private void print(Map<String, Object> json) throws Exception {
-        spec.commandLine().getOut().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-                .writeValueAsString(json));
+        spec.commandLine()
+                .getOut()
+                .println(new ObjectMapper()
+                        .enable(SerializationFeature.INDENT_OUTPUT)
+                        .writeValueAsString(json));
         spec.commandLine().getOut().flush();
     }
 

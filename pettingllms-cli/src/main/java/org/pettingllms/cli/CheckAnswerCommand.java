@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
  * {@code check-answer}: the math reward's answer check, shown step by step, so that a user can see why a reward
  * was 0 (or 1): the extracted answer and the rule that found it, both normal forms, the verdict and its reason.
  */
-@Command(name = "check-answer", mixinStandardHelpOptions = true,
+@Command(
+        name = "check-answer",
+        mixinStandardHelpOptions = true,
         description = "Show how the math reward reads a model's text: the extracted answer, both normal forms, the "
                 + "verdict and its reason. Exit code 0 whether or not the answer is right.")
 final class CheckAnswerCommand implements Callable<Integer> {
@@ -37,8 +39,8 @@ final class CheckAnswerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String modelText = text.startsWith("@") ? Files.readString(Path.of(text.substring(1)), StandardCharsets.UTF_8)
-                : text;
+        String modelText =
+                text.startsWith("@") ? Files.readString(Path.of(text.substring(1)), StandardCharsets.UTF_8) : text;
         AnswerChecker.Verdict v = AnswerChecker.check(modelText, reference);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -51,8 +53,10 @@ final class CheckAnswerCommand implements Callable<Integer> {
             m.put("reason", v.reason());
             out.println(new ObjectMapper().writeValueAsString(m));
         } else {
-            out.println("extracted:  " + (v.extracted() == null ? "(none)"
-                    : v.extracted() + "   (found by " + v.method().description() + ")"));
+            out.println("extracted:  "
+                    + (v.extracted() == null
+                            ? "(none)"
+                            : v.extracted() + "   (found by " + v.method().description() + ")"));
             out.println("candidate:  " + (v.candidate() == null ? "(none)" : v.candidate()));
             out.println("reference:  " + v.reference());
             out.println("verdict:    " + (v.correct() ? "correct" : "wrong") + ": " + v.reason());

@@ -7,8 +7,7 @@ import java.util.Comparator;
 
 /** Folder helpers of the commands. */
 final class Dirs {
-    private Dirs() {
-    }
+    private Dirs() {}
 
     /** Deletes {@code dir} and everything in it, deepest first; nothing when it does not exist. */
     static void deleteTree(Path dir) throws IOException {

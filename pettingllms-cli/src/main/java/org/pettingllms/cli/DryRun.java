@@ -12,10 +12,10 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.model.ModelConfig;
 
 /**
  * {@code train --dry-run}: everything a run reads before its first step except the weights (the config, the
@@ -24,14 +24,15 @@ import org.pettingllms.text.TextCodec;
  * large model can be checked this way on a laptop before it is sent to the machine that trains it.
  */
 final class DryRun {
-    private DryRun() {
-    }
+    private DryRun() {}
 
     static void print(RunSetup setup, PrintWriter out) throws IOException {
         RunConfig cfg = setup.config();
         var task = setup.task();
         String model = cfg.policy().model();
-        out.printf("dry run: %s | level %s | roles %s | model %s%n", task.id(), cfg.policy().level(), task.roles(), model);
+        out.printf(
+                "dry run: %s | level %s | roles %s | model %s%n",
+                task.id(), cfg.policy().level(), task.roles(), model);
         int context = Integer.MAX_VALUE;
         TextCodec codec;
         if (model.startsWith("fresh:")) {
@@ -43,9 +44,11 @@ final class DryRun {
             }
             ModelConfig mc = ModelConfig.read(dir);
             context = mc.maxPositionEmbeddings();
-            codec = CharCodec.describes(dir) || !Files.exists(dir.resolve("tokenizer.json")) ? new CharCodec()
+            codec = CharCodec.describes(dir) || !Files.exists(dir.resolve("tokenizer.json"))
+                    ? new CharCodec()
                     : HfTokenizerCodec.load(dir, mc.eosTokenId());
-            out.printf("model config: %s, %d layers, hidden %d, vocabulary %d, context %d (weights not loaded)%n",
+            out.printf(
+                    "model config: %s, %d layers, hidden %d, vocabulary %d, context %d (weights not loaded)%n",
                     mc.modelType(), mc.numLayers(), mc.hiddenSize(), mc.vocabSize(), context);
         }
         try {
@@ -54,7 +57,8 @@ final class DryRun {
             // the task's demonstrations at full skill: each role's first-turn prompt, in turn order, with the answers
             // the earlier roles would give (a dataset task's oracle; a generator's own demonstrations)
             List<Demo> demos = Demonstrations.available(task)
-                    ? Demonstrations.of(task, first, cfg.task().style(), new Demonstrations.Settings(0, 1), new SplittableRandom(1))
+                    ? Demonstrations.of(
+                            task, first, cfg.task().style(), new Demonstrations.Settings(0, 1), new SplittableRandom(1))
                     : List.of();
             if (demos.isEmpty()) {
                 for (String role : task.roles()) {
@@ -91,19 +95,29 @@ final class DryRun {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static org.pettingllms.core.data.Prompt promptOf(org.pettingllms.core.task.Task task, Problem p,
-                                                             String role, RunConfig cfg) {
+    private static org.pettingllms.core.data.Prompt promptOf(
+            org.pettingllms.core.task.Task task, Problem p, String role, RunConfig cfg) {
         return task.prompt(task.initialState(p), role, 0, cfg.task().style());
     }
 
-    private static void printPrompt(PrintWriter out, String role, TextCodec codec,
-                                    org.pettingllms.core.data.Prompt prompt, RunConfig cfg, int context) {
+    private static void printPrompt(
+            PrintWriter out,
+            String role,
+            TextCodec codec,
+            org.pettingllms.core.data.Prompt prompt,
+            RunConfig cfg,
+            int context) {
         int[] ids = codec.encodePrompt(prompt);
         int budget = ids.length + cfg.rollout().sampling().maxTokens();
-        out.printf("--- %s: first prompt, %d tokens (+ up to %d sampled = %d%s) ---%n", role, ids.length,
-                cfg.rollout().sampling().maxTokens(), budget,
-                context == Integer.MAX_VALUE ? "" : budget <= context ? " of the context's " + context
-                        : ", OVER the context's " + context);
+        out.printf(
+                "--- %s: first prompt, %d tokens (+ up to %d sampled = %d%s) ---%n",
+                role,
+                ids.length,
+                cfg.rollout().sampling().maxTokens(),
+                budget,
+                context == Integer.MAX_VALUE
+                        ? ""
+                        : budget <= context ? " of the context's " + context : ", OVER the context's " + context);
         out.println(codec.decode(ids));
     }
 }

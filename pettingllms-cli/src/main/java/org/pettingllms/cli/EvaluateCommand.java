@@ -7,11 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
-import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -27,30 +27,43 @@ import picocli.CommandLine.Spec;
  * {@code evaluate}: a model (and per-role adapters) on the validation split, as the trainer validates, or on the test
  * split when asked ({@code --split test}: for claims, after every choice is made). It says which split it used.
  */
-@Command(name = "evaluate", mixinStandardHelpOptions = true,
+@Command(
+        name = "evaluate",
+        mixinStandardHelpOptions = true,
         description = "Evaluate a model (with optional per-role LoRA adapters) on the validation or test split.")
 final class EvaluateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "CONFIG", description = "run config (YAML)")
     Path config;
 
-    @Option(names = "--model", description = "a Hugging Face model directory or Hub id org/name[@revision] (default:"
-            + " the config's policy.model)")
+    @Option(
+            names = "--model",
+            description = "a Hugging Face model directory or Hub id org/name[@revision] (default:"
+                    + " the config's policy.model)")
     String model;
 
     @Option(names = "--adapters", paramLabel = "ROLE=DIR", description = "a PEFT adapter for a role (L2), repeatable")
     Map<String, Path> adapters = Map.of();
 
-    @Option(names = "--policy", defaultValue = "model", description = "model (default), or the task's scripted team"
-            + " as oracle (always right: the references, the solver) or wrong (never right): checks the environment"
-            + " without a model")
+    @Option(
+            names = "--policy",
+            defaultValue = "model",
+            description = "model (default), or the task's scripted team"
+                    + " as oracle (always right: the references, the solver) or wrong (never right): checks the environment"
+                    + " without a model")
     String policy;
 
-    @Option(names = "--checkpoint", paramLabel = "DIR", description = "every trained policy of a run's checkpoint:"
-            + " runs/<run>/checkpoints (the latest) or runs/<run>/checkpoints/step-<N>")
+    @Option(
+            names = "--checkpoint",
+            paramLabel = "DIR",
+            description = "every trained policy of a run's checkpoint:"
+                    + " runs/<run>/checkpoints (the latest) or runs/<run>/checkpoints/step-<N>")
     Path checkpoint;
 
-    @Option(names = "--split", defaultValue = "validation", description = "validation (default: what training watches"
-            + " and choices are tuned on) or test (for claims only)")
+    @Option(
+            names = "--split",
+            defaultValue = "validation",
+            description = "validation (default: what training watches"
+                    + " and choices are tuned on) or test (for claims only)")
     String split;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
@@ -66,7 +79,10 @@ final class EvaluateCommand implements Callable<Integer> {
             // JSON: the YAML reading of overrides takes it as the string it is, whatever the path holds
             sets.add("policy.model=" + new ObjectMapper().writeValueAsString(model));
         }
-        RunSetup setup = RunSetup.load(config, sets, Main.env(spec),
+        RunSetup setup = RunSetup.load(
+                config,
+                sets,
+                Main.env(spec),
                 policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         RunConfig cfg = setup.config();
         Split which = Split.of(split);
@@ -84,8 +100,12 @@ final class EvaluateCommand implements Callable<Integer> {
             if (!adapters.isEmpty() || model != null) {
                 throw new IllegalArgumentException("--policy " + policy + " takes no --model or --adapters");
             }
-            evaluate(new TextPolicySampler(ScriptedPolicies.oracle(setup.task(), problems, policy.equals("wrong"))),
-                    setup, which, problems, policy + " policy");
+            evaluate(
+                    new TextPolicySampler(ScriptedPolicies.oracle(setup.task(), problems, policy.equals("wrong"))),
+                    setup,
+                    which,
+                    problems,
+                    policy + " policy");
         } else {
             throw new IllegalArgumentException("--policy must be model, oracle or wrong, got '" + policy + "'");
         }
@@ -101,11 +121,17 @@ final class EvaluateCommand implements Callable<Integer> {
         for (Map.Entry<PolicyRef, Path> f : folders.entrySet()) {
             PolicyRef ref = f.getKey();
             if (ref.adapter() != null) {
-                engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
-                        f.getValue()));
+                engine.registry()
+                        .putAdapter(
+                                ref,
+                                LoraAdapter.load(
+                                        ref.adapter(), engine.registry().model(ref.model()), f.getValue()));
             } else {
-                engine.registry().setWeights(ref.model(), org.pettingllms.torch.io.SafeTensors.read(
-                        f.getValue().resolve("model.safetensors")));
+                engine.registry()
+                        .setWeights(
+                                ref.model(),
+                                org.pettingllms.torch.io.SafeTensors.read(
+                                        f.getValue().resolve("model.safetensors")));
             }
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -120,8 +146,10 @@ final class EvaluateCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--adapters " + a.getKey() + "=...: role '" + a.getKey()
                         + "' has no adapter at level " + cfg.policy().level() + " (adapters need L2)");
             }
-            engine.registry().putAdapter(ref, LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()),
-                    a.getValue()));
+            engine.registry()
+                    .putAdapter(
+                            ref,
+                            LoraAdapter.load(ref.adapter(), engine.registry().model(ref.model()), a.getValue()));
         }
     }
 
@@ -134,15 +162,29 @@ final class EvaluateCommand implements Callable<Integer> {
         bar.clear();
         double seconds = (System.nanoTime() - start) / 1e9;
         long first = cfg.validation().firstProblem();
-        out.printf("%s | %s | %s problems %d-%d x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
-                setup.task().id(), who, which.label(), first, first + problems.size() - 1,
+        out.printf(
+                "%s | %s | %s problems %d-%d x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
+                setup.task().id(),
+                who,
+                which.label(),
+                first,
+                first + problems.size() - 1,
                 cfg.validation().samplesPerProblem(),
-                100 * stats.successRate(), stats.meanTurns(), seconds, 1000 * seconds / Math.max(1, problems.size()));
-        stats.roles().forEach((role, s) -> out.printf("  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
-                        + " | unparseable %.1f%% | solved %.1f%%%n", role, s.pathReward(), s.pathLocal(), s.pathTeam(),
-                100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
-                100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0),
-                100 * s.stops().getOrDefault(StepOutcome.SOLVED, 0.0)));
+                100 * stats.successRate(),
+                stats.meanTurns(),
+                seconds,
+                1000 * seconds / Math.max(1, problems.size()));
+        stats.roles()
+                .forEach((role, s) -> out.printf(
+                        "  %-8s reward %.3f (local %.3f, team %.3f) | invalid %.1f%%"
+                                + " | unparseable %.1f%% | solved %.1f%%%n",
+                        role,
+                        s.pathReward(),
+                        s.pathLocal(),
+                        s.pathTeam(),
+                        100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
+                        100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0),
+                        100 * s.stops().getOrDefault(StepOutcome.SOLVED, 0.0)));
         out.flush();
     }
 }

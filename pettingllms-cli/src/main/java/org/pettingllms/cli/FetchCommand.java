@@ -24,7 +24,9 @@ import picocli.CommandLine.Spec;
  * huggingface_hub (what one downloaded the other uses), as {@code hf download} does. Prints the snapshot folder, so
  * that {@code $(pettingllms fetch org/name)} can be handed to anything that reads a model directory.
  */
-@Command(name = "fetch", mixinStandardHelpOptions = true,
+@Command(
+        name = "fetch",
+        mixinStandardHelpOptions = true,
         description = "Download a model or dataset repo from the Hugging Face Hub into the Hugging Face cache (the one"
                 + " Python's huggingface_hub uses; HF_HUB_CACHE, HF_HOME, HF_TOKEN, HF_ENDPOINT and HF_HUB_OFFLINE"
                 + " apply) and print its snapshot folder.")
@@ -32,8 +34,11 @@ final class FetchCommand implements Callable<Integer> {
     /** The failures after which a repo id that is no model may still be a dataset. */
     private static final Set<Reason> NOT_A_MODEL = Set.of(Reason.REPO_NOT_FOUND, Reason.NOT_CACHED);
 
-    @Parameters(index = "0", paramLabel = "REPO", description = "org/name (a model; a dataset if no model has that"
-            + " name), datasets/org/name (a dataset); org/name@REV names a revision")
+    @Parameters(
+            index = "0",
+            paramLabel = "REPO",
+            description = "org/name (a model; a dataset if no model has that"
+                    + " name), datasets/org/name (a dataset); org/name@REV names a revision")
     String repo;
 
     @Option(names = "--revision", paramLabel = "REV", description = "a branch, tag or commit sha (default: main)")
@@ -42,8 +47,10 @@ final class FetchCommand implements Callable<Integer> {
     @Option(names = "--dataset", description = "REPO is a dataset repo")
     boolean dataset;
 
-    @Option(names = "--include", paramLabel = "GLOB", description = "only files matching GLOB (as allow_patterns:"
-            + " * also matches '/'), repeatable")
+    @Option(
+            names = "--include",
+            paramLabel = "GLOB",
+            description = "only files matching GLOB (as allow_patterns:" + " * also matches '/'), repeatable")
     List<String> include = new ArrayList<>();
 
     @Option(names = "--exclude", paramLabel = "GLOB", description = "no files matching GLOB, repeatable")
@@ -76,13 +83,19 @@ final class FetchCommand implements Callable<Integer> {
                 if (!NOT_A_MODEL.contains(d.reason())) {
                     throw d;
                 }
-                throw new HubException(e.reason(), e.getMessage() + (e.reason() == Reason.NOT_CACHED
-                        ? "; the cache has no dataset repo of that name either" : "; no dataset repo of that name either"),
+                throw new HubException(
+                        e.reason(),
+                        e.getMessage()
+                                + (e.reason() == Reason.NOT_CACHED
+                                        ? "; the cache has no dataset repo of that name either"
+                                        : "; no dataset repo of that name either"),
                         e);
             }
         }
         PrintWriter err = spec.commandLine().getErr();
-        err.printf("%s at %s: %d file%s%n", s.repo(), s.commit(), s.files().size(), s.files().size() == 1 ? "" : "s");
+        err.printf(
+                "%s at %s: %d file%s%n",
+                s.repo(), s.commit(), s.files().size(), s.files().size() == 1 ? "" : "s");
         err.flush();
         PrintWriter out = spec.commandLine().getOut();
         out.println(s.folder());

@@ -34,7 +34,12 @@ final class HubResolver {
      * What a command needs of a Hub model: nothing (scripted policies play without one, and a recipe for a model
      * nobody has downloaded must still load), its config, tokenizer and chat template (a dry run), or all of it.
      */
-    enum ModelFiles { NONE, CONFIG, ALL }
+    enum ModelFiles {
+        NONE,
+        CONFIG,
+        ALL
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Map<String, String> env;
@@ -57,16 +62,22 @@ final class HubResolver {
 
     /** As {@link #model(String, String)}, downloading only the files {@code filter} lets through. */
     String model(String value, String what, FileFilter filter) {
-        if (value == null || value.startsWith("fresh:") || Files.isDirectory(Path.of(value))
-                || !HubRef.looksLikeId(value) || localFolder(value.substring(0, value.indexOf('/')))) {
+        if (value == null
+                || value.startsWith("fresh:")
+                || Files.isDirectory(Path.of(value))
+                || !HubRef.looksLikeId(value)
+                || localFolder(value.substring(0, value.indexOf('/')))) {
             return value;
         }
         HubRef ref = HubRef.parse(value, RepoType.MODEL);
         try {
-            return client().snapshot(ref, filter, new DownloadBar(ref.repo().id())).folder().toString();
+            return client().snapshot(ref, filter, new DownloadBar(ref.repo().id()))
+                    .folder()
+                    .toString();
         } catch (HubException e) {
-            throw new ConfigException(what + ": '" + value + "' is no directory here, and from the Hugging Face Hub: "
-                    + e.getMessage(), e);
+            throw new ConfigException(
+                    what + ": '" + value + "' is no directory here, and from the Hugging Face Hub: " + e.getMessage(),
+                    e);
         }
     }
 
@@ -79,13 +90,15 @@ final class HubResolver {
     List<String> overrides(RunConfig cfg, ModelFiles need) {
         List<String> sets = new ArrayList<>();
         String model = cfg.policy().model();
-        String local = need == ModelFiles.NONE ? model
+        String local = need == ModelFiles.NONE
+                ? model
                 : model(model, "config key 'policy.model'", need == ModelFiles.CONFIG ? CONFIG_FILES : MODEL_FILES);
         if (local != null && !local.equals(model)) {
             sets.add("policy.model=" + json(local));
             if (cfg.rollout().servedModel().isEmpty()) {
                 // inference servers name a Hub model by its id (vLLM's default, and serve's), not by our cache path
-                sets.add("rollout.servedModel=" + json(HubRef.parse(model, RepoType.MODEL).repo().id()));
+                sets.add("rollout.servedModel="
+                        + json(HubRef.parse(model, RepoType.MODEL).repo().id()));
             }
         }
         for (Map.Entry<String, Object> e : cfg.task().options().entrySet()) {
@@ -104,7 +117,8 @@ final class HubResolver {
      */
     private boolean localFolder(String name) {
         String home = env.getOrDefault("PETTINGLLMS_HOME", System.getProperty("pettingllms.home"));
-        return Files.isDirectory(Path.of(name)) || (home != null && Files.isDirectory(Path.of(home).resolve(name)));
+        return Files.isDirectory(Path.of(name))
+                || (home != null && Files.isDirectory(Path.of(home).resolve(name)));
     }
 
     /** {@code value} with every {@code hf://} string replaced by its local file. */
@@ -112,7 +126,8 @@ final class HubResolver {
         if (value instanceof String s && HfUrl.isHfUrl(s)) {
             try {
                 HfUrl url = HfUrl.parse(s);
-                return client().file(url, new DownloadBar(url.ref().repo().id())).toString();
+                return client().file(url, new DownloadBar(url.ref().repo().id()))
+                        .toString();
             } catch (HubException e) {
                 throw new ConfigException("config key '" + key + "': " + e.getMessage(), e);
             }

@@ -8,11 +8,28 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** The {@code pettingllms} command. */
-@Command(name = "pettingllms", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+@Command(
+        name = "pettingllms",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
         description = "On-policy reinforcement learning of multi-agent LLM systems with AT-GRPO.",
-        subcommands = {TrainCommand.class, EvaluateCommand.class, SftCommand.class, ReportCommand.class, RolloutCommand.class, BenchCommand.class, TableCommand.class, ServeCommand.class, FetchCommand.class, CheckAnswerCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            TrainCommand.class,
+            EvaluateCommand.class,
+            SftCommand.class,
+            ReportCommand.class,
+            RolloutCommand.class,
+            BenchCommand.class,
+            TableCommand.class,
+            ServeCommand.class,
+            FetchCommand.class,
+            CheckAnswerCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Main {
-    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+    @CommandLine.Option(
+            names = "--debug",
+            scope = CommandLine.ScopeType.INHERIT,
             description = "print the stack trace of an error (otherwise one line)")
     boolean debug;
 
@@ -46,9 +63,11 @@ public final class Main {
     static CommandLine commandLine(Map<String, String> env) {
         CommandLine cli = new CommandLine(new Main(env)).setCaseInsensitiveEnumValuesAllowed(true);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            boolean usage = ex instanceof ConfigException || ex instanceof IllegalArgumentException
-                    || (ex instanceof HubException h && (h.reason() == HubException.Reason.BAD_REQUEST
-                    || h.reason() == HubException.Reason.SETTINGS));
+            boolean usage = ex instanceof ConfigException
+                    || ex instanceof IllegalArgumentException
+                    || (ex instanceof HubException h
+                            && (h.reason() == HubException.Reason.BAD_REQUEST
+                                    || h.reason() == HubException.Reason.SETTINGS));
             cmd.getErr().println("error: " + oneLine(ex));
             if (debug(parsed)) {
                 ex.printStackTrace(cmd.getErr());
@@ -77,7 +96,8 @@ public final class Main {
      */
     static String oneLine(Throwable ex) {
         Throwable t = ex;
-        while (t.getCause() != null && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
+        while (t.getCause() != null
+                && (t.getMessage() == null || t.getMessage().equals(t.getCause().toString()))) {
             t = t.getCause();
         }
         String msg;

@@ -2,11 +2,23 @@ package org.pettingllms.cli;
 
 /** The model card written beside a model made by {@code sft}: how to make it again, and how good it is. */
 final class ModelCard {
-    private ModelCard() {
-    }
+    private ModelCard() {}
 
-    static String text(String task, String from, long seed, long params, int steps, int batch, double lr, double noise,
-                       double seconds, String mainRole, double singleAgent, double team, int evalProblems, String args) {
+    static String text(
+            String task,
+            String from,
+            long seed,
+            long params,
+            int steps,
+            int batch,
+            double lr,
+            double noise,
+            double seconds,
+            String mainRole,
+            double singleAgent,
+            double team,
+            int evalProblems,
+            String args) {
         return """
                 # %s base model
 
@@ -28,7 +40,22 @@ final class ModelCard {
                 from a `fresh:` preset uses the project's character codec (`CharCodec`): ids 0-2 are padding, begin and
                 end (`<pad>`, `<s>`, `</s>`); newline is 3; printable ASCII follows from 4; `tokenizer.json` writes it
                 as a WordLevel tokenizer over single characters, so other tools load it too.
-                """.formatted(task, task, args, from, seed, params, seed, 100 * noise, steps, batch, lr, seconds,
-                mainRole, 100 * singleAgent, 100 * team, evalProblems);
+                """.formatted(
+                        task,
+                        task,
+                        args,
+                        from,
+                        seed,
+                        params,
+                        seed,
+                        100 * noise,
+                        steps,
+                        batch,
+                        lr,
+                        seconds,
+                        mainRole,
+                        100 * singleAgent,
+                        100 * team,
+                        evalProblems);
     }
 }

@@ -102,17 +102,26 @@ final class ProgressBar implements RolloutProgress {
         double rate = seconds > 0 ? done / seconds : 0;
         String eta = rate > 0 && done < total ? " | ETA " + duration((total - done) / rate) : "";
         if (bytes) {
-            return String.format("%s [%s%s] %s/%s %3.0f%% | %s/s%s", label, "#".repeat(filled),
-                    "-".repeat(WIDTH - filled), ByteSize.format(done), ByteSize.format(total), 100 * frac,
-                    ByteSize.format((long) rate), eta);
+            return String.format(
+                    "%s [%s%s] %s/%s %3.0f%% | %s/s%s",
+                    label,
+                    "#".repeat(filled),
+                    "-".repeat(WIDTH - filled),
+                    ByteSize.format(done),
+                    ByteSize.format(total),
+                    100 * frac,
+                    ByteSize.format((long) rate),
+                    eta);
         }
-        return String.format("%s [%s%s] %d/%d %3.0f%% | %.1f/s%s", label, "#".repeat(filled),
-                "-".repeat(WIDTH - filled), done, total, 100 * frac, rate, eta);
+        return String.format(
+                "%s [%s%s] %d/%d %3.0f%% | %.1f/s%s",
+                label, "#".repeat(filled), "-".repeat(WIDTH - filled), done, total, 100 * frac, rate, eta);
     }
 
     static String duration(double seconds) {
         long s = Math.round(seconds);
-        return s >= 3600 ? String.format("%dh%02dm", s / 3600, s % 3600 / 60)
+        return s >= 3600
+                ? String.format("%dh%02dm", s / 3600, s % 3600 / 60)
                 : s >= 60 ? String.format("%dm%02ds", s / 60, s % 60) : s + "s";
     }
 }

@@ -21,11 +21,17 @@ record Remote(OpenAiSampler sampler, Learner learner) {
     static Remote of(RunConfig cfg, EmbeddedEngine engine, Path runDir, int[] probe) {
         RunConfig.Rollout r = cfg.rollout();
         String model = cfg.policy().model();
-        OpenAiSampler sampler = new OpenAiSampler(new OpenAiSampler.Options(
-                r.servers().stream().map(URI::create).toList(), Protocol.valueOf(r.protocol().toUpperCase(Locale.ROOT)),
-                r.servedModel().isEmpty() ? model : r.servedModel(), r.concurrency(),
-                Duration.ofSeconds(r.timeoutSeconds()), 2 * r.servers().size() + 2), engine::codec);
-        return new Remote(sampler, new ServedWeights(engine.learner(), sampler, runDir.resolve("published"), probe,
-                r.probeTolerance()));
+        OpenAiSampler sampler = new OpenAiSampler(
+                new OpenAiSampler.Options(
+                        r.servers().stream().map(URI::create).toList(),
+                        Protocol.valueOf(r.protocol().toUpperCase(Locale.ROOT)),
+                        r.servedModel().isEmpty() ? model : r.servedModel(),
+                        r.concurrency(),
+                        Duration.ofSeconds(r.timeoutSeconds()),
+                        2 * r.servers().size() + 2),
+                engine::codec);
+        return new Remote(
+                sampler,
+                new ServedWeights(engine.learner(), sampler, runDir.resolve("published"), probe, r.probeTolerance()));
     }
 }

@@ -8,9 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -28,8 +28,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * client's overhead, not a network's.
  */
 final class RemoteBench {
-    private RemoteBench() {
-    }
+    private RemoteBench() {}
 
     /**
      * @param setup the run whose task, model and policies are measured (its rollout.k and rollout.problemsPerStep
@@ -58,16 +57,17 @@ final class RemoteBench {
             for (int i = 0; i < replicas; i++) {
                 EmbeddedEngine e = EmbeddedEngine.open(cfg, policies);
                 open.add(e);
-                InferenceServer s = new InferenceServer(e, name, new InferenceServer.Options("127.0.0.1", 0, "bench",
-                        256)).start();
+                InferenceServer s =
+                        new InferenceServer(e, name, new InferenceServer.Options("127.0.0.1", 0, "bench", 256)).start();
                 open.add(0, s);
                 uris.add(s.uri());
             }
-            OpenAiSampler remote = new OpenAiSampler(new OpenAiSampler.Options(uris, Protocol.VLLM, "bench", 256,
-                    Duration.ofSeconds(120), 4), local::codec);
+            OpenAiSampler remote = new OpenAiSampler(
+                    new OpenAiSampler.Options(uris, Protocol.VLLM, "bench", 256, Duration.ofSeconds(120), 4),
+                    local::codec);
             open.add(0, remote);
-            ServedWeights served = new ServedWeights(local.learner(), remote, published,
-                    local.codec(name).encodePrompt(setup.firstPrompt()), 1e-4);
+            ServedWeights served = new ServedWeights(
+                    local.learner(), remote, published, local.codec(name).encodePrompt(setup.firstPrompt()), 1e-4);
             List<Double> publishMs = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 for (PolicyRef p : policies.trainedPolicies()) {
@@ -78,8 +78,9 @@ final class RemoteBench {
                     publishMs.add((System.nanoTime() - t0) / 1e6);
                 }
             }
-            json.put("adapter_publish_ms_median", Math.round(publishMs.stream().sorted().toList()
-                    .get(publishMs.size() / 2)));
+            json.put(
+                    "adapter_publish_ms_median",
+                    Math.round(publishMs.stream().sorted().toList().get(publishMs.size() / 2)));
             double[] inProcess = throughput(local.sampler(), task, cfg, policies, rounds, warmup);
             double[] overHttp = throughput(remote, task, cfg, policies, rounds, warmup);
             json.put("in_process_tokens_per_s", Math.round(inProcess[0]));
@@ -92,7 +93,8 @@ final class RemoteBench {
                 c.close();
             }
             try (var files = Files.walk(published)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(java.util.Comparator.reverseOrder())
+                        .forEach(p -> p.toFile().delete());
             }
         }
         json.put("cores", Runtime.getRuntime().availableProcessors());
@@ -100,23 +102,31 @@ final class RemoteBench {
     }
 
     /** Completion tokens and environment steps per second over the measured rounds. */
-    private static double[] throughput(Sampler sampler, Task<?> task, RunConfig cfg, PolicyMap policies, int rounds,
-                                       int warmup) {
+    private static double[] throughput(
+            Sampler sampler, Task<?> task, RunConfig cfg, PolicyMap policies, int rounds, int warmup) {
         RolloutEngine engine = new RolloutEngine(sampler);
         long tokens = 0;
         long steps = 0;
         double seconds = 0;
         for (int round = 0; round < warmup + rounds; round++) {
-            var problems = task.problems(1).problems(Split.TRAIN, (long) round * cfg.rollout().problemsPerStep(),
-                    cfg.rollout().problemsPerStep());
+            var problems = task.problems(1)
+                    .problems(
+                            Split.TRAIN,
+                            (long) round * cfg.rollout().problemsPerStep(),
+                            cfg.rollout().problemsPerStep());
             long t0 = System.nanoTime();
-            RolloutResult r = engine.run(task, problems, policies, cfg.rollout().toRolloutConfig(cfg.task().style(),
-                    round));
+            RolloutResult r = engine.run(
+                    task,
+                    problems,
+                    policies,
+                    cfg.rollout().toRolloutConfig(cfg.task().style(), round));
             double s = (System.nanoTime() - t0) / 1e9;
             if (round >= warmup) {
                 seconds += s;
                 steps += r.envSteps();
-                tokens += r.samples().stream().mapToLong(x -> x.completionTokens().size()).sum();
+                tokens += r.samples().stream()
+                        .mapToLong(x -> x.completionTokens().size())
+                        .sum();
             }
         }
         return new double[] {tokens / seconds, steps / seconds};

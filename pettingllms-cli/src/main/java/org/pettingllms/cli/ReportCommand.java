@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.knowm.xchart.BitmapEncoder;
@@ -47,30 +46,46 @@ final class ReportCommand implements Callable<Integer> {
         List<StepReport> rows = MetricsLog.read(metricsFile);
         StringBuilder html = new StringBuilder();
         html.append("<!doctype html><html><head><meta charset=\"utf-8\"><title>pettingllms report: ")
-                .append(esc(runDir.getFileName().toString())).append("</title><style>body{font-family:sans-serif;"
+                .append(esc(runDir.getFileName().toString()))
+                .append("</title><style>body{font-family:sans-serif;"
                         + "max-width:1100px;margin:auto}img{max-width:100%}pre{background:#f4f4f4;padding:8px;"
                         + "overflow-x:auto;font-size:12px}</style></head><body>");
         html.append("<h1>Run ").append(esc(runDir.getFileName().toString())).append("</h1>");
         html.append("<p>").append(rows.size()).append(" steps</p>");
-        chart(html, rows, "Success: training rollout (kept path, best of K) and greedy validation",
+        chart(
+                html,
+                rows,
+                "Success: training rollout (kept path, best of K) and greedy validation",
                 List.of(Metric.SUCCESS, Metric.VAL + Metric.SUCCESS));
-        chart(html, rows, "One sample solved: share of each role's sampled answers that solved the problem",
+        chart(
+                html,
+                rows,
+                "One sample solved: share of each role's sampled answers that solved the problem",
                 keys(rows, "sampled/", "/solved"));
         chart(html, rows, "Reward per role (chosen path, per episode)", keys(rows, "reward/", "/mean"));
         chart(html, rows, "Reward parts", keys(rows, "reward/", "/local", "/team"));
         chart(html, rows, "Turns per episode", List.of(Metric.TURNS, Metric.VAL + Metric.TURNS));
         chart(html, rows, "Loss", keys(rows, "train/loss/"));
         chart(html, rows, "KL to the reference", keys(rows, "train/kl/"));
-        chart(html, rows, "Groups with equal rewards (no signal) and samples with a non-zero advantage",
+        chart(
+                html,
+                rows,
+                "Groups with equal rewards (no signal) and samples with a non-zero advantage",
                 List.of(Metric.GROUPS_CONSTANT, Metric.ADV_NONZERO));
-        chart(html, rows, "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
-                java.util.stream.Stream.concat(keys(rows, "train/policy_shift/").stream(),
-                        keys(rows, "train/sampler_gap/").stream()).toList());
+        chart(
+                html,
+                rows,
+                "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
+                java.util.stream.Stream.concat(
+                                keys(rows, "train/policy_shift/").stream(), keys(rows, "train/sampler_gap/").stream())
+                        .toList());
         chart(html, rows, "Time per step (s)", List.of(Metric.ROLLOUT_S, Metric.UPDATE_S, Metric.VALIDATE_S));
         chart(html, rows, "Completion tokens per second", List.of(Metric.TOKENS_PER_S));
         Path runJson = runDir.resolve("run.json");
         if (Files.exists(runJson)) {
-            html.append("<h2>Config</h2><pre>").append(esc(Files.readString(runJson))).append("</pre>");
+            html.append("<h2>Config</h2><pre>")
+                    .append(esc(Files.readString(runJson)))
+                    .append("</pre>");
         }
         transcripts(html, runDir.resolve("transcripts.jsonl"));
         html.append("</body></html>");
@@ -86,7 +101,8 @@ final class ReportCommand implements Callable<Integer> {
         Set<String> out = new LinkedHashSet<>();
         for (StepReport r : rows) {
             for (String k : r.values().keySet()) {
-                if (k.startsWith(prefix) && (suffixes.length == 0 || endsWithAny(k, suffixes))
+                if (k.startsWith(prefix)
+                        && (suffixes.length == 0 || endsWithAny(k, suffixes))
                         && !k.startsWith(prefix + "team/")) {
                     out.add(k);
                 }
@@ -106,7 +122,12 @@ final class ReportCommand implements Callable<Integer> {
 
     private static void chart(StringBuilder html, List<StepReport> rows, String title, List<String> series)
             throws Exception {
-        XYChart chart = new XYChartBuilder().width(900).height(320).title(title).xAxisTitle("step").build();
+        XYChart chart = new XYChartBuilder()
+                .width(900)
+                .height(320)
+                .title(title)
+                .xAxisTitle("step")
+                .build();
         chart.getStyler().setMarkerSize(4);
         int drawn = 0;
         for (String key : series) {
@@ -127,8 +148,13 @@ final class ReportCommand implements Callable<Integer> {
             return;
         }
         byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
-        html.append("<h2>").append(esc(title)).append("</h2><img alt=\"").append(esc(title))
-                .append("\" src=\"data:image/png;base64,").append(Base64.getEncoder().encodeToString(png)).append("\">");
+        html.append("<h2>")
+                .append(esc(title))
+                .append("</h2><img alt=\"")
+                .append(esc(title))
+                .append("\" src=\"data:image/png;base64,")
+                .append(Base64.getEncoder().encodeToString(png))
+                .append("\">");
     }
 
     private static void transcripts(StringBuilder html, Path file) throws Exception {
@@ -149,13 +175,25 @@ final class ReportCommand implements Callable<Integer> {
             latest.add(n);
         }
         for (JsonNode e : latest) {
-            html.append("<h3>").append(esc(e.path("problem").asText())).append(" (step ").append(lastStep + 1)
-                    .append(e.path("success").asBoolean() ? ", success" : ", no success").append(")</h3>");
+            html.append("<h3>")
+                    .append(esc(e.path("problem").asText()))
+                    .append(" (step ")
+                    .append(lastStep + 1)
+                    .append(e.path("success").asBoolean() ? ", success" : ", no success")
+                    .append(")</h3>");
             for (JsonNode s : e.path("path")) {
-                html.append("<p><b>turn ").append(s.path("turn").asInt() + 1).append(", ").append(esc(s.path("role")
-                        .asText())).append("</b></p><pre>").append(esc(s.path("prompt").asText())).append("</pre><p>answer: <code>")
-                        .append(esc(s.path("answer").asText())).append("</code> &rarr; ").append(esc(s.path("summary").asText()))
-                        .append(String.format(" (reward %.3f)", s.path("reward").asDouble())).append("</p>");
+                html.append("<p><b>turn ")
+                        .append(s.path("turn").asInt() + 1)
+                        .append(", ")
+                        .append(esc(s.path("role").asText()))
+                        .append("</b></p><pre>")
+                        .append(esc(s.path("prompt").asText()))
+                        .append("</pre><p>answer: <code>")
+                        .append(esc(s.path("answer").asText()))
+                        .append("</code> &rarr; ")
+                        .append(esc(s.path("summary").asText()))
+                        .append(String.format(" (reward %.3f)", s.path("reward").asDouble()))
+                        .append("</p>");
             }
         }
     }

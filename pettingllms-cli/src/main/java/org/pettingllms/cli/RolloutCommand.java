@@ -7,11 +7,11 @@ import java.util.concurrent.Callable;
 import org.pettingllms.core.algo.Advantages;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;
@@ -20,30 +20,39 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** One AT-GRPO rollout phase of a run's config, printed: transcripts, per-role rewards, success. */
-@Command(name = "rollout", mixinStandardHelpOptions = true,
+@Command(
+        name = "rollout",
+        mixinStandardHelpOptions = true,
         description = "Roll out a task with tree sampling and print transcripts and a summary (debugging, demo).")
 final class RolloutCommand implements Callable<Integer> {
     @Mixin
     RunOptions runOptions = new RunOptions();
 
-    @Option(names = "--policy", defaultValue = "scripted",
+    @Option(
+            names = "--policy",
+            defaultValue = "scripted",
             description = "who answers: 'scripted' (built-in solver-based team) or 'model' (policy.model on the "
                     + "embedded engine)")
     String policy;
 
-    @Option(names = "--skill", defaultValue = "0.25", description = "scripted policy: chance of answering right"
-            + " (the solver's plan, the reference)")
+    @Option(
+            names = "--skill",
+            defaultValue = "0.25",
+            description = "scripted policy: chance of answering right" + " (the solver's plan, the reference)")
     double skill;
 
     @Option(names = "--problems", defaultValue = "32", description = "problems to roll out")
     int problems;
 
-    @Option(names = "--split", defaultValue = "validation", description = "train, validation (default) or test problems")
+    @Option(
+            names = "--split",
+            defaultValue = "validation",
+            description = "train, validation (default) or test problems")
     Split split;
 
     @Option(names = "--show", defaultValue = "2", description = "episodes to print in full")
@@ -57,11 +66,13 @@ final class RolloutCommand implements Callable<Integer> {
         if (!policy.equals("scripted") && !policy.equals("model")) {
             throw new IllegalArgumentException("--policy must be 'scripted' or 'model', got '" + policy + "'");
         }
-        RunSetup setup = runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
+        RunSetup setup =
+                runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
         List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
-        RolloutConfig rc = cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
+        RolloutConfig rc =
+                cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
         RolloutResult result;
         if (policy.equals("model")) {
             try (var embedded = org.pettingllms.torch.engine.EmbeddedEngine.open(cfg, setup.policies())) {
@@ -72,10 +83,12 @@ final class RolloutCommand implements Callable<Integer> {
                     .run(task, list, setup.policies(), rc);
         }
         PrintWriter out = spec.commandLine().getOut();
-        for (EpisodeResult e : result.episodes().subList(0, Math.min(show, result.episodes().size()))) {
+        for (EpisodeResult e :
+                result.episodes().subList(0, Math.min(show, result.episodes().size()))) {
             printEpisode(out, e);
         }
-        printSummary(out, cfg, task, result, policy.equals("model") ? cfg.policy().model() : "scripted policy");
+        printSummary(
+                out, cfg, task, result, policy.equals("model") ? cfg.policy().model() : "scripted policy");
         out.flush();
         return 0;
     }
@@ -83,9 +96,17 @@ final class RolloutCommand implements Callable<Integer> {
     private static void printEpisode(PrintWriter out, EpisodeResult e) {
         out.printf("=== episode %s (%s) ===%n", e.problem().id(), e.success() ? "success" : "no success");
         for (StepRecord s : e.path()) {
-            out.printf("--- turn %d, %s: prompt ---%n%s%n", s.turn() + 1, s.role(), s.prompt().text());
-            out.printf("--- answer: %s%n    %s | reward %.3f (local %.3f, team %.3f) | %s%n", s.answer().strip(),
-                    s.summary(), s.mixedReward(), s.reward().local(), s.reward().team(), s.outcome());
+            out.printf(
+                    "--- turn %d, %s: prompt ---%n%s%n",
+                    s.turn() + 1, s.role(), s.prompt().text());
+            out.printf(
+                    "--- answer: %s%n    %s | reward %.3f (local %.3f, team %.3f) | %s%n",
+                    s.answer().strip(),
+                    s.summary(),
+                    s.mixedReward(),
+                    s.reward().local(),
+                    s.reward().team(),
+                    s.outcome());
         }
         out.println();
     }
@@ -93,22 +114,36 @@ final class RolloutCommand implements Callable<Integer> {
     private static void printSummary(PrintWriter out, RunConfig cfg, Task<?> task, RolloutResult result, String who) {
         RolloutStats stats = RolloutStats.of(result, task.roles());
         var r = cfg.rollout();
-        out.printf("%s | level %s | %s K=%d | %d episodes | %s%n", task.id(), cfg.policy().level(),
-                r.mode().name().toLowerCase(), r.k(), stats.episodes(), who);
-        out.printf("%-6s %12s %10s %10s %13s %9s %12s%n", "role", "path reward", "local", "team", "all cand.",
-                "invalid", "unparseable");
+        out.printf(
+                "%s | level %s | %s K=%d | %d episodes | %s%n",
+                task.id(), cfg.policy().level(), r.mode().name().toLowerCase(), r.k(), stats.episodes(), who);
+        out.printf(
+                "%-6s %12s %10s %10s %13s %9s %12s%n",
+                "role", "path reward", "local", "team", "all cand.", "invalid", "unparseable");
         for (Map.Entry<String, RolloutStats.RoleStats> e : stats.roles().entrySet()) {
             RolloutStats.RoleStats s = e.getValue();
-            out.printf("%-6s %12.3f %10.3f %10.3f %13.3f %8.1f%% %11.1f%%%n", e.getKey(), s.pathReward(),
-                    s.pathLocal(), s.pathTeam(), s.sampleReward(),
+            out.printf(
+                    "%-6s %12.3f %10.3f %10.3f %13.3f %8.1f%% %11.1f%%%n",
+                    e.getKey(),
+                    s.pathReward(),
+                    s.pathLocal(),
+                    s.pathTeam(),
+                    s.sampleReward(),
                     100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
                     100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0));
         }
-        List<ScoredSample> scored = Advantages.compute(cfg.algo().filter().apply(cfg.algo().groupBy()
-                .group(result.samples())), cfg.algo().normalizeByStd());
+        List<ScoredSample> scored = Advantages.compute(
+                cfg.algo().filter().apply(cfg.algo().groupBy().group(result.samples())),
+                cfg.algo().normalizeByStd());
         long informative = scored.stream().filter(s -> s.advantage() != 0).count();
-        out.printf("success %.1f%% | mean turns %.2f | env steps %d | samples %d (%.0f%% with non-zero advantage)"
-                        + " | %.2f s%n", 100 * stats.successRate(), stats.meanTurns(), stats.envSteps(),
-                stats.samples(), 100.0 * informative / Math.max(1, scored.size()), result.wallSeconds());
+        out.printf(
+                "success %.1f%% | mean turns %.2f | env steps %d | samples %d (%.0f%% with non-zero advantage)"
+                        + " | %.2f s%n",
+                100 * stats.successRate(),
+                stats.meanTurns(),
+                stats.envSteps(),
+                stats.samples(),
+                100.0 * informative / Math.max(1, scored.size()),
+                result.wallSeconds());
     }
 }

@@ -11,7 +11,10 @@ import picocli.CommandLine.Spec;
 
 /** The run config argument and its {@code --set} overrides, shared by the commands that run a config. */
 final class RunOptions {
-    @Parameters(index = "0", arity = "0..1", paramLabel = "CONFIG",
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "CONFIG",
             description = "run config (YAML); default: configs/plan-path/L2.yaml")
     Path config;
 

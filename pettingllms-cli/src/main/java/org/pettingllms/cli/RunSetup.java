@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
@@ -15,9 +18,6 @@ import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
 
@@ -34,13 +34,16 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
     }
 
     /** As above, fetching only what {@code need} says of a Hub model (scripted policies need none of it). */
-    static RunSetup load(Path configFile, List<String> overrides, Map<String, String> env,
-                         HubResolver.ModelFiles need) {
+    static RunSetup load(
+            Path configFile, List<String> overrides, Map<String, String> env, HubResolver.ModelFiles need) {
         RunConfig cfg = ConfigLoader.load(configFile, overrides);
         String model = cfg.policy().model();
         String home = env.get("PETTINGLLMS_HOME");
         List<String> local = new ArrayList<>(overrides);
-        if (home != null && !model.startsWith("fresh:") && !Path.of(model).isAbsolute() && !Files.exists(Path.of(model))
+        if (home != null
+                && !model.startsWith("fresh:")
+                && !Path.of(model).isAbsolute()
+                && !Files.exists(Path.of(model))
                 && Files.isDirectory(Path.of(home).resolve(model))) {
             // configs name the shipped models relative to the installation, wherever the command runs from
             local.add("policy.model=" + Path.of(home).resolve(model));
@@ -58,20 +61,27 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
                         + task.id() + "; roles are " + task.roles());
             }
         }
-        PolicyMap policies = PolicyMap.forLevel(cfg.policy().level(), task.roles(), cfg.policy().model(),
+        PolicyMap policies = PolicyMap.forLevel(
+                cfg.policy().level(),
+                task.roles(),
+                cfg.policy().model(),
                 new HashSet<>(cfg.policy().untrainedRoles()));
         return new RunSetup(cfg, task, policies);
     }
 
     /** The problems an evaluation runs on: {@code validation.problems} of {@code split} from {@code validation.firstProblem}. */
     List<Problem> problems(Split split) {
-        return task.problems(config.run().seed()).problems(split, config.validation().firstProblem(),
-                config.validation().problems());
+        return task.problems(config.run().seed())
+                .problems(
+                        split,
+                        config.validation().firstProblem(),
+                        config.validation().problems());
     }
 
     /** Rollouts of {@code policies} on the problems of {@code split} with the validation settings, as the trainer validates. */
     RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split) {
-        var result = new RolloutEngine(sampler, progress).run(task, problems(split), roles, config.validationRollout(1));
+        var result =
+                new RolloutEngine(sampler, progress).run(task, problems(split), roles, config.validationRollout(1));
         return RolloutStats.of(result, task.roles());
     }
 
@@ -88,7 +98,8 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
         if (first.isEmpty()) {
             throw new ConfigException("config key 'task': " + task.id() + " has no validation or test problems");
         }
-        return openingPrompt(task, first.get(0), task.roles().get(0), config.task().style());
+        return openingPrompt(
+                task, first.get(0), task.roles().get(0), config.task().style());
     }
 
     private static <S> Prompt openingPrompt(Task<S> task, Problem problem, String role, PromptStyle style) {

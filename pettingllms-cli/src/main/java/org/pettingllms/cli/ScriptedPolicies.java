@@ -8,8 +8,7 @@ import org.pettingllms.core.task.Task;
 
 /** A task's own scripted team ({@link ScriptedPlay}), or one clear line saying the task has none. */
 final class ScriptedPolicies {
-    private ScriptedPolicies() {
-    }
+    private ScriptedPolicies() {}
 
     /** The task's scripted team at {@code skill}; dataset tasks look the answers of {@code problems} up. */
     static TextPolicy forTask(Task<?> task, double skill, List<Problem> problems) {

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,12 +21,17 @@ import picocli.CommandLine.Spec;
  * {@code serve}: a model directory (and PEFT adapters) behind vLLM- and SGLang-compatible endpoints, until
  * interrupted. Trained runs serve their checkpoints with it; {@code train} can send its rollouts to it.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
         description = "Serve a model over HTTP with vLLM- and SGLang-compatible endpoints (completions with token ids"
                 + " and logprobs, chat completions, /generate, LoRA adapter loading).")
 final class ServeCommand implements Callable<Integer> {
-    @Option(names = "--model", required = true, description = "a Hugging Face model directory, or a Hub id"
-            + " org/name[@revision] (downloaded into the Hugging Face cache unless it is there)")
+    @Option(
+            names = "--model",
+            required = true,
+            description = "a Hugging Face model directory, or a Hub id"
+                    + " org/name[@revision] (downloaded into the Hugging Face cache unless it is there)")
     String model;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: loopback)")
@@ -36,8 +40,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--port", defaultValue = "8000", description = "port (0: any free port)")
     int port;
 
-    @Option(names = "--served-model-name", description = "the model id clients use (default: the --model path, or"
-            + " the Hub id without its revision)")
+    @Option(
+            names = "--served-model-name",
+            description =
+                    "the model id clients use (default: the --model path, or" + " the Hub id without its revision)")
     String servedName;
 
     @Option(names = "--adapter", paramLabel = "NAME=DIR", description = "a PEFT adapter to load at start, repeatable")
@@ -59,18 +65,22 @@ final class ServeCommand implements Callable<Integer> {
             throw new ConfigException("--model " + model + ": not a model directory (nor a Hub id org/name)");
         }
         // clients name a Hub model by its id, as vLLM does (and rollout.servedModel's default), not by a cache path
-        String name = servedName != null ? servedName
-                : dir.equals(model) ? model : HubRef.parse(model, RepoType.MODEL).repo().id();
+        String name = servedName != null
+                ? servedName
+                : dir.equals(model)
+                        ? model
+                        : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
-             InferenceServer server = new InferenceServer(engine, dir, new InferenceServer.Options(host, port, name,
-                     maxConcurrent))) {
+                InferenceServer server = new InferenceServer(
+                        engine, dir, new InferenceServer.Options(host, port, name, maxConcurrent))) {
             for (Map.Entry<String, Path> a : adapters.entrySet()) {
                 server.loadAdapter(a.getKey(), a.getValue());
             }
             server.start();
-            out.printf("serving %s as '%s' on %s (adapters: %s); Ctrl-C stops%n", dir, name, server.uri(),
-                    adapters.keySet());
+            out.printf(
+                    "serving %s as '%s' on %s (adapters: %s); Ctrl-C stops%n",
+                    dir, name, server.uri(), adapters.keySet());
             out.flush();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

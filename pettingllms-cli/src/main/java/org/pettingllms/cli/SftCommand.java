@@ -9,22 +9,22 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
-import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.config.RolloutConfig;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.text.CharCodec;
+import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.engine.SupervisedTraining;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TrainSettings;
-import org.pettingllms.text.CharCodec;
-import org.pettingllms.text.TextCodec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,7 +37,9 @@ import picocli.CommandLine.Spec;
  * deliberately imperfect, then a greedy evaluation of the team and of the main role alone, a Hugging Face directory
  * and a model card.
  */
-@Command(name = "sft", mixinStandardHelpOptions = true,
+@Command(
+        name = "sft",
+        mixinStandardHelpOptions = true,
         description = "Supervised warm-up of the run's base model on the task's (noisy) demonstrations.")
 final class SftCommand implements Callable<Integer> {
     @Mixin
@@ -58,17 +60,26 @@ final class SftCommand implements Callable<Integer> {
     @Option(names = "--roles", split = ",", description = "train on these roles' demonstrations only (default: all)")
     List<String> roles = new ArrayList<>();
 
-    @Option(names = "--keep", paramLabel = "ROLE=FRACTION", description = "keep a role's demonstration for only"
-            + " this fraction of the problems (rehearsal of a skill already learned at a fraction of its cost)")
+    @Option(
+            names = "--keep",
+            paramLabel = "ROLE=FRACTION",
+            description = "keep a role's demonstration for only"
+                    + " this fraction of the problems (rehearsal of a skill already learned at a fraction of its cost)")
     java.util.Map<String, Double> keep = new java.util.LinkedHashMap<>();
 
-    @Option(names = "--adopt", defaultValue = "0.5", description = "how often a later role's demonstration copies"
-            + " an earlier role's answer (the planner adopting what the tool program printed)")
+    @Option(
+            names = "--adopt",
+            defaultValue = "0.5",
+            description = "how often a later role's demonstration copies"
+                    + " an earlier role's answer (the planner adopting what the tool program printed)")
     double adopt;
 
-    @Option(names = "--alone", defaultValue = "0", description = "for this fraction of the problems, also the main"
-            + " role's demonstration alone (the single agent's prompt, no other role's answer), so that the single"
-            + " agent is a weak player of its own prompt")
+    @Option(
+            names = "--alone",
+            defaultValue = "0",
+            description = "for this fraction of the problems, also the main"
+                    + " role's demonstration alone (the single agent's prompt, no other role's answer), so that the single"
+                    + " agent is a weak player of its own prompt")
     double alone;
 
     @Option(names = "--eval", defaultValue = "100", description = "validation problems for the greedy evaluation")
@@ -96,30 +107,41 @@ final class SftCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--alone must be in [0, 1], got " + alone);
         }
         RunConfig.TaskSpec t = cfg.task();
-        Task<?> single = Tasks.create(new RunConfig.TaskSpec(t.name(), t.style(), t.maxTurns(),
-                List.of(task.mainRole()), t.options()));
+        Task<?> single = Tasks.create(
+                new RunConfig.TaskSpec(t.name(), t.style(), t.maxTurns(), List.of(task.mainRole()), t.options()));
         String model = cfg.policy().model();
         PolicyRef base = PolicyRef.of(model);
         PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), model, Set.of());
         PrintWriter o = spec.commandLine().getOut();
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
-             TorchLearner learner = new TorchLearner(engine.registry(),
-                     new TrainSettings(cfg.train().microBatchSize(), false))) {
+                TorchLearner learner = new TorchLearner(
+                        engine.registry(), new TrainSettings(cfg.train().microBatchSize(), false))) {
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
-            o.printf("sft %s on %s | %s parameters | %d steps x %d problems | noise %.2f%n", model, task.id(),
-                    engine.registry().model(model).parameterCount(), steps, batch, noise);
+            o.printf(
+                    "sft %s on %s | %s parameters | %d steps x %d problems | noise %.2f%n",
+                    model, task.id(), engine.registry().model(model).parameterCount(), steps, batch, noise);
             o.flush();
             ProgressBar bar = new ProgressBar("sft");
-            var settings = new SupervisedTraining.Settings(steps, batch, lr, new Demonstrations.Settings(noise, adopt),
-                    roles, keep, alone);
-            SupervisedTraining.run(task, single, problems, cfg.task().style(), learner, base, codec, settings,
-                    cfg.run().seed(), (step, total, loss) -> {
+            var settings = new SupervisedTraining.Settings(
+                    steps, batch, lr, new Demonstrations.Settings(noise, adopt), roles, keep, alone);
+            SupervisedTraining.run(
+                    task,
+                    single,
+                    problems,
+                    cfg.task().style(),
+                    learner,
+                    base,
+                    codec,
+                    settings,
+                    cfg.run().seed(),
+                    (step, total, loss) -> {
                         if (step % Math.max(1, total / 20) == 0 || step == total) {
                             bar.clear();
-                            o.printf("step %d/%d | loss %.4f | %.0f s%n", step, total, loss,
-                                    (System.nanoTime() - start) / 1e9);
+                            o.printf(
+                                    "step %d/%d | loss %.4f | %.0f s%n",
+                                    step, total, loss, (System.nanoTime() - start) / 1e9);
                             o.flush();
                         }
                         bar.update(step, total);
@@ -128,20 +150,42 @@ final class SftCommand implements Callable<Integer> {
             RolloutEngine rollouts = new RolloutEngine(engine.sampler());
             RolloutConfig evalCfg = cfg.validationRollout(1);
             List<Problem> test = problems.problems(Split.VALIDATION, 0, evalProblems); // choices are made on it
-            double team = RolloutStats.of(rollouts.run(task, test, l1, evalCfg), task.roles()).successRate();
-            double aloneSuccess = RolloutStats.of(rollouts.run(single, test,
-                    PolicyMap.forLevel(Level.L0, single.roles(), model, Set.of()), evalCfg), single.roles()).successRate();
+            double team = RolloutStats.of(rollouts.run(task, test, l1, evalCfg), task.roles())
+                    .successRate();
+            double aloneSuccess = RolloutStats.of(
+                            rollouts.run(
+                                    single,
+                                    test,
+                                    PolicyMap.forLevel(Level.L0, single.roles(), model, Set.of()),
+                                    evalCfg),
+                            single.roles())
+                    .successRate();
             engine.registry().model(model).save(out);
             if (codec instanceof CharCodec) {
                 CharCodec.writeTokenizerFiles(out);
             } else {
                 copyTokenizer(Path.of(model), out);
             }
-            Files.writeString(out.resolve("README.md"), ModelCard.text(task.id(), model, cfg.run().seed(),
-                    engine.registry().model(model).parameterCount(), steps, batch, lr, noise, seconds, task.mainRole(),
-                    aloneSuccess, team, evalProblems,
-                    String.join(" ", spec.commandLine().getParseResult().originalArgs()).replaceFirst("^sft ", "")));
-            o.printf("greedy success on %d validation problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
+            Files.writeString(
+                    out.resolve("README.md"),
+                    ModelCard.text(
+                            task.id(),
+                            model,
+                            cfg.run().seed(),
+                            engine.registry().model(model).parameterCount(),
+                            steps,
+                            batch,
+                            lr,
+                            noise,
+                            seconds,
+                            task.mainRole(),
+                            aloneSuccess,
+                            team,
+                            evalProblems,
+                            String.join(" ", spec.commandLine().getParseResult().originalArgs())
+                                    .replaceFirst("^sft ", "")));
+            o.printf(
+                    "greedy success on %d validation problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
                     evalProblems, task.mainRole(), 100 * aloneSuccess, 100 * team, out);
             o.flush();
         }
@@ -150,8 +194,13 @@ final class SftCommand implements Callable<Integer> {
 
     /** The source model's tokenizer files beside the new weights, so that the directory loads on its own. */
     private static void copyTokenizer(Path from, Path to) throws java.io.IOException {
-        for (String f : List.of("tokenizer.json", "tokenizer_config.json", "vocab.json", "merges.txt",
-                "special_tokens_map.json", "generation_config.json")) {
+        for (String f : List.of(
+                "tokenizer.json",
+                "tokenizer_config.json",
+                "vocab.json",
+                "merges.txt",
+                "special_tokens_map.json",
+                "generation_config.json")) {
             if (Files.exists(from.resolve(f)) && !Files.exists(to.resolve(f))) {
                 Files.copy(from.resolve(f), to.resolve(f));
             }

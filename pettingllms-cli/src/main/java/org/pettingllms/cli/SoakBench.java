@@ -18,8 +18,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * last step must stay under 5%. Resident memory is read from {@code /proc/self/status} (Linux).
  */
 final class SoakBench {
-    private SoakBench() {
-    }
+    private SoakBench() {}
 
     static Map<String, Object> run(Path config, Map<String, String> env, int steps, int every, PrintWriter progress)
             throws IOException {
@@ -29,16 +28,31 @@ final class SoakBench {
         if (status("VmRSS") < 0) {
             throw new IllegalArgumentException("bench soak reads resident memory from /proc/self/status (Linux)");
         }
-        RunSetup setup = RunSetup.load(config, List.of("train.steps=" + steps, "train.validateEvery=0",
-                "train.checkpointEvery=0", "validation.problems=0", "run.name=soak"), env, HubResolver.ModelFiles.ALL);
+        RunSetup setup = RunSetup.load(
+                config,
+                List.of(
+                        "train.steps=" + steps,
+                        "train.validateEvery=0",
+                        "train.checkpointEvery=0",
+                        "validation.problems=0",
+                        "run.name=soak"),
+                env,
+                HubResolver.ModelFiles.ALL);
         RunConfig cfg = setup.config();
         Path runDir = Files.createTempDirectory("pettingllms-soak");
         List<Map<String, Object>> samples = new ArrayList<>();
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
             samples.add(sample(0, start));
-            new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()), setup.policies(),
-                    engine.sampler(), engine.learner(), runDir).run(false, m -> {
+            new Trainer(
+                            cfg,
+                            setup.task(),
+                            setup.task().problems(cfg.run().seed()),
+                            setup.policies(),
+                            engine.sampler(),
+                            engine.learner(),
+                            runDir)
+                    .run(false, m -> {
                         int done = m.step() + 1;
                         if (done % every == 0 || done == steps) {
                             Map<String, Object> s = sample(done, start);
@@ -55,7 +69,9 @@ final class SoakBench {
         out.put("config", config.toString());
         out.put("steps", steps);
         out.put("samples", samples);
-        Map<String, Object> at50 = samples.stream().filter(s -> ((Integer) s.get("step")) >= 50).findFirst()
+        Map<String, Object> at50 = samples.stream()
+                .filter(s -> ((Integer) s.get("step")) >= 50)
+                .findFirst()
                 .orElse(null);
         Map<String, Object> last = samples.get(samples.size() - 1);
         if (at50 != null && at50 != last) {

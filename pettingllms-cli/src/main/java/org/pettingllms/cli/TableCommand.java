@@ -16,9 +16,9 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code table}: the shape of the paper's Tables 1-3 at our scale. For each task and seed: the single agent and the
@@ -28,15 +28,24 @@ import picocli.CommandLine.Model.CommandSpec;
  * success is greedy, on the test split (each seed draws its own problems; every row of a seed plays the same ones).
  * Writes a markdown table (mean and range over the seeds).
  */
-@Command(name = "table", mixinStandardHelpOptions = true,
+@Command(
+        name = "table",
+        mixinStandardHelpOptions = true,
         description = "Reproduce the shape of the paper's tables on the planning games, math and code (a benchmark:"
                 + " long).")
 final class TableCommand implements Callable<Integer> {
-    static final List<String> METHODS = List.of("single agent", "single agent + GRPO", "team (no training)",
-            "team + AT-GRPO, shared model (L1)", "team + AT-GRPO, adapter per role (L2)",
+    static final List<String> METHODS = List.of(
+            "single agent",
+            "single agent + GRPO",
+            "team (no training)",
+            "team + AT-GRPO, shared model (L1)",
+            "team + AT-GRPO, adapter per role (L2)",
             "L2 with the roles' adapters swapped");
 
-    @Option(names = "--games", split = ",", defaultValue = "plan-path,sokoban,sudoku",
+    @Option(
+            names = "--games",
+            split = ",",
+            defaultValue = "plan-path,sokoban,sudoku",
             description = "tasks with a two-role team and a single-agent config (plan-path, sokoban, sudoku, math,"
                     + " code)")
     List<String> games;
@@ -103,24 +112,28 @@ final class TableCommand implements Callable<Integer> {
 
     RunSetup setup(String game, String level, long seed, String tag) {
         List<String> sets = new ArrayList<>(overrides);
-        sets.addAll(List.of("run.seed=" + seed, "run.name=table/" + game + "/" + tag + "-seed" + seed,
-                "validation.problems=" + evalProblems, "validation.firstProblem=" + firstProblem,
-                "train.validateEvery=0", "train.checkpointEvery=0"));
+        sets.addAll(List.of(
+                "run.seed=" + seed,
+                "run.name=table/" + game + "/" + tag + "-seed" + seed,
+                "validation.problems=" + evalProblems,
+                "validation.firstProblem=" + firstProblem,
+                "train.validateEvery=0",
+                "train.checkpointEvery=0"));
         // every row of a game plays the L2 config's turns, and every trained row gets its budget unless the command
         // line names one
-        RunConfig l2 = RunSetup.load(home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides,
-                Main.env(spec)).config();
+        RunConfig l2 = RunSetup.load(
+                        home.resolve("configs").resolve(game).resolve("L2.yaml"), overrides, Main.env(spec))
+                .config();
         sets.add("task.maxTurns=" + l2.task().maxTurns());
         sets.add("train.steps=" + (steps != null ? steps : l2.train().steps()));
-        sets.add("rollout.problemsPerStep=" + (problemsPerStep != null ? problemsPerStep
-                : l2.rollout().problemsPerStep()));
+        sets.add("rollout.problemsPerStep="
+                + (problemsPerStep != null ? problemsPerStep : l2.rollout().problemsPerStep()));
         if (level.equals("L0")) {
             // the single agent + GRPO row samples K independent trajectories (reference defect 8: the reference's
             // single-agent baselines were tree-sampled); no override may turn it into tree sampling
             sets.add("rollout.mode=parallel");
         }
-        Path config = home.resolve("configs")
-                .resolve(game).resolve(level + ".yaml");
+        Path config = home.resolve("configs").resolve(game).resolve(level + ".yaml");
         return RunSetup.load(config, sets, Main.env(spec));
     }
 
@@ -148,8 +161,8 @@ final class TableCommand implements Callable<Integer> {
             }
             String a = roles.get(0);
             String b = roles.get(1);
-            PolicyMap swapped = new PolicyMap(Map.of(a, s.policies().policyOf(b), b, s.policies().policyOf(a)),
-                    Set.of());
+            PolicyMap swapped = new PolicyMap(
+                    Map.of(a, s.policies().policyOf(b), b, s.policies().policyOf(a)), Set.of());
             return new double[] {trained, success(s, engine, swapped)};
         }
     }
@@ -158,12 +171,21 @@ final class TableCommand implements Callable<Integer> {
         RunConfig cfg = s.config();
         Path dir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
         Dirs.deleteTree(dir); // a table run starts its rows afresh
-        new Trainer(cfg, s.task(), s.task().problems(cfg.run().seed()), s.policies(), engine.sampler(),
-                engine.learner(), dir, new ProgressBar("  " + cfg.run().name())).run(false);
+        new Trainer(
+                        cfg,
+                        s.task(),
+                        s.task().problems(cfg.run().seed()),
+                        s.policies(),
+                        engine.sampler(),
+                        engine.learner(),
+                        dir,
+                        new ProgressBar("  " + cfg.run().name()))
+                .run(false);
     }
 
     private static double success(RunSetup s, EmbeddedEngine engine, PolicyMap policies) {
-        return s.validate(engine.sampler(), policies, RolloutProgress.NONE, Split.TEST).successRate();
+        return s.validate(engine.sampler(), policies, RolloutProgress.NONE, Split.TEST)
+                .successRate();
     }
 
     String markdown(Map<String, Map<String, List<Double>>> results) {
@@ -178,12 +200,18 @@ final class TableCommand implements Callable<Integer> {
             }
             sb.append('\n');
         }
-        sb.append("\nGreedy success (%) on the test split, problems ").append(firstProblem).append('-')
-                .append(firstProblem + evalProblems - 1).append(" of each run seed (each seed draws its own; no run")
+        sb.append("\nGreedy success (%) on the test split, problems ")
+                .append(firstProblem)
+                .append('-')
+                .append(firstProblem + evalProblems - 1)
+                .append(" of each run seed (each seed draws its own; no run")
                 .append(" trains on the test split and no choice is tuned on it): mean (min-max) over seeds ")
-                .append(seeds).append(", +/- the 95% interval over one seed's ").append(evalProblems)
+                .append(seeds)
+                .append(", +/- the 95% interval over one seed's ")
+                .append(evalProblems)
                 .append(" problems; trained rows: ")
-                .append(steps != null ? steps + " steps" : "each game's L2 config's steps").append(" x ")
+                .append(steps != null ? steps + " steps" : "each game's L2 config's steps")
+                .append(" x ")
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(".\n");
         return sb.toString();
@@ -206,7 +234,8 @@ final class TableCommand implements Callable<Integer> {
         double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
         double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
         double half = 1.96 * Math.sqrt(mean * (1 - mean) / problems);
-        return v.size() == 1 ? String.format("%.1f +/- %.1f", 100 * mean, 100 * half)
+        return v.size() == 1
+                ? String.format("%.1f +/- %.1f", 100 * mean, 100 * half)
                 : String.format("%.1f (%.1f-%.1f) +/- %.1f", 100 * mean, 100 * min, 100 * max, 100 * half);
     }
 }

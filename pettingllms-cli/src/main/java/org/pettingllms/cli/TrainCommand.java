@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
-import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.backend.RoutingSampler;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.StepReport;
@@ -30,7 +30,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code train}: AT-GRPO training of a run's policies on the embedded engine. */
-@Command(name = "train", mixinStandardHelpOptions = true,
+@Command(
+        name = "train",
+        mixinStandardHelpOptions = true,
         description = "Train the run's policies with AT-GRPO on the embedded engine (CPU by default).")
 final class TrainCommand implements Callable<Integer> {
     @Mixin
@@ -39,14 +41,21 @@ final class TrainCommand implements Callable<Integer> {
     @Option(names = "--resume", description = "continue the run from its last checkpoint")
     boolean resume;
 
-    @Option(names = "--scripted", paramLabel = "ROLE", split = ",", description = "roles played by the task's "
-            + "built-in scripted policy at full skill and never trained (needs a policy per role: L2 or L3); a "
-            + "learning check that isolates the other roles, e.g. --scripted tool: must the planner learn to adopt?")
+    @Option(
+            names = "--scripted",
+            paramLabel = "ROLE",
+            split = ",",
+            description =
+                    "roles played by the task's "
+                            + "built-in scripted policy at full skill and never trained (needs a policy per role: L2 or L3); a "
+                            + "learning check that isolates the other roles, e.g. --scripted tool: must the planner learn to adopt?")
     List<String> scripted = List.of();
 
-    @Option(names = "--dry-run", description = "load the config, the model's config, tokenizer and chat template, "
-            + "and the task's data; print the first prompt of each role as the model reads it, and stop (no weights "
-            + "loaded, nothing written)")
+    @Option(
+            names = "--dry-run",
+            description = "load the config, the model's config, tokenizer and chat template, "
+                    + "and the task's data; print the first prompt of each role as the model reads it, and stop (no weights "
+                    + "loaded, nothing written)")
     boolean dryRun;
 
     @Spec
@@ -75,8 +84,12 @@ final class TrainCommand implements Callable<Integer> {
             if (!scripted.isEmpty()) {
                 // dataset tasks' scripted team knows the references of the problems it is given: every problem
                 // the run trains on and validates on
-                List<Problem> known = new ArrayList<>(setup.task().problems(cfg.run().seed()).problems(
-                        ProblemSource.Split.TRAIN, 0, cfg.train().steps() * cfg.rollout().problemsPerStep()));
+                List<Problem> known = new ArrayList<>(setup.task()
+                        .problems(cfg.run().seed())
+                        .problems(
+                                ProblemSource.Split.TRAIN,
+                                0,
+                                cfg.train().steps() * cfg.rollout().problemsPerStep()));
                 known.addAll(setup.problems(ProblemSource.Split.VALIDATION));
                 Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
@@ -84,17 +97,26 @@ final class TrainCommand implements Callable<Integer> {
             Sampler sampler = engine.sampler();
             org.pettingllms.core.backend.Learner learner = engine.learner();
             if (!cfg.rollout().servers().isEmpty()) {
-                Remote remote = Remote.of(cfg, engine, runDir,
-                        engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
+                Remote remote = Remote.of(
+                        cfg, engine, runDir, engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
                 sampler = remote.sampler();
                 learner = remote.learner();
-                out.printf("rollouts on %s (%s protocol); adapters published to %s%n", cfg.rollout().servers(),
-                        cfg.rollout().protocol(), runDir.resolve("published"));
+                out.printf(
+                        "rollouts on %s (%s protocol); adapters published to %s%n",
+                        cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
             }
-            Trainer trainer = new Trainer(cfg, setup.task(), setup.task().problems(cfg.run().seed()),
-                    policies, new RoutingSampler(routes, sampler), learner, runDir, bar);
-            out.printf("training %s | level %s | %d steps | run dir %s%n", setup.task().id(), cfg.policy().level(),
-                    cfg.train().steps(), runDir);
+            Trainer trainer = new Trainer(
+                    cfg,
+                    setup.task(),
+                    setup.task().problems(cfg.run().seed()),
+                    policies,
+                    new RoutingSampler(routes, sampler),
+                    learner,
+                    runDir,
+                    bar);
+            out.printf(
+                    "training %s | level %s | %d steps | run dir %s%n",
+                    setup.task().id(), cfg.policy().level(), cfg.train().steps(), runDir);
             out.flush();
             long start = System.nanoTime();
             int[] stepsDone = {0};
@@ -103,14 +125,16 @@ final class TrainCommand implements Callable<Integer> {
                 stepsDone[0]++;
                 int left = cfg.train().steps() - 1 - m.step();
                 double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
-                out.println(StepLine.of(m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
-                        + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
+                out.println(
+                        StepLine.of(m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
+                                + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
                 out.flush();
                 bar.restart();
             });
         }
-        out.printf("done: metrics in %s, checkpoints in %s%n", runDir.resolve("metrics.jsonl"),
-                runDir.resolve("checkpoints"));
+        out.printf(
+                "done: metrics in %s, checkpoints in %s%n",
+                runDir.resolve("metrics.jsonl"), runDir.resolve("checkpoints"));
         out.flush();
         return 0;
     }
@@ -122,7 +146,8 @@ final class TrainCommand implements Callable<Integer> {
         }
         for (String role : scripted) {
             if (!setup.task().roles().contains(role)) {
-                throw new IllegalArgumentException("--scripted " + role + ": the task's roles are " + setup.task().roles());
+                throw new IllegalArgumentException("--scripted " + role + ": the task's roles are "
+                        + setup.task().roles());
             }
         }
         if (cfg.policy().level() == org.pettingllms.core.backend.Level.L0
@@ -132,7 +157,8 @@ final class TrainCommand implements Callable<Integer> {
         }
         java.util.Set<String> untrained = new java.util.HashSet<>(cfg.policy().untrainedRoles());
         untrained.addAll(scripted);
-        return PolicyMap.forLevel(cfg.policy().level(), setup.task().roles(), cfg.policy().model(), untrained);
+        return PolicyMap.forLevel(
+                cfg.policy().level(), setup.task().roles(), cfg.policy().model(), untrained);
     }
 
     /** {@code run.json}: the resolved config, versions, seed and machine, written at start. */
@@ -160,18 +186,19 @@ final class TrainCommand implements Callable<Integer> {
      * own; "greedy val" is the greedy success on the validation problems.
      */
     static final class StepLine {
-        private StepLine() {
-        }
+        private StepLine() {}
 
         static String successLabel(RunConfig.Rollout rollout) {
             return rollout.mode() == org.pettingllms.core.config.RolloutConfig.Mode.TREE && rollout.k() > 1
-                    ? "best-of-" + rollout.k() + " success" : "success";
+                    ? "best-of-" + rollout.k() + " success"
+                    : "success";
         }
 
         static String of(StepReport m, List<String> roles, int steps, String successLabel) {
             StringBuilder sb = new StringBuilder();
-            sb.append(String.format("step %d/%d | %s %.0f%%", m.step() + 1, steps, successLabel,
-                    100 * m.getOrDefault(Metric.SUCCESS, 0)));
+            sb.append(String.format(
+                    "step %d/%d | %s %.0f%%",
+                    m.step() + 1, steps, successLabel, 100 * m.getOrDefault(Metric.SUCCESS, 0)));
             sb.append(" | one sample solved");
             for (String r : roles) {
                 sb.append(String.format(" %s %.0f%%", r, 100 * m.getOrDefault(Metric.sampled(r, "solved"), 0)));
@@ -183,7 +210,8 @@ final class TrainCommand implements Callable<Integer> {
             for (String r : roles) {
                 sb.append(String.format(" %s %.2f", r, m.getOrDefault(Metric.reward(r), 0)));
             }
-            sb.append(String.format(" | equal-reward groups %.0f%% | %.1f s",
+            sb.append(String.format(
+                    " | equal-reward groups %.0f%% | %.1f s",
                     100 * m.getOrDefault(Metric.GROUPS_CONSTANT, 0), m.getOrDefault(Metric.STEP_S, 0)));
             return sb.toString();
         }

@@ -17,12 +17,14 @@ import picocli.CommandLine;
 /** The command line as a user meets it: real configs from the repository, real output. */
 class CliTest {
     static final Path CONFIGS = Path.of("..", "configs");
-    static final String HUMANEVAL = SharedFiles.shared().resolve("datasets/code/humaneval.jsonl").toString();
-    static final String GSM8K = SharedFiles.shared().resolve("datasets/math/gsm8k.train.jsonl").toString();
-    static final String AIME = SharedFiles.shared().resolve("datasets/math/aime24.test.jsonl").toString();
+    static final String HUMANEVAL =
+            SharedFiles.shared().resolve("datasets/code/humaneval.jsonl").toString();
+    static final String GSM8K =
+            SharedFiles.shared().resolve("datasets/math/gsm8k.train.jsonl").toString();
+    static final String AIME =
+            SharedFiles.shared().resolve("datasets/math/aime24.test.jsonl").toString();
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 
     static Result run(String... args) {
         StringWriter out = new StringWriter();
@@ -37,20 +39,42 @@ class CliTest {
     @Test
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
         try (var files = Files.walk(CONFIGS)) {
-            var configs = files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
+            var configs =
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
             assertThat(configs).hasSize(22);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
-                String[] data = Files.readString(c).contains("hf://") ? task.equals("code")
-                        ? new String[] {"--set", "task.options.train=", "--set", "task.options.test=" + HUMANEVAL,
-                            "--split", "test"}
-                        : new String[] {"--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME}
+                String[] data = Files.readString(c).contains("hf://")
+                        ? task.equals("code")
+                                ? new String[] {
+                                    "--set",
+                                    "task.options.train=",
+                                    "--set",
+                                    "task.options.test=" + HUMANEVAL,
+                                    "--split",
+                                    "test"
+                                }
+                                : new String[] {
+                                    "--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME
+                                }
                         : new String[0];
                 // code episodes run every program in the sandbox: two problems are enough to load and play
                 Result r = task.equals("code")
-                        ? run(concat(new String[] {"rollout", c.toString(), "--problems", "2", "--show", "0", "--set",
-                        "rollout.k=2", "--set", "task.maxTurns=1"}, data))
+                        ? run(concat(
+                                new String[] {
+                                    "rollout",
+                                    c.toString(),
+                                    "--problems",
+                                    "2",
+                                    "--show",
+                                    "0",
+                                    "--set",
+                                    "rollout.k=2",
+                                    "--set",
+                                    "task.maxTurns=1"
+                                },
+                                data))
                         : run(concat(new String[] {"rollout", c.toString(), "--problems", "4", "--show", "0"}, data));
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
                 String role = switch (task) {
@@ -67,19 +91,37 @@ class CliTest {
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
         // generated math and code problems (compact prompts), and HumanEval through the real-model recipe (chat)
         for (String config : new String[] {"math/L1.yaml", "code/L1.yaml", "code/L2-qwen3-1.7b.yaml"}) {
-            String[] base = {"evaluate", CONFIGS.resolve(config).toString(), "--set", "validation.problems=6", "--set",
-                "task.maxTurns=2", "--set", config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1",
-                "--set", config.contains("qwen3") ? "task.options.train=" : "run.seed=1"};
+            String[] base = {
+                "evaluate",
+                CONFIGS.resolve(config).toString(),
+                "--set",
+                "validation.problems=6",
+                "--set",
+                "task.maxTurns=2",
+                "--set",
+                config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1",
+                "--set",
+                config.contains("qwen3") ? "task.options.train=" : "run.seed=1"
+            };
             // the recipe without a train file has no validation rows: its test split is asked for by name
             String split = config.contains("qwen3") ? "test" : "validation";
             Result oracle = run(concat(base, "--policy", "oracle", "--split", split));
             assertThat(oracle.code()).as(oracle.err()).isZero();
-            assertThat(oracle.out()).contains("| " + split + " problems 0-5 x 1 |").contains("success 100.0%");
+            assertThat(oracle.out())
+                    .contains("| " + split + " problems 0-5 x 1 |")
+                    .contains("success 100.0%");
             Result wrong = run(concat(base, "--policy", "wrong", "--split", split));
             assertThat(wrong.out()).contains("success 0.0%");
         }
-        Result bad = run("evaluate", CONFIGS.resolve("math/L1.yaml").toString(), "--policy", "oracle", "--set",
-                "task.options.generator=", "--set", "task.options.test=no/such.jsonl");
+        Result bad = run(
+                "evaluate",
+                CONFIGS.resolve("math/L1.yaml").toString(),
+                "--policy",
+                "oracle",
+                "--set",
+                "task.options.generator=",
+                "--set",
+                "task.options.test=no/such.jsonl");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("config key 'task.options.test'").contains("no/such.jsonl");
     }
@@ -108,12 +150,17 @@ class CliTest {
     void checkAnswerShowsTheExtractedAnswerBothNormalFormsAndTheReason() {
         Result right = run("check-answer", "The final answer is $\\frac{3}{7}$. I hope it is correct.", "3/7");
         assertThat(right.code()).as(right.err()).isZero();
-        assertThat(right.out()).contains("extracted:  \\frac{3}{7}").contains("'final answer is' phrase")
-                .contains("reference:  3/7").contains("verdict:    correct: numbers");
+        assertThat(right.out())
+                .contains("extracted:  \\frac{3}{7}")
+                .contains("'final answer is' phrase")
+                .contains("reference:  3/7")
+                .contains("verdict:    correct: numbers");
         Result wrong = run("check-answer", "We obtain $\\frac{1+\\sqrt{3}}{2}$ as the root.", "2");
         assertThat(wrong.out()).contains("extracted:  \\frac{1+\\sqrt{3}}{2}").contains("verdict:    wrong");
         Result none = run("check-answer", "--json", "The code word is XQ7B.", "7");
-        assertThat(none.out()).contains("\"extracted\":null").contains("\"correct\":false")
+        assertThat(none.out())
+                .contains("\"extracted\":null")
+                .contains("\"correct\":false")
                 .contains("no answer found");
     }
 
@@ -131,10 +178,13 @@ class CliTest {
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("config key 'rollout.k'").contains("expected an integer");
         Result opts = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.options.size=5");
-        assertThat(opts.err()).contains("unknown config key 'task.options.size'").contains("wallProb");
+        assertThat(opts.err())
+                .contains("unknown config key 'task.options.size'")
+                .contains("wallProb");
         Result task = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.name=chess");
         assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, sokoban, sudoku");
-        Result roles = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
+        Result roles =
+                run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");
     }
 
@@ -155,8 +205,16 @@ class CliTest {
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("parameters").asLong()).isBetween(1_500_000L, 2_500_000L);
-        for (String key : new String[] {"matmul_peak_gflops", "prefill_tokens_per_s", "decode_b1_tokens_per_s",
-                "decode_b16_tokens_per_s", "decode_b64_tokens_per_s", "generate_b64_tokens_per_s", "train_lora_tokens_per_s", "train_full_tokens_per_s"}) {
+        for (String key : new String[] {
+            "matmul_peak_gflops",
+            "prefill_tokens_per_s",
+            "decode_b1_tokens_per_s",
+            "decode_b16_tokens_per_s",
+            "decode_b64_tokens_per_s",
+            "generate_b64_tokens_per_s",
+            "train_lora_tokens_per_s",
+            "train_full_tokens_per_s"
+        }) {
             assertThat(json.get(key).asDouble()).as(key).isPositive();
         }
         assertThat(json.get("train_full_mfu").asDouble()).isBetween(0.0, 1.5);
@@ -164,40 +222,99 @@ class CliTest {
 
     @Test
     void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        String[] common = {CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
-                "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2", "--set", "rollout.k=2",
-                "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=2",
-                "--set", "validation.sampling.maxTokens=6", "--set", "task.maxTurns=2", "--set", "train.checkpointEvery=1"};
+        String[] common = {
+            CONFIGS.resolve("plan-path/L2.yaml").toString(),
+            "--set",
+            "policy.model=fresh:tiny",
+            "--set",
+            "run.outputDir=" + dir,
+            "--set",
+            "rollout.problemsPerStep=2",
+            "--set",
+            "rollout.k=2",
+            "--set",
+            "rollout.sampling.maxTokens=6",
+            "--set",
+            "validation.problems=2",
+            "--set",
+            "validation.sampling.maxTokens=6",
+            "--set",
+            "task.maxTurns=2",
+            "--set",
+            "train.checkpointEvery=1"
+        };
         Result first = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
         assertThat(first.code()).as(first.err()).isZero();
-        assertThat(first.out()).contains("step 1/2 | best-of-2 success").contains("one sample solved tool")
-                .contains("step 2/2").contains("greedy val ");
+        assertThat(first.out())
+                .contains("step 1/2 | best-of-2 success")
+                .contains("one sample solved tool")
+                .contains("step 2/2")
+                .contains("greedy val ");
         Path runDir = dir.resolve("plan-path-L2");
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(2);
-        JsonNode runJson = new ObjectMapper().readTree(runDir.resolve("run.json").toFile());
+        JsonNode runJson =
+                new ObjectMapper().readTree(runDir.resolve("run.json").toFile());
         assertThat(runJson.at("/config/policy/level").asText()).isEqualTo("L2");
         assertThat(runJson.at("/versions/pytorch").asText()).isEqualTo("2.7.1");
         // the README's paths: checkpoints/step-<N>/<role>/, N as the step lines print it, and latest
-        assertThat(runDir.resolve("checkpoints/step-2/tool/adapter_model.safetensors")).exists();
-        assertThat(runDir.resolve("checkpoints/step-2/plan/adapter_config.json")).exists();
-        assertThat(runDir.resolve("checkpoints/latest/plan/adapter_config.json")).exists();
-        Result adapters = run("evaluate", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
-                "--set", "validation.problems=2", "--set", "validation.sampling.maxTokens=6", "--set", "task.maxTurns=2",
-                "--adapters", "tool=" + runDir.resolve("checkpoints/step-2/tool"),
-                "--adapters", "plan=" + runDir.resolve("checkpoints/step-2/plan"));
-        Result checkpoint = run("evaluate", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set",
-                "policy.model=fresh:tiny", "--set", "validation.problems=2", "--set", "validation.sampling.maxTokens=6",
-                "--set", "task.maxTurns=2", "--checkpoint", runDir.resolve("checkpoints").toString());
+        assertThat(runDir.resolve("checkpoints/step-2/tool/adapter_model.safetensors"))
+                .exists();
+        assertThat(runDir.resolve("checkpoints/step-2/plan/adapter_config.json"))
+                .exists();
+        assertThat(runDir.resolve("checkpoints/latest/plan/adapter_config.json"))
+                .exists();
+        Result adapters = run(
+                "evaluate",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "validation.problems=2",
+                "--set",
+                "validation.sampling.maxTokens=6",
+                "--set",
+                "task.maxTurns=2",
+                "--adapters",
+                "tool=" + runDir.resolve("checkpoints/step-2/tool"),
+                "--adapters",
+                "plan=" + runDir.resolve("checkpoints/step-2/plan"));
+        Result checkpoint = run(
+                "evaluate",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "validation.problems=2",
+                "--set",
+                "validation.sampling.maxTokens=6",
+                "--set",
+                "task.maxTurns=2",
+                "--checkpoint",
+                runDir.resolve("checkpoints").toString());
         assertThat(checkpoint.code()).as(checkpoint.err()).isZero();
         assertThat(adapters.code()).as(adapters.err()).isZero();
         assertThat(checkpoint.out()).contains("loaded " + runDir.resolve("checkpoints/step-2"));
-        String scores = adapters.out().lines().filter(l -> l.contains("success")).findFirst().orElseThrow()
+        String scores = adapters.out()
+                .lines()
+                .filter(l -> l.contains("success"))
+                .findFirst()
+                .orElseThrow()
                 .replaceAll("\\d+\\.\\d+ s \\(.*", "");
-        assertThat(checkpoint.out()).as("the same weights as --adapters").contains(scores.substring(scores.indexOf("|")));
-        assertThat(checkpoint.out().lines().filter(l -> l.startsWith("  ")).toList()).as("per-role rewards")
-                .isEqualTo(adapters.out().lines().filter(l -> l.startsWith("  ")).toList()).isNotEmpty();
-        Result wrong = run("evaluate", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",
-                "--checkpoint", runDir.resolve("checkpoints/step-2").toString());
+        assertThat(checkpoint.out())
+                .as("the same weights as --adapters")
+                .contains(scores.substring(scores.indexOf("|")));
+        assertThat(checkpoint.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .as("per-role rewards")
+                .isEqualTo(
+                        adapters.out().lines().filter(l -> l.startsWith("  ")).toList())
+                .isNotEmpty();
+        Result wrong = run(
+                "evaluate",
+                CONFIGS.resolve("plan-path/L1.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--checkpoint",
+                runDir.resolve("checkpoints/step-2").toString());
         assertThat(wrong.code()).isEqualTo(2);
         assertThat(wrong.err().lines().count()).as(wrong.err()).isEqualTo(1);
         assertThat(wrong.err()).contains("no folder 'shared'").contains("[plan, tool]");
@@ -206,7 +323,8 @@ class CliTest {
         assertThat(again.code()).isEqualTo(2);
         assertThat(again.err()).contains("--resume");
 
-        Result resumed = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=3", "--resume"}));
+        Result resumed =
+                run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=3", "--resume"}));
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).contains("step 3/3").doesNotContain("step 1/3");
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(3);
@@ -214,27 +332,55 @@ class CliTest {
         Result report = run("report", runDir.toString());
         assertThat(report.code()).as(report.err()).isZero();
         String html = Files.readString(runDir.resolve("report.html"));
-        assertThat(html).contains("<h2>Success: training rollout").contains("<h2>One sample solved").contains("data:image/png;base64,")
-                .contains("Reward per role").contains("Latest validation transcripts").contains("plan-path-v1 plan");
+        assertThat(html)
+                .contains("<h2>Success: training rollout")
+                .contains("<h2>One sample solved")
+                .contains("data:image/png;base64,")
+                .contains("Reward per role")
+                .contains("Latest validation transcripts")
+                .contains("plan-path-v1 plan");
         assertThat(run("report", dir.toString()).err()).contains("no metrics.jsonl");
     }
 
     @Test
     void everyLevelTrainsOnTheEmbeddedEngine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         // L0: one agent with parallel-sampling GRPO; L1: one shared model, fully fine-tuned; L3: a model per role
-        Map<String, List<String>> checkpointsOf = Map.of("L0", List.of("step-1/plan/model.safetensors"),
-                "L1", List.of("step-1/shared/model.safetensors"),
-                "L3", List.of("step-1/tool/model.safetensors", "step-1/plan/model.safetensors"));
+        Map<String, List<String>> checkpointsOf = Map.of(
+                "L0",
+                List.of("step-1/plan/model.safetensors"),
+                "L1",
+                List.of("step-1/shared/model.safetensors"),
+                "L3",
+                List.of("step-1/tool/model.safetensors", "step-1/plan/model.safetensors"));
         for (String level : List.of("L0", "L1", "L3")) {
-            Result r = run("train", CONFIGS.resolve("sokoban/" + level + ".yaml").toString(), "--set",
-                    "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
-                    "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=4", "--set", "validation.problems=2",
-                    "--set", "validation.sampling.maxTokens=4", "--set", "task.maxTurns=1", "--set", "train.steps=1");
+            Result r = run(
+                    "train",
+                    CONFIGS.resolve("sokoban/" + level + ".yaml").toString(),
+                    "--set",
+                    "policy.model=fresh:tiny",
+                    "--set",
+                    "run.outputDir=" + dir,
+                    "--set",
+                    "rollout.problemsPerStep=2",
+                    "--set",
+                    "rollout.k=2",
+                    "--set",
+                    "rollout.sampling.maxTokens=4",
+                    "--set",
+                    "validation.problems=2",
+                    "--set",
+                    "validation.sampling.maxTokens=4",
+                    "--set",
+                    "task.maxTurns=1",
+                    "--set",
+                    "train.steps=1");
             assertThat(r.code()).as("%s: %s", level, r.err()).isZero();
             assertThat(r.out()).as(level).containsPattern("step 1\\/1 \\| (best-of-\\d+ )?success");
             Path checkpoints = dir.resolve("sokoban-" + level).resolve("checkpoints");
             try (var files = Files.walk(checkpoints)) {
-                List<String> written = files.map(p -> checkpoints.relativize(p).toString().replace('\\', '/')).toList();
+                List<String> written = files.map(
+                                p -> checkpoints.relativize(p).toString().replace('\\', '/'))
+                        .toList();
                 for (String expected : checkpointsOf.get(level)) {
                     assertThat(written).as(level).anyMatch(p -> p.endsWith(expected));
                 }
@@ -244,26 +390,67 @@ class CliTest {
 
     @Test
     void aScriptedRoleActsButOnlyTheOtherRoleTrains(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        Result r = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--scripted", "tool",
-                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
-                "--set", "rollout.k=2", "--set", "validation.problems=0", "--set", "task.maxTurns=1", "--set", "train.steps=1");
+        Result r = run(
+                "train",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--scripted",
+                "tool",
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "run.outputDir=" + dir,
+                "--set",
+                "rollout.problemsPerStep=2",
+                "--set",
+                "rollout.k=2",
+                "--set",
+                "validation.problems=0",
+                "--set",
+                "task.maxTurns=1",
+                "--set",
+                "train.steps=1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("one sample solved tool 100%");
         var rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
-        assertThat(rows.get(0).values()).containsKey("train/loss/fresh:tiny+plan")
+        assertThat(rows.get(0).values())
+                .containsKey("train/loss/fresh:tiny+plan")
                 .doesNotContainKey("train/loss/fresh:tiny+tool");
         // a dataset task's scripted role knows the problems the run trains and validates on (generated ones too)
-        Result code = run("train", CONFIGS.resolve("code/L2.yaml").toString(), "--scripted", "tester",
-                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2",
-                "--set", "rollout.k=2", "--set", "validation.problems=2", "--set", "task.maxTurns=1", "--set",
+        Result code = run(
+                "train",
+                CONFIGS.resolve("code/L2.yaml").toString(),
+                "--scripted",
+                "tester",
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "run.outputDir=" + dir,
+                "--set",
+                "rollout.problemsPerStep=2",
+                "--set",
+                "rollout.k=2",
+                "--set",
+                "validation.problems=2",
+                "--set",
+                "task.maxTurns=1",
+                "--set",
                 "train.steps=1");
         assertThat(code.code()).as(code.err()).isZero();
-        var codeRow = org.pettingllms.core.train.MetricsLog.read(dir.resolve("code-L2/metrics.jsonl")).get(0).values();
+        var codeRow = org.pettingllms.core.train.MetricsLog.read(dir.resolve("code-L2/metrics.jsonl"))
+                .get(0)
+                .values();
         assertThat(codeRow.getOrDefault("sampled/tester/unparseable", 0.0)).isZero();
         assertThat(codeRow).doesNotContainKey("val/stop/tester/unparseable").containsKey("val/success/rate");
         assertThat(codeRow.get("val/reward/tester/local").doubleValue()).isEqualTo(1.0);
-        Result l1 = run("train", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--scripted", "tool",
-                "--set", "policy.model=fresh:tiny", "--set", "run.outputDir=" + dir);
+        Result l1 = run(
+                "train",
+                CONFIGS.resolve("plan-path/L1.yaml").toString(),
+                "--scripted",
+                "tool",
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "run.outputDir=" + dir);
         assertThat(l1.code()).isNotZero();
         assertThat(l1.err()).contains("--scripted needs a policy per role");
     }
@@ -275,25 +462,29 @@ class CliTest {
         // a missing file
         Result missing = run("train", dir.resolve("nope.yaml").toString());
         assertThat(missing.code()).isNotZero();
-        assertThat(missing.err().lines().toList()).hasSize(1).allSatisfy(l -> assertThat(l).startsWith("error: ")
-                .contains("nope.yaml"));
+        assertThat(missing.err().lines().toList())
+                .hasSize(1)
+                .allSatisfy(l -> assertThat(l).startsWith("error: ").contains("nope.yaml"));
         // a malformed config
         Path bad = dir.resolve("bad.yaml");
         Files.writeString(bad, "task: {name: plan-path\nrollout: [");
         Result malformed = run("train", bad.toString());
         assertThat(malformed.code()).isEqualTo(2);
-        assertThat(malformed.err().lines().toList()).hasSize(1).allSatisfy(l -> assertThat(l).contains("bad.yaml")
-                .contains("line"));
+        assertThat(malformed.err().lines().toList())
+                .hasSize(1)
+                .allSatisfy(l -> assertThat(l).contains("bad.yaml").contains("line"));
         // a bad adapter directory
         Result adapter = run("evaluate", l2, "--set", "policy.model=fresh:tiny", "--adapters", "tool=" + dir);
         assertThat(adapter.code()).isNotZero();
-        assertThat(adapter.err().lines().filter(l -> l.startsWith("error: ")).toList()).hasSize(1)
+        assertThat(adapter.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                .hasSize(1)
                 .allSatisfy(l -> assertThat(l).contains(dir.toString()).contains("adapter_config.json"));
         assertThat(adapter.err()).doesNotContain("\tat ");
         // an unknown preset
         Result preset = run("train", l2, "--set", "policy.model=fresh:huge", "--set", "run.outputDir=" + dir);
         assertThat(preset.code()).isNotZero();
-        assertThat(preset.err().lines().filter(l -> l.startsWith("error: ")).toList()).hasSize(1)
+        assertThat(preset.err().lines().filter(l -> l.startsWith("error: ")).toList())
+                .hasSize(1)
                 .allSatisfy(l -> assertThat(l).contains("huge").contains("tiny, 2m, 20m"));
         assertThat(preset.err()).doesNotContain("\tat ");
         // the stack trace on request
@@ -305,13 +496,18 @@ class CliTest {
     void singleAgentBaselinesUseParallelSampling() throws Exception {
         // reference defect 8: single-agent "GRPO" baselines that were really tree sampling
         try (var files = Files.walk(CONFIGS)) {
-            var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml")).sorted().toList();
+            var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml"))
+                    .sorted()
+                    .toList();
             assertThat(l0).hasSize(5);
             for (Path c : l0) {
                 var cfg = org.pettingllms.core.config.ConfigLoader.load(c, List.of());
-                assertThat(cfg.rollout().mode()).as("%s", c)
+                assertThat(cfg.rollout().mode())
+                        .as("%s", c)
                         .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
-                assertThat(cfg.rollout().k()).as("%s: a group needs K > 1 trajectories", c).isGreaterThan(1);
+                assertThat(cfg.rollout().k())
+                        .as("%s: a group needs K > 1 trajectories", c)
+                        .isGreaterThan(1);
                 assertThat(cfg.task().roles()).as("%s", c).hasSize(1);
             }
         }
@@ -323,28 +519,60 @@ class CliTest {
         table.overrides.add("rollout.mode=tree");
         for (String game : List.of("plan-path", "sokoban", "sudoku")) {
             var row = table.setup(game, "L0", 1, "L0-trained");
-            assertThat(row.config().rollout().mode()).as(game + ": the + GRPO row, even with rollout.mode=tree set")
+            assertThat(row.config().rollout().mode())
+                    .as(game + ": the + GRPO row, even with rollout.mode=tree set")
                     .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
         }
     }
 
     @Test
     void trainSendsItsRolloutsToAServeReplica(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
-        String model = Path.of("..", "models", "plan-path-tiny").toAbsolutePath().normalize().toString();
+        String model = Path.of("..", "models", "plan-path-tiny")
+                .toAbsolutePath()
+                .normalize()
+                .toString();
         try (var engine = org.pettingllms.serve.InferenceServer.openEngine(model, "cpu");
-             var server = new org.pettingllms.serve.InferenceServer(engine, model,
-                     new org.pettingllms.serve.InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start()) {
-            Result r = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=" + model,
-                    "--set", "rollout.servers=[" + server.uri() + "]", "--set", "rollout.servedModel=tiny",
-                    "--set", "run.outputDir=" + dir, "--set", "rollout.problemsPerStep=2", "--set", "rollout.k=2",
-                    "--set", "validation.problems=0", "--set", "task.maxTurns=1", "--set", "train.steps=2",
-                    "--set", "task.options.tool=answer");
+                var server = new org.pettingllms.serve.InferenceServer(
+                                engine,
+                                model,
+                                new org.pettingllms.serve.InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
+                        .start()) {
+            Result r = run(
+                    "train",
+                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                    "--set",
+                    "policy.model=" + model,
+                    "--set",
+                    "rollout.servers=[" + server.uri() + "]",
+                    "--set",
+                    "rollout.servedModel=tiny",
+                    "--set",
+                    "run.outputDir=" + dir,
+                    "--set",
+                    "rollout.problemsPerStep=2",
+                    "--set",
+                    "rollout.k=2",
+                    "--set",
+                    "validation.problems=0",
+                    "--set",
+                    "task.maxTurns=1",
+                    "--set",
+                    "train.steps=2",
+                    "--set",
+                    "task.options.tool=answer");
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("rollouts on [" + server.uri() + "]").contains("step 2/2");
             assertThat(dir.resolve("plan-path-L2/published")).isDirectory();
         }
-        Result bad = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "policy.model=fresh:tiny",
-                "--set", "rollout.servers=[gpu1:8000]", "--set", "run.outputDir=" + dir.resolve("bad"));
+        Result bad = run(
+                "train",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "rollout.servers=[gpu1:8000]",
+                "--set",
+                "run.outputDir=" + dir.resolve("bad"));
         assertThat(bad.code()).isNotZero();
         assertThat(bad.err()).contains("rollout").contains("gpu1:8000").contains("http://host:8000");
     }
@@ -352,20 +580,52 @@ class CliTest {
     @Test
     void sftWritesAModelWithACardThatTrainCanStartFrom(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
-        Result r = run("sft", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=fresh:tiny",
-                "--steps", "3", "--batch", "4", "--eval", "4", "--out", model.toString(),
-                "--set", "validation.sampling.maxTokens=8", "--set", "task.maxTurns=1");
+        Result r = run(
+                "sft",
+                CONFIGS.resolve("sudoku/L1.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--steps",
+                "3",
+                "--batch",
+                "4",
+                "--eval",
+                "4",
+                "--out",
+                model.toString(),
+                "--set",
+                "validation.sampling.maxTokens=8",
+                "--set",
+                "task.maxTurns=1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("step 3/3 | loss").contains("greedy success on 4 validation problems");
         assertThat(model.resolve("config.json")).exists();
         assertThat(model.resolve("model.safetensors")).exists();
-        assertThat(Files.readString(model.resolve("README.md"))).contains("sudoku-v2").contains("greedy success before RL");
-        Result train = run("train", CONFIGS.resolve("sudoku/L1.yaml").toString(), "--set", "policy.model=" + model,
-                "--set", "run.outputDir=" + dir, "--set", "train.steps=1", "--set", "rollout.problemsPerStep=2",
-                "--set", "rollout.k=2", "--set", "rollout.sampling.maxTokens=6", "--set", "validation.problems=0",
-                "--set", "task.maxTurns=1");
+        assertThat(Files.readString(model.resolve("README.md")))
+                .contains("sudoku-v2")
+                .contains("greedy success before RL");
+        Result train = run(
+                "train",
+                CONFIGS.resolve("sudoku/L1.yaml").toString(),
+                "--set",
+                "policy.model=" + model,
+                "--set",
+                "run.outputDir=" + dir,
+                "--set",
+                "train.steps=1",
+                "--set",
+                "rollout.problemsPerStep=2",
+                "--set",
+                "rollout.k=2",
+                "--set",
+                "rollout.sampling.maxTokens=6",
+                "--set",
+                "validation.problems=0",
+                "--set",
+                "task.maxTurns=1");
         assertThat(train.code()).as(train.err()).isZero();
-        assertThat(dir.resolve("sudoku-L1/checkpoints/step-1/shared/model.safetensors")).exists();
+        assertThat(dir.resolve("sudoku-L1/checkpoints/step-1/shared/model.safetensors"))
+                .exists();
     }
 
     static String[] concat(String[]... parts) {

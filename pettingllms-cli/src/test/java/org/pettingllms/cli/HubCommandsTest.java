@@ -34,6 +34,7 @@ class HubCommandsTest {
 
     @TempDir
     Path dir;
+
     FakeHub hub;
     String modelCommit;
     String datasetCommit;
@@ -98,8 +99,16 @@ class HubCommandsTest {
         assertThat(folder.resolve("pytorch_model.bin")).exists();
         assertThat(r.err()).contains("model repo acme/tiny-chat at " + modelCommit + ": 5 files");
 
-        CliTest.Result json = run(env(), "fetch", "acme/tiny-chat", "--include", "*.json", "--exclude", "tok*",
-                "--revision", modelCommit);
+        CliTest.Result json = run(
+                env(),
+                "fetch",
+                "acme/tiny-chat",
+                "--include",
+                "*.json",
+                "--exclude",
+                "tok*",
+                "--revision",
+                modelCommit);
         assertThat(json.code()).as(json.err()).isZero();
         assertThat(json.err()).contains(": 1 file");
     }
@@ -109,11 +118,14 @@ class HubCommandsTest {
         CliTest.Result r = run(env(), "fetch", "acme/arith", "--include", "data/*");
 
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.err()).contains("no model repo acme/arith on the Hub; trying the dataset repo"
-                + " datasets/acme/arith@main");
-        assertThat(r.out().strip()).isEqualTo(dir.resolve("hub/datasets--acme--arith/snapshots").resolve(datasetCommit)
-                .toString());
-        assertThat(Path.of(r.out().strip()).resolve("data/test-00000-of-00001.jsonl")).exists();
+        assertThat(r.err())
+                .contains("no model repo acme/arith on the Hub; trying the dataset repo" + " datasets/acme/arith@main");
+        assertThat(r.out().strip())
+                .isEqualTo(dir.resolve("hub/datasets--acme--arith/snapshots")
+                        .resolve(datasetCommit)
+                        .toString());
+        assertThat(Path.of(r.out().strip()).resolve("data/test-00000-of-00001.jsonl"))
+                .exists();
 
         CliTest.Result prefixed = run(env(), "fetch", "datasets/acme/arith", "--include", "README.md");
         assertThat(prefixed.code()).isZero();
@@ -124,44 +136,62 @@ class HubCommandsTest {
     void fetchErrorsAreOneLineWithANonZeroExitCode() {
         CliTest.Result missing = run(env(), "fetch", "acme/nope");
         assertThat(missing.code()).isEqualTo(1);
-        assertThat(errorLines(missing)).containsExactly("error: model repo acme/nope not found on " + hub.endpoint()
-                + " (if it is private or gated, set HF_TOKEN to a token that can read it); no dataset repo of that name"
-                + " either");
+        assertThat(errorLines(missing))
+                .containsExactly("error: model repo acme/nope not found on " + hub.endpoint()
+                        + " (if it is private or gated, set HF_TOKEN to a token that can read it); no dataset repo of that name"
+                        + " either");
 
         hub.gate(MODEL, "hf_ok");
         CliTest.Result gated = run(env(), "fetch", "acme/tiny-chat");
         assertThat(gated.code()).isEqualTo(1);
-        assertThat(errorLines(gated)).singleElement().asString()
-                .contains("is gated: accept its terms on " + hub.endpoint() + "/acme/tiny-chat").contains("HF_TOKEN");
-        assertThat(run(env("HF_TOKEN", "hf_ok"), "fetch", "acme/tiny-chat").code()).isZero();
+        assertThat(errorLines(gated))
+                .singleElement()
+                .asString()
+                .contains("is gated: accept its terms on " + hub.endpoint() + "/acme/tiny-chat")
+                .contains("HF_TOKEN");
+        assertThat(run(env("HF_TOKEN", "hf_ok"), "fetch", "acme/tiny-chat").code())
+                .isZero();
 
         CliTest.Result offline = run(env("HF_HUB_OFFLINE", "1"), "fetch", "acme/other");
         assertThat(offline.code()).isEqualTo(1);
-        assertThat(errorLines(offline)).singleElement().asString().contains("not in the Hugging Face cache")
+        assertThat(errorLines(offline))
+                .singleElement()
+                .asString()
+                .contains("not in the Hugging Face cache")
                 .contains("HF_HUB_OFFLINE");
 
         CliTest.Result bad = run(env(), "fetch", "just-a-name");
         assertThat(bad.code()).isEqualTo(2);
-        assertThat(errorLines(bad)).containsExactly("error: 'just-a-name' is not a Hub repo; expected org/name,"
-                + " org/name@revision or datasets/org/name, for example Qwen/Qwen3-1.7B");
+        assertThat(errorLines(bad))
+                .containsExactly("error: 'just-a-name' is not a Hub repo; expected org/name,"
+                        + " org/name@revision or datasets/org/name, for example Qwen/Qwen3-1.7B");
     }
 
     @Test
     void aConfigNamingAHubModelAndHfFilesGetsLocalPathsAndOnlyTheFilesItNeeds() throws Exception {
-        RunSetup setup = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of("policy.model=acme/tiny-chat",
-                "task.options.generator=", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
-                "task.options.test=hf://datasets/acme/arith@main/data/test-00000-of-00001.jsonl"), env());
+        RunSetup setup = RunSetup.load(
+                CliTest.CONFIGS.resolve("math/L1.yaml"),
+                List.of(
+                        "policy.model=acme/tiny-chat",
+                        "task.options.generator=",
+                        "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                        "task.options.test=hf://datasets/acme/arith@main/data/test-00000-of-00001.jsonl"),
+                env());
 
         Path model = dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit);
         Path data = dir.resolve("hub/datasets--acme--arith/snapshots").resolve(datasetCommit);
         assertThat(setup.config().policy().model()).isEqualTo(model.toString());
         assertThat(setup.config().rollout().servedModel()).isEqualTo("acme/tiny-chat");
         assertThat(setup.config().task().options())
-                .containsEntry("train", data.resolve("data/train-00000-of-00001.jsonl").toString())
-                .containsEntry("test", data.resolve("data/test-00000-of-00001.jsonl").toString());
+                .containsEntry(
+                        "train", data.resolve("data/train-00000-of-00001.jsonl").toString())
+                .containsEntry(
+                        "test", data.resolve("data/test-00000-of-00001.jsonl").toString());
         assertThat(setup.problems(Split.TEST)).hasSize(2);
         // the engine's files of the model (no .bin, no card), and the two files of the dataset
-        assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
                 .noneMatch(p -> p.endsWith("pytorch_model.bin") || p.endsWith("README.md"))
                 .anyMatch(p -> p.endsWith("/config.json"));
         assertThat(Files.exists(model.resolve("pytorch_model.bin"))).isFalse();
@@ -169,19 +199,36 @@ class HubCommandsTest {
 
         // offline, the same config is served by the cache without a request
         hub.clearRequests();
-        RunSetup offline = RunSetup.load(CliTest.CONFIGS.resolve("math/L1.yaml"), List.of(
-                "policy.model=acme/tiny-chat@main", "task.options.generator=", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
-                "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl"), env("HF_HUB_OFFLINE", "on"));
+        RunSetup offline = RunSetup.load(
+                CliTest.CONFIGS.resolve("math/L1.yaml"),
+                List.of(
+                        "policy.model=acme/tiny-chat@main",
+                        "task.options.generator=",
+                        "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                        "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl"),
+                env("HF_HUB_OFFLINE", "on"));
         assertThat(offline.config().policy().model()).isEqualTo(model.toString());
         assertThat(hub.requests()).isEmpty();
     }
 
     @Test
     void evaluateRunsOnADatasetFromTheHub() {
-        CliTest.Result r = run(env(), "evaluate", CliTest.CONFIGS.resolve("math/L1.yaml").toString(), "--policy",
-                "oracle", "--set", "task.maxTurns=2", "--set", "task.options.generator=",
-                "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
-                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl", "--split", "test");
+        CliTest.Result r = run(
+                env(),
+                "evaluate",
+                CliTest.CONFIGS.resolve("math/L1.yaml").toString(),
+                "--policy",
+                "oracle",
+                "--set",
+                "task.maxTurns=2",
+                "--set",
+                "task.options.generator=",
+                "--set",
+                "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "--set",
+                "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl",
+                "--split",
+                "test");
 
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("| test problems 0-1 x 1 |").contains("success 100.0%");
@@ -190,22 +237,39 @@ class HubCommandsTest {
     @Test
     void aHubNameThatCannotBeResolvedIsAConfigErrorNamingTheKey() {
         String config = CliTest.CONFIGS.resolve("math/L1.yaml").toString();
-        CliTest.Result two = run(env(), "evaluate", config, "--policy", "oracle", "--set", "task.options.generator=",
-                "--set", "task.options.test=hf://datasets/acme/arith/*/test-*.jsonl");
+        CliTest.Result two = run(
+                env(),
+                "evaluate",
+                config,
+                "--policy",
+                "oracle",
+                "--set",
+                "task.options.generator=",
+                "--set",
+                "task.options.test=hf://datasets/acme/arith/*/test-*.jsonl");
         assertThat(two.code()).isEqualTo(2);
-        assertThat(errorLines(two)).containsExactly("error: config key 'task.options.test':"
-                + " hf://datasets/acme/arith/*/test-*.jsonl matches 2 files: data/test-00000-of-00001.jsonl,"
-                + " extra/test-00000-of-00001.jsonl; it must match one");
+        assertThat(errorLines(two))
+                .containsExactly("error: config key 'task.options.test':"
+                        + " hf://datasets/acme/arith/*/test-*.jsonl matches 2 files: data/test-00000-of-00001.jsonl,"
+                        + " extra/test-00000-of-00001.jsonl; it must match one");
 
         CliTest.Result model = run(env(), "evaluate", config, "--model", "acme/missing");
         assertThat(model.code()).isEqualTo(2);
-        assertThat(errorLines(model)).singleElement().asString().startsWith("error: config key 'policy.model':"
-                + " 'acme/missing' is no directory here, and from the Hugging Face Hub: model repo acme/missing not"
-                + " found on " + hub.endpoint());
+        assertThat(errorLines(model))
+                .singleElement()
+                .asString()
+                .startsWith("error: config key 'policy.model':"
+                        + " 'acme/missing' is no directory here, and from the Hugging Face Hub: model repo acme/missing not"
+                        + " found on " + hub.endpoint());
 
         // a local directory with the form of an id stays local
         HubResolver resolver = new HubResolver(env());
-        assertThat(resolver.model(CliTest.CONFIGS.getParent().resolve("models/plan-path-tiny").toString(), "x"))
+        assertThat(resolver.model(
+                        CliTest.CONFIGS
+                                .getParent()
+                                .resolve("models/plan-path-tiny")
+                                .toString(),
+                        "x"))
                 .endsWith("plan-path-tiny");
         assertThat(resolver.model("fresh:tiny", "x")).isEqualTo("fresh:tiny");
     }
@@ -214,46 +278,70 @@ class HubCommandsTest {
     void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
         Path tok = SharedFiles.fixture("qwen3-tokenizer");
         Map<String, Content> files = new LinkedHashMap<>();
-        files.put("config.json", Content.text("{\"model_type\": \"qwen3\", \"vocab_size\": 151936, \"hidden_size\": 2048,"
-                + " \"intermediate_size\": 6144, \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
-                + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 40960,"
-                + " \"eos_token_id\": 151645}"));
+        files.put(
+                "config.json",
+                Content.text("{\"model_type\": \"qwen3\", \"vocab_size\": 151936, \"hidden_size\": 2048,"
+                        + " \"intermediate_size\": 6144, \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
+                        + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 40960,"
+                        + " \"eos_token_id\": 151645}"));
         files.put("tokenizer.json", Content.lfs(Files.readAllBytes(tok.resolve("tokenizer.json"))));
         files.put("tokenizer_config.json", Content.text(Files.readString(tok.resolve("tokenizer_config.json"))));
         files.put("model.safetensors", Content.lfs(new byte[50_000]));
         hub.commit(RepoId.model("acme/qwen-like"), "main", files);
 
-        CliTest.Result r = run(env(), "train", CliTest.CONFIGS.resolve("math/L2-qwen3-1.7b.yaml").toString(),
-                "--dry-run", "--set", "policy.model=acme/qwen-like",
-                "--set", "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
-                "--set", "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
+        CliTest.Result r = run(
+                env(),
+                "train",
+                CliTest.CONFIGS.resolve("math/L2-qwen3-1.7b.yaml").toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=acme/qwen-like",
+                "--set",
+                "task.options.train=hf://datasets/acme/arith/data/train-*.jsonl",
+                "--set",
+                "task.options.test=hf://datasets/acme/arith/data/test-*.jsonl");
 
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("model config: qwen3, 28 layers, hidden 2048, vocabulary 151936, context 40960"
+        assertThat(r.out())
+                .contains("model config: qwen3, 28 layers, hidden 2048, vocabulary 151936, context 40960"
                         + " (weights not loaded)")
-                .contains("--- tool: first prompt, ").contains("--- reasoner: first prompt, ")
+                .contains("--- tool: first prompt, ")
+                .contains("--- reasoner: first prompt, ")
                 .contains("<|im_start|>system\nYou are a helpful assistant that solves math problems by writing Python")
-                .contains("Problem:\nWhat is ").contains("Code agent's latest program").contains(" of the context's 40960")
+                .contains("Problem:\nWhat is ")
+                .contains("Code agent's latest program")
+                .contains(" of the context's 40960")
                 .contains("nothing was trained or written");
         // weights are LFS files served from the CDN by their sha256: that blob is never asked for
         String weights = FakeHub.sha256(new byte[50_000]);
         String tokenizer = FakeHub.sha256(Files.readAllBytes(tok.resolve("tokenizer.json")));
-        assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
                 .noneMatch(p -> p.endsWith("model.safetensors") || p.endsWith(weights))
                 .anyMatch(p -> p.endsWith(tokenizer));
         Path snapshot;
         try (var s = Files.list(dir.resolve("hub/models--acme--qwen-like/snapshots"))) {
             snapshot = s.findFirst().orElseThrow();
         }
-        assertThat(snapshot).isDirectoryContaining("glob:**/tokenizer.json")
+        assertThat(snapshot)
+                .isDirectoryContaining("glob:**/tokenizer.json")
                 .isDirectoryNotContaining("glob:**/model.safetensors");
         assertThat(Path.of("runs", "math-L2-qwen3-1.7b")).doesNotExist();
     }
 
     @Test
     void scriptedPoliciesNeedNoModelFromTheHub() {
-        CliTest.Result r = run(env(), "rollout", CliTest.CONFIGS.resolve("math/L2.yaml").toString(), "--problems", "2",
-                "--show", "0", "--set", "policy.model=acme/tiny-chat");
+        CliTest.Result r = run(
+                env(),
+                "rollout",
+                CliTest.CONFIGS.resolve("math/L2.yaml").toString(),
+                "--problems",
+                "2",
+                "--show",
+                "0",
+                "--set",
+                "policy.model=acme/tiny-chat");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(hub.requests()).isEmpty();
     }
@@ -261,11 +349,16 @@ class HubCommandsTest {
     @Test
     void serveTakesAHubIdForItsModel() {
         assertThat(new HubResolver(env()).model("acme/tiny-chat", "--model"))
-                .isEqualTo(dir.resolve("hub/models--acme--tiny-chat/snapshots").resolve(modelCommit).toString());
+                .isEqualTo(dir.resolve("hub/models--acme--tiny-chat/snapshots")
+                        .resolve(modelCommit)
+                        .toString());
 
         CliTest.Result r = run(env(), "serve", "--model", "acme/missing");
         assertThat(r.code()).isEqualTo(2);
-        assertThat(errorLines(r)).singleElement().asString().startsWith("error: --model: 'acme/missing' is no"
-                + " directory here, and from the Hugging Face Hub: model repo acme/missing not found");
+        assertThat(errorLines(r))
+                .singleElement()
+                .asString()
+                .startsWith("error: --model: 'acme/missing' is no"
+                        + " directory here, and from the Hugging Face Hub: model repo acme/missing not found");
     }
 }

@@ -24,17 +24,20 @@ class NewTaskTest {
                 """.formatted(dir));
         CliTest.Result rollout = CliTest.run("rollout", cfg.toString(), "--problems", "4", "--show", "1");
         assertThat(rollout.code()).as(rollout.err()).isZero();
-        assertThat(rollout.out()).contains("=== episode toy-sum-v1/validation/0").contains("adder:");
+        assertThat(rollout.out())
+                .contains("=== episode toy-sum-v1/validation/0")
+                .contains("adder:");
 
-        CliTest.Result oracle = CliTest.run("evaluate", cfg.toString(), "--policy", "oracle", "--set",
-                "validation.problems=20");
+        CliTest.Result oracle =
+                CliTest.run("evaluate", cfg.toString(), "--policy", "oracle", "--set", "validation.problems=20");
         assertThat(oracle.code()).as(oracle.err()).isZero();
         assertThat(oracle.out()).contains("| validation problems 0-19 x 1 |").contains("success 100.0%");
-        assertThat(CliTest.run("evaluate", cfg.toString(), "--policy", "wrong").out()).contains("success 0.0%");
+        assertThat(CliTest.run("evaluate", cfg.toString(), "--policy", "wrong").out())
+                .contains("success 0.0%");
 
         Path model = dir.resolve("model");
-        CliTest.Result sft = CliTest.run("sft", cfg.toString(), "--steps", "2", "--batch", "4", "--eval", "4",
-                "--out", model.toString());
+        CliTest.Result sft = CliTest.run(
+                "sft", cfg.toString(), "--steps", "2", "--batch", "4", "--eval", "4", "--out", model.toString());
         assertThat(sft.code()).as(sft.err()).isZero();
         assertThat(sft.out()).contains("step 2/2 | loss").contains("checker alone");
         assertThat(model.resolve("model.safetensors")).exists();

@@ -14,7 +14,9 @@ class ProgressBarTest {
         long t0 = System.nanoTime();
         bar.restart();
         String line = bar.line(50, 200, System.nanoTime() + 10_000_000_000L);
-        assertThat(line).startsWith("evaluate [######------------------] 50/200  25%").contains("/s | ETA ");
+        assertThat(line)
+                .startsWith("evaluate [######------------------] 50/200  25%")
+                .contains("/s | ETA ");
         assertThat(bar.line(200, 200, t0 + 1)).doesNotContain("ETA");
         assertThat(ProgressBar.duration(42)).isEqualTo("42s");
         assertThat(ProgressBar.duration(125)).isEqualTo("2m05s");
@@ -23,10 +25,12 @@ class ProgressBarTest {
 
     @Test
     void aBarOfBytesShowsSizesAndARateInBytes() {
-        ProgressBar bar = new ProgressBar("acme/m (2 files)", new PrintStream(new ByteArrayOutputStream()), false, true);
+        ProgressBar bar =
+                new ProgressBar("acme/m (2 files)", new PrintStream(new ByteArrayOutputStream()), false, true);
         bar.restart();
         String line = bar.line(1_500_000, 6_000_000, System.nanoTime() + 1_000_000_000L);
-        assertThat(line).startsWith("acme/m (2 files) [######------------------] 1.5 MB/6.0 MB  25% | ")
+        assertThat(line)
+                .startsWith("acme/m (2 files) [######------------------] 1.5 MB/6.0 MB  25% | ")
                 .contains(" MB/s | ETA ");
     }
 

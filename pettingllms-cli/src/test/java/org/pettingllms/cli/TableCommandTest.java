@@ -25,14 +25,22 @@ class TableCommandTest {
         table.evalProblems = 200;
         table.firstProblem = 100_000;
         for (String game : List.of("plan-path", "sokoban", "sudoku")) {
-            var l2 = RunSetup.load(Path.of("..", "configs", game, "L2.yaml"), List.of(), System.getenv()).config();
+            var l2 = RunSetup.load(Path.of("..", "configs", game, "L2.yaml"), List.of(), System.getenv())
+                    .config();
             for (String level : List.of("L0", "L1", "L2")) {
                 var cfg = table.setup(game, level, 2, level + "-trained").config();
-                assertThat(cfg.validation().firstProblem()).as(game + " " + level).isEqualTo(100_000);
+                assertThat(cfg.validation().firstProblem())
+                        .as(game + " " + level)
+                        .isEqualTo(100_000);
                 assertThat(cfg.validation().problems()).isEqualTo(200);
-                assertThat(cfg.train().steps()).as(game + " " + level).isEqualTo(l2.train().steps());
-                assertThat(cfg.rollout().problemsPerStep()).isEqualTo(l2.rollout().problemsPerStep());
-                assertThat(cfg.task().maxTurns()).as(game + " " + level).isEqualTo(l2.task().maxTurns());
+                assertThat(cfg.train().steps())
+                        .as(game + " " + level)
+                        .isEqualTo(l2.train().steps());
+                assertThat(cfg.rollout().problemsPerStep())
+                        .isEqualTo(l2.rollout().problemsPerStep());
+                assertThat(cfg.task().maxTurns())
+                        .as(game + " " + level)
+                        .isEqualTo(l2.task().maxTurns());
                 assertThat(cfg.run().seed()).isEqualTo(2);
             }
         }

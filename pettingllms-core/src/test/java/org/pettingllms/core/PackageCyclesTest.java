@@ -23,16 +23,20 @@ import org.junit.jupiter.api.Test;
 class PackageCyclesTest {
     private static final Path PROJECT = Path.of("..");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package (org\\.pettingllms[\\w.]*);");
-    private static final Pattern IMPORT = Pattern.compile("(?m)^import (?:static )?(org\\.pettingllms[\\w.]*)\\.[\\w*]+;");
+    private static final Pattern IMPORT =
+            Pattern.compile("(?m)^import (?:static )?(org\\.pettingllms[\\w.]*)\\.[\\w*]+;");
 
     @Test
     void noModuleHasAPackageCycle() throws IOException {
         List<Path> modules;
         try (Stream<Path> dirs = Files.list(PROJECT)) {
             modules = dirs.filter(d -> d.getFileName().toString().startsWith("pettingllms-")
-                    && Files.isDirectory(d.resolve("src/main/java"))).sorted().toList();
+                            && Files.isDirectory(d.resolve("src/main/java")))
+                    .sorted()
+                    .toList();
         }
-        assertThat(modules).extracting(m -> m.getFileName().toString())
+        assertThat(modules)
+                .extracting(m -> m.getFileName().toString())
                 .contains("pettingllms-core", "pettingllms-envs", "pettingllms-torch", "pettingllms-cli");
         for (Path module : modules) {
             Map<String, Set<String>> uses = packageGraph(module.resolve("src/main/java"));
@@ -50,14 +54,20 @@ class PackageCyclesTest {
         Map<String, Set<String>> uses = Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of("a"));
         assertThat(cycleFrom("a", "a", uses, new ArrayList<>(List.of("a")), new TreeSet<>()))
                 .containsExactly("a", "b", "c", "a");
-        assertThat(cycleFrom("d", "d", uses, new ArrayList<>(List.of("d")), new TreeSet<>())).isEmpty();
+        assertThat(cycleFrom("d", "d", uses, new ArrayList<>(List.of("d")), new TreeSet<>()))
+                .isEmpty();
     }
 
     @Test
     void corePackagesAreAllSeen() throws IOException {
-        assertThat(packageGraph(Path.of("src/main/java"))).containsKeys("org.pettingllms.core.backend",
-                "org.pettingllms.core.config", "org.pettingllms.core.data", "org.pettingllms.core.rollout",
-                "org.pettingllms.core.task", "org.pettingllms.core.train");
+        assertThat(packageGraph(Path.of("src/main/java")))
+                .containsKeys(
+                        "org.pettingllms.core.backend",
+                        "org.pettingllms.core.config",
+                        "org.pettingllms.core.data",
+                        "org.pettingllms.core.rollout",
+                        "org.pettingllms.core.task",
+                        "org.pettingllms.core.train");
     }
 
     /** Each package of a source tree and the packages of the same tree it imports from. */
@@ -99,8 +109,8 @@ class PackageCyclesTest {
         return null;
     }
 
-    private static List<String> cycleFrom(String start, String at, Map<String, Set<String>> uses, List<String> path,
-                                          Set<String> seen) {
+    private static List<String> cycleFrom(
+            String start, String at, Map<String, Set<String>> uses, List<String> path, Set<String> seen) {
         for (String next : uses.getOrDefault(at, Set.of())) {
             if (next.equals(start)) {
                 List<String> cycle = new ArrayList<>(path);

@@ -7,11 +7,11 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.core.task.Demonstrations;
-import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.PlanningTask;
+import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.envs.sudoku.SudokuGame;
 
@@ -22,11 +22,18 @@ class DemonstrationsTest {
         for (var p : new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, 20)) {
             var demos = SolverDemonstrations.of(task, p, PromptStyle.COMPACT, 0.0, new SplittableRandom(1));
             assertThat(demos).extracting(Demonstrations.Demo::role).containsExactly("tool", "plan");
-            assertThat(demos.get(1).prompt().text()).contains("tool: " + demos.get(0).answer() + " -> ")
+            assertThat(demos.get(1).prompt().text())
+                    .contains("tool: " + demos.get(0).answer() + " -> ")
                     .contains("goal yes");
             var state = task.initialState(p);
-            var afterTool = task.step(state, "tool", Completion.ofText(demos.get(0).answer()));
-            assertThat(task.step(afterTool.next(), "plan", Completion.ofText(demos.get(1).answer())).success()).isTrue();
+            var afterTool =
+                    task.step(state, "tool", Completion.ofText(demos.get(0).answer()));
+            assertThat(task.step(
+                                    afterTool.next(),
+                                    "plan",
+                                    Completion.ofText(demos.get(1).answer()))
+                            .success())
+                    .isTrue();
         }
     }
 
@@ -37,8 +44,10 @@ class DemonstrationsTest {
         int solved = 0;
         int n = 200;
         for (var p : new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, n)) {
-            var d = SolverDemonstrations.of(task, p, PromptStyle.COMPACT, 0.5, rng).get(0);
-            if (task.step(task.initialState(p), "plan", Completion.ofText(d.answer())).success()) {
+            var d = SolverDemonstrations.of(task, p, PromptStyle.COMPACT, 0.5, rng)
+                    .get(0);
+            if (task.step(task.initialState(p), "plan", Completion.ofText(d.answer()))
+                    .success()) {
                 solved++;
             }
         }

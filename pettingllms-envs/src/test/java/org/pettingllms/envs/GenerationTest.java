@@ -22,8 +22,10 @@ import org.pettingllms.envs.sudoku.SudokuGame;
 class GenerationTest {
     static <B, A> List<B> boards(Game<B, A> game, Split split, int n) {
         var task = new PlanningTask<>(game, List.of("tool", "plan"), 4);
-        return new SeededProblems(game.id(), 0).problems(split, 0, n).stream()
-                .map(p -> task.initialState(p).board()).toList();
+        return new SeededProblems(game.id(), 0)
+                .problems(split, 0, n).stream()
+                        .map(p -> task.initialState(p).board())
+                        .toList();
     }
 
     /** The reference solution executed on the board solves it. */
@@ -92,8 +94,10 @@ class GenerationTest {
 
     private static <B, A> void check(Game<B, A> game, int n) {
         Function<B, String> text = game::render;
-        Set<String> train = new HashSet<>(boards(game, Split.TRAIN, n).stream().map(text).toList());
-        Set<String> test = new HashSet<>(boards(game, Split.TEST, n).stream().map(text).toList());
+        Set<String> train =
+                new HashSet<>(boards(game, Split.TRAIN, n).stream().map(text).toList());
+        Set<String> test =
+                new HashSet<>(boards(game, Split.TEST, n).stream().map(text).toList());
         assertThat(train).as(game.id()).doesNotContainAnyElementsOf(test);
         assertThat(test.size()).as("test boards of %s are varied", game.id()).isGreaterThan(n / 2);
     }

@@ -30,7 +30,9 @@ class PlanPathRulesTest {
     }
 
     double playReference(String moves) {
-        return reference.apply(reference.fromText(BOARD), Move.parse(moves).orElseThrow()).reward();
+        return reference
+                .apply(reference.fromText(BOARD), Move.parse(moves).orElseThrow())
+                .reward();
     }
 
     @Test
@@ -103,7 +105,8 @@ class PlanPathRulesTest {
         assertThat(tool.reward().team()).isZero();
         assertThat(tool.done()).isFalse();
         assertThat(tool.next().board()).as("simulation leaves the real board").isEqualTo(board);
-        String planPrompt = task.prompt(tool.next(), "plan", 0, PromptStyle.COMPACT).text();
+        String planPrompt =
+                task.prompt(tool.next(), "plan", 0, PromptStyle.COMPACT).text();
         assertThat(planPrompt).isEqualTo("plan-path-v1 plan\n" + BOARD + "\ntool: DDRR -> end 2,2 | goal yes\n>");
 
         Transition<PlanningState<PathBoard>> plan = task.step(tool.next(), "plan", Completion.ofText("DDRR"));
@@ -130,7 +133,8 @@ class PlanPathRulesTest {
     @Test
     void chatPromptsExplainTheRulesAndTheAnswerFormatAndShowTheProposal() {
         var task = new PlanningTask<>(game, List.of("tool", "plan"), 4);
-        var afterTool = task.step(PlanningState.start(board), "tool", Completion.ofText("**Actions List**: [\"D\", \"D\"]"));
+        var afterTool =
+                task.step(PlanningState.start(board), "tool", Completion.ofText("**Actions List**: [\"D\", \"D\"]"));
         var prompt = task.prompt(afterTool.next(), "plan", 0, PromptStyle.CHAT);
         assertThat(prompt.messages()).hasSize(2);
         assertThat(prompt.messages().get(1).content())
@@ -140,7 +144,9 @@ class PlanPathRulesTest {
                 .contains("Simulated result: end 2,0 | goal no")
                 .contains("**Actions List**");
         var single = new PlanningTask<>(game, List.of("plan"), 4);
-        assertThat(single.prompt(PlanningState.start(board), "plan", 0, PromptStyle.CHAT).text())
-                .contains("Solve the puzzle below").doesNotContain("tool agent");
+        assertThat(single.prompt(PlanningState.start(board), "plan", 0, PromptStyle.CHAT)
+                        .text())
+                .contains("Solve the puzzle below")
+                .doesNotContain("tool agent");
     }
 }

@@ -11,11 +11,10 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.task.Demonstrations;
-import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.PlanningState;
 import org.pettingllms.envs.planning.PlanningTask;
+import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.ToolProgram;
 import org.pettingllms.envs.planning.ToolRunner;
 import org.pettingllms.envs.planpath.PathBoard;
@@ -30,15 +29,19 @@ class ProgramToolTest {
     static final List<ToolProgram<PathBoard>> CATALOG = GAME.toolPrograms();
 
     final ToolRunner runner = new ToolRunner(BOX, BOX.limits());
-    final PlanningTask<PathBoard, List<Move>> task = new PlanningTask<>(GAME, List.of(PlanningTask.TOOL,
-            PlanningTask.PLAN), 4, PlanningTask.ToolMode.PROGRAM, runner);
+    final PlanningTask<PathBoard, List<Move>> task = new PlanningTask<>(
+            GAME, List.of(PlanningTask.TOOL, PlanningTask.PLAN), 4, PlanningTask.ToolMode.PROGRAM, runner);
 
     PlanningState<PathBoard> start(long seed) {
         return task.initialState(Problem.generated("p" + seed, seed));
     }
 
     static String program(String name) {
-        return CATALOG.stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow().source();
+        return CATALOG.stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow()
+                .source();
     }
 
     @Test
@@ -49,13 +52,21 @@ class ProgramToolTest {
         String printed = t.next().proposal();
         var out = GAME.apply(s.board(), Move.parse(printed).orElseThrow());
         assertThat(out.success()).isTrue();
-        assertThat(printed.length()).as("breadth-first: shortest").isEqualTo(s.board().shortest());
+        assertThat(printed.length())
+                .as("breadth-first: shortest")
+                .isEqualTo(s.board().shortest());
         assertThat(t.reward().local()).isEqualTo(out.reward());
         assertThat(t.next().board()).as("the tool's answer is only simulated").isEqualTo(s.board());
-        String prompt = task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT).text();
-        assertThat(prompt).contains("tool: " + printed + "\n").doesNotContain("->").doesNotContain("goal")
-                .doesNotContain("solved").doesNotContain("invalid");
-        String chat = task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.CHAT).text();
+        String prompt =
+                task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT).text();
+        assertThat(prompt)
+                .contains("tool: " + printed + "\n")
+                .doesNotContain("->")
+                .doesNotContain("goal")
+                .doesNotContain("solved")
+                .doesNotContain("invalid");
+        String chat =
+                task.prompt(t.next(), PlanningTask.PLAN, 0, PromptStyle.CHAT).text();
         assertThat(chat).contains(printed).doesNotContain("Simulated result").doesNotContain("goal yes");
     }
 
@@ -66,7 +77,9 @@ class ProgramToolTest {
         Transition<PlanningState<PathBoard>> t = task.step(s, PlanningTask.TOOL, Completion.ofText(fenced));
         String expected = CATALOG.get(2).output().apply(s.board());
         assertThat(t.next().proposal()).isEqualTo(expected);
-        assertThat(t.reward().local()).isEqualTo(GAME.apply(s.board(), Move.parse(expected).orElseThrow()).reward());
+        assertThat(t.reward().local())
+                .isEqualTo(GAME.apply(s.board(), Move.parse(expected).orElseThrow())
+                        .reward());
     }
 
     @Test
@@ -84,7 +97,8 @@ class ProgramToolTest {
         assertThat(garbage.next().proposal()).isEqualTo("hello world 42");
         var silent = task.step(s, PlanningTask.TOOL, Completion.ofText("x = 1\n"));
         assertThat(silent.next().proposal()).isEqualTo("no output");
-        assertThat(task.prompt(silent.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT).text())
+        assertThat(task.prompt(silent.next(), PlanningTask.PLAN, 0, PromptStyle.COMPACT)
+                        .text())
                 .contains("tool: no output\n");
     }
 
@@ -132,15 +146,20 @@ class ProgramToolTest {
         SplittableRandom rng = new SplittableRandom(1);
         int adopted = 0;
         for (long seed = 0; seed < 40; seed++) {
-            var demos = SolverDemonstrations.of(task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, rng);
-            ToolProgram<PathBoard> p = CATALOG.stream().filter(c -> c.source().equals(demos.get(0).answer()))
-                    .findFirst().orElseThrow();
+            var demos =
+                    SolverDemonstrations.of(task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, rng);
+            ToolProgram<PathBoard> p = CATALOG.stream()
+                    .filter(c -> c.source().equals(demos.get(0).answer()))
+                    .findFirst()
+                    .orElseThrow();
             String printed = p.output().apply(start(seed).board());
             String planPrompt = demos.get(1).prompt().text();
             assertThat(planPrompt).contains("tool: " + (printed.isEmpty() ? "no output" : printed) + "\n");
             adopted += !printed.isEmpty() && demos.get(1).answer().equals(printed) ? 1 : 0;
         }
-        assertThat(adopted).as("the planner sometimes adopts the printed answer").isBetween(5, 35);
+        assertThat(adopted)
+                .as("the planner sometimes adopts the printed answer")
+                .isBetween(5, 35);
     }
 
     @Test
@@ -153,8 +172,10 @@ class ProgramToolTest {
         assertThat(program).isEqualTo(program("bfs"));
         var right = task.step(s, PlanningTask.TOOL, Completion.ofText(program)).next();
         String adopted = policy.answer(ref, task.prompt(right, PlanningTask.PLAN, 0, PromptStyle.COMPACT), rng);
-        assertThat(GAME.apply(s.board(), Move.parse(adopted).orElseThrow()).success()).isTrue();
-        var wrong = task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs-swapped-ud"))).next();
+        assertThat(GAME.apply(s.board(), Move.parse(adopted).orElseThrow()).success())
+                .isTrue();
+        var wrong = task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs-swapped-ud")))
+                .next();
         String own = policy.answer(ref, task.prompt(wrong, PlanningTask.PLAN, 0, PromptStyle.COMPACT), rng);
         assertThat(own).as("a printed answer that fails is not adopted").isNotEqualTo(wrong.proposal());
     }

@@ -11,7 +11,6 @@ import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.Shaping;
 import org.pettingllms.envs.planpath.PathBoard;
 import org.pettingllms.envs.planpath.PlanPathGame;
-import org.pettingllms.envs.sokoban.SokobanBoard;
 import org.pettingllms.envs.sokoban.SokobanGame;
 
 /**
@@ -25,7 +24,9 @@ class ShapingPropertyTest {
 
     @Test
     void onEveryPlanPathBoardAShortestAnswerEarnsTheMost() {
-        for (var options : List.of(PlanPathGame.Options.DEFAULT, new PlanPathGame.Options(6, 6, 0.3),
+        for (var options : List.of(
+                PlanPathGame.Options.DEFAULT,
+                new PlanPathGame.Options(6, 6, 0.3),
                 new PlanPathGame.Options(16, 16, 0.2))) {
             PlanPathGame game = new PlanPathGame(options);
             checkShortestEarnsTheMost(game, 20_000, 20);
@@ -51,7 +52,8 @@ class ShapingPropertyTest {
             for (int k = 0; k < ANSWERS; k++) {
                 List<Move> prefix = Move.random(rng, 1 + rng.nextInt(span));
                 var walked = game.apply(board, prefix);
-                assertThat(best.reward()).as("board %d, answer %s", seed0 + i, prefix)
+                assertThat(best.reward())
+                        .as("board %d, answer %s", seed0 + i, prefix)
                         .isGreaterThanOrEqualTo(walked.reward() - 1e-9);
                 if (walked.done()) {
                     continue;
@@ -65,11 +67,13 @@ class ShapingPropertyTest {
                 var out = game.apply(board, detour);
                 assertThat(out.success()).isTrue();
                 // the same answer given over two turns earns the same: the episode's return is what counts
-                double split = walked.reward() + game.apply(walked.board(), rest.get()).reward();
+                double split =
+                        walked.reward() + game.apply(walked.board(), rest.get()).reward();
                 assertThat(split).isCloseTo(out.reward(), org.assertj.core.api.Assertions.within(1e-9));
                 if (detour.size() > shortest.size()) {
                     detours++;
-                    assertThat(out.reward()).as("board %d, detour %s vs shortest %s", seed0 + i, detour, shortest)
+                    assertThat(out.reward())
+                            .as("board %d, detour %s vs shortest %s", seed0 + i, detour, shortest)
                             .isLessThan(best.reward());
                 } else {
                     assertThat(out.reward()).isLessThanOrEqualTo(best.reward() + 1e-9);
@@ -99,13 +103,15 @@ class ShapingPropertyTest {
                     loops.add(opposite(out));
                 }
                 loops.addAll(shortest);
-                double gain = game.apply(board, loops).reward() - game.apply(board, shortest).reward();
+                double gain = game.apply(board, loops).reward()
+                        - game.apply(board, shortest).reward();
                 if (shaping == Shaping.REFERENCE) {
                     assertThat(gain).as("board %d", 7_000 + i).isPositive();
                     found++;
                 } else {
-                    assertThat(gain).as("board %d", 7_000 + i).isCloseTo(-0.12 - 0.5,
-                            org.assertj.core.api.Assertions.within(1e-9));
+                    assertThat(gain)
+                            .as("board %d", 7_000 + i)
+                            .isCloseTo(-0.12 - 0.5, org.assertj.core.api.Assertions.within(1e-9));
                 }
             }
         }

@@ -11,8 +11,8 @@ import org.pettingllms.envs.sokoban.SokobanGame;
 
 class SokobanRulesTest {
     final SokobanGame game = new SokobanGame(SokobanGame.Options.DEFAULT);
-    final SokobanGame reference = new SokobanGame(new SokobanGame.Options(6, 6, 1, 25, 0.35, 2, 200,
-            Shaping.REFERENCE));
+    final SokobanGame reference =
+            new SokobanGame(new SokobanGame.Options(6, 6, 1, 25, 0.35, 2, 200, Shaping.REFERENCE));
 
     double reward(SokobanGame g, String board, String moves) {
         return g.apply(g.fromText(board), Move.parse(moves).orElseThrow()).reward();
@@ -20,7 +20,8 @@ class SokobanRulesTest {
 
     @Test
     void pushingTheLastBoxOntoItsGoalSolves() {
-        var out = game.apply(game.fromText("#####\n#@$.#\n#####"), Move.parse("R").orElseThrow());
+        var out =
+                game.apply(game.fromText("#####\n#@$.#\n#####"), Move.parse("R").orElseThrow());
         // valid -0.01, box onto goal +1.0, shaping 0.1*(0 - (-1)) = 0.1, all boxes on goals +10
         assertThat(out.reward()).isCloseTo(11.09, within(1e-9));
         // the reference's shaping 0.1*(0.99*0 - (-1)) is the same at phi' = 0
@@ -68,7 +69,8 @@ class SokobanRulesTest {
     @Test
     void theStepCapEndsTheEpisodeWithMinusFive() {
         SokobanGame capped = new SokobanGame(new SokobanGame.Options(6, 6, 1, 25, 0.35, 2, 3));
-        var out = capped.apply(capped.fromText("#####\n#@$.#\n#####"), Move.parse("LLLL").orElseThrow());
+        var out = capped.apply(
+                capped.fromText("#####\n#@$.#\n#####"), Move.parse("LLLL").orElseThrow());
         // three invalid moves of -0.05, then the cap: -5; the fourth move is ignored
         assertThat(out.reward()).isCloseTo(3 * -0.05 - 5, within(1e-9));
         assertThat(out.done()).isTrue();

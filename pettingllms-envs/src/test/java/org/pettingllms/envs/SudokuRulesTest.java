@@ -3,8 +3,8 @@ package org.pettingllms.envs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import org.junit.jupiter.api.Test;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.sudoku.Fill;
 import org.pettingllms.envs.sudoku.SudokuBoard;
@@ -30,15 +30,19 @@ class SudokuRulesTest {
 
     @Test
     void fromTheSecondTurnTheBoardSaysWhichDigitsAreFills() {
-        assertThat(game.render(board)).as("the first turn: clues only, no fills line").isEqualTo(CLUES);
+        assertThat(game.render(board))
+                .as("the first turn: clues only, no fills line")
+                .isEqualTo(CLUES);
         SudokuBoard after = play("(0,2,3) (2,0,2)").board();
         assertThat(game.render(after)).isEqualTo("123.\n34..\n2...\n....\nfills: 0,2=3 2,0=2");
         SudokuBoard back = game.fromText(game.render(after));
         assertThat(back).isEqualTo(after);
         assertThat(back.clue(0, 2)).as("a fill is not a clue").isZero();
         // overwriting an earlier fill is allowed, overwriting a clue is not
-        assertThat(game.apply(after, game.parse("(0,2,4)").orElseThrow()).anyInvalid()).isFalse();
-        assertThat(game.apply(after, game.parse("(0,0,4)").orElseThrow()).anyInvalid()).isTrue();
+        assertThat(game.apply(after, game.parse("(0,2,4)").orElseThrow()).anyInvalid())
+                .isFalse();
+        assertThat(game.apply(after, game.parse("(0,0,4)").orElseThrow()).anyInvalid())
+                .isTrue();
     }
 
     @Test
@@ -75,7 +79,8 @@ class SudokuRulesTest {
         assertThat(relabelled.satisfiedUnits()).isEqualTo(12);
         assertThat(relabelled.filled()).isEqualTo(16);
         assertThat(relabelled.solved()).isFalse();
-        assertThat(new SudokuBoard(4, "2000000000000000", "2134342112434312").solved()).isTrue();
+        assertThat(new SudokuBoard(4, "2000000000000000", "2134342112434312").solved())
+                .isTrue();
     }
 
     @Test
@@ -84,14 +89,16 @@ class SudokuRulesTest {
         String compact = game.format(fills, PromptStyle.COMPACT);
         assertThat(compact).isEqualTo("..34/..12/2143/4321");
         assertThat(game.parse(compact)).contains(fills);
-        assertThat(game.apply(board, game.parse(compact).orElseThrow()).success()).isTrue();
+        assertThat(game.apply(board, game.parse(compact).orElseThrow()).success())
+                .isTrue();
         assertThat(game.format(fills.subList(0, 3), PromptStyle.COMPACT))
-                .as("a truncated answer leaves the rest empty").isEqualTo("..34/..1./..../....");
+                .as("a truncated answer leaves the rest empty")
+                .isEqualTo("..34/..1./..../....");
         var offBoard = List.of(new Fill(4, 0, 1));
         assertThat(game.format(offBoard, PromptStyle.COMPACT))
-                .as("what a grid cannot show stays a list").isEqualTo("(4,0,1)");
-        assertThat(game.format(fills.subList(0, 2), PromptStyle.CHAT))
-                .isEqualTo("**Actions List**: [(0,2,3) (0,3,4)]");
+                .as("what a grid cannot show stays a list")
+                .isEqualTo("(4,0,1)");
+        assertThat(game.format(fills.subList(0, 2), PromptStyle.CHAT)).isEqualTo("**Actions List**: [(0,2,3) (0,3,4)]");
     }
 
     @Test
@@ -99,6 +106,7 @@ class SudokuRulesTest {
         assertThat(game.parse("12345")).isEmpty();
         assertThat(game.parse("no idea")).isEmpty();
         assertThat(game.parse("**Actions List**: []")).isEmpty();
-        assertThat(game.parse("**Actions List**: [(0, 2, 3), (1,2,1)]")).hasValueSatisfying(f -> assertThat(f).hasSize(2));
+        assertThat(game.parse("**Actions List**: [(0, 2, 3), (1,2,1)]"))
+                .hasValueSatisfying(f -> assertThat(f).hasSize(2));
     }
 }

@@ -47,7 +47,8 @@ class ToolCatalogsTest {
             for (B b : boards) {
                 String mirror = p.output().apply(b);
                 ToolRunner.Result r = runner.run(p.source(), game.render(b));
-                assertThat(r.failure()).as(p.name() + " failed on\n" + game.render(b))
+                assertThat(r.failure())
+                        .as(p.name() + " failed on\n" + game.render(b))
                         .isEqualTo(mirror.isEmpty() ? "no output" : "");
                 assertThat(r.output()).as(p.name() + " on\n" + game.render(b)).isEqualTo(mirror);
                 ok += game.parse(mirror).map(a -> game.apply(b, a).success()).orElse(false) ? 1 : 0;
@@ -59,26 +60,37 @@ class ToolCatalogsTest {
         }
         List<ToolProgram<B>> catalog = game.toolPrograms();
         assertThat(catalog.stream().mapToDouble(ToolProgram::weight).sum()).isCloseTo(1.0, within(1e-9));
-        double expected = catalog.stream().mapToDouble(p -> p.weight() * solved.get(p.name())).sum();
-        assertThat(expected).as("a tool drawing programs by weight is right on a minority of boards: " + solved)
+        double expected = catalog.stream()
+                .mapToDouble(p -> p.weight() * solved.get(p.name()))
+                .sum();
+        assertThat(expected)
+                .as("a tool drawing programs by weight is right on a minority of boards: " + solved)
                 .isLessThan(0.5);
         return solved;
     }
 
     /** The planner is shown what the program printed and nothing the environment says about it. */
     <B, A> void plannerSeesNoVerdict(Game<B, A> game) {
-        PlanningTask<B, A> task = new PlanningTask<>(game, List.of(PlanningTask.TOOL, PlanningTask.PLAN), 2,
-                PlanningTask.ToolMode.PROGRAM, runner);
+        PlanningTask<B, A> task = new PlanningTask<>(
+                game, List.of(PlanningTask.TOOL, PlanningTask.PLAN), 2, PlanningTask.ToolMode.PROGRAM, runner);
         for (ToolProgram<B> p : game.toolPrograms()) {
             var state = task.initialState(Problem.generated("v", 300));
-            var next = task.step(state, PlanningTask.TOOL, Completion.ofText(p.source())).next();
+            var next = task.step(state, PlanningTask.TOOL, Completion.ofText(p.source()))
+                    .next();
             for (PromptStyle style : PromptStyle.values()) {
-                String prompt = task.prompt(next, PlanningTask.PLAN, 0, style).text().replace(game.rules(), "");
+                String prompt =
+                        task.prompt(next, PlanningTask.PLAN, 0, style).text().replace(game.rules(), "");
                 String printed = p.output().apply(state.board());
-                assertThat(prompt).contains(printed.isEmpty() ? "no output" : printed)
-                        .doesNotContain("->").doesNotContain("solved").doesNotContain("on goals")
-                        .doesNotContain("goal yes").doesNotContain("filled").doesNotContain("conflict")
-                        .doesNotContain("invalid").doesNotContain("imulated");
+                assertThat(prompt)
+                        .contains(printed.isEmpty() ? "no output" : printed)
+                        .doesNotContain("->")
+                        .doesNotContain("solved")
+                        .doesNotContain("on goals")
+                        .doesNotContain("goal yes")
+                        .doesNotContain("filled")
+                        .doesNotContain("conflict")
+                        .doesNotContain("invalid")
+                        .doesNotContain("imulated");
             }
         }
     }
@@ -97,7 +109,8 @@ class ToolCatalogsTest {
         Map<String, Double> solved = check(game, boards);
         assertThat(solved.get("bfs-swapped-ud")).isLessThanOrEqualTo(0.25);
         for (PathBoard b : boards) {
-            assertThat(game.toolPrograms().get(0).output().apply(b)).as("breadth-first: shortest")
+            assertThat(game.toolPrograms().get(0).output().apply(b))
+                    .as("breadth-first: shortest")
                     .hasSize(b.shortest());
         }
     }
@@ -141,7 +154,8 @@ class ToolCatalogsTest {
             String printed = runner.run(correct.source(), game.render(b)).output();
             assertThat(printed).isEqualTo(correct.output().apply(b));
             boolean solves = game.apply(b, game.parse(printed).orElseThrow()).success();
-            assertThat(solves).as("right earlier fills: solved; a wrong one: not\n" + game.render(b))
+            assertThat(solves)
+                    .as("right earlier fills: solved; a wrong one: not\n" + game.render(b))
                     .isEqualTo(i % 2 == 0);
         }
     }

@@ -6,8 +6,7 @@ import java.util.Locale;
 public final class ByteSize {
     private static final String[] UNITS = {"B", "kB", "MB", "GB", "TB", "PB"};
 
-    private ByteSize() {
-    }
+    private ByteSize() {}
 
     public static String format(long bytes) {
         if (bytes < 1000) {

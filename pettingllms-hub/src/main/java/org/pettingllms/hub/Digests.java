@@ -11,8 +11,7 @@ import java.util.HexFormat;
 
 /** The two digests the Hub names files by. */
 final class Digests {
-    private Digests() {
-    }
+    private Digests() {}
 
     /** The sha256 of the file's bytes: an LFS file's etag. */
     static String sha256(Path file) throws IOException {

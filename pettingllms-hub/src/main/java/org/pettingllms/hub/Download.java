@@ -68,10 +68,13 @@ final class Download {
             Files.move(partial, blob, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             if (diskFull(e)) {
-                throw new HubException(Reason.DISK_FULL, "no space left on the device while downloading '"
-                        + meta.path() + "' of " + repo + " (" + ByteSize.format(meta.size()) + ") into "
-                        + partial.getParent() + ": free " + ByteSize.format(meta.size() - sizeOf(partial))
-                        + " and run again to resume from " + partial.getFileName(), e);
+                throw new HubException(
+                        Reason.DISK_FULL,
+                        "no space left on the device while downloading '"
+                                + meta.path() + "' of " + repo + " (" + ByteSize.format(meta.size()) + ") into "
+                                + partial.getParent() + ": free " + ByteSize.format(meta.size() - sizeOf(partial))
+                                + " and run again to resume from " + partial.getFileName(),
+                        e);
             }
             throw HubCache.io("cannot write '" + meta.path() + "' of " + repo + " to " + partial, e);
         }
@@ -92,15 +95,18 @@ final class Download {
         long needed = meta.size() - have;
         long free = freeSpace.usable(partial.getParent());
         if (free < needed) {
-            throw new HubException(Reason.DISK_FULL, "not enough disk space for '" + meta.path() + "' of " + repo
-                    + ": it needs " + ByteSize.format(needed) + " more, " + partial.getParent() + " has "
-                    + ByteSize.format(free) + " free (HF_HUB_CACHE moves the cache)");
+            throw new HubException(
+                    Reason.DISK_FULL,
+                    "not enough disk space for '" + meta.path() + "' of " + repo
+                            + ": it needs " + ByteSize.format(needed) + " more, " + partial.getParent() + " has "
+                            + ByteSize.format(free) + " free (HF_HUB_CACHE moves the cache)");
         }
     }
 
     /** Gets the bytes from {@code have} on into {@code partial}, resuming after cut connections. */
-    private void transfer(RepoId repo, String revision, FileMeta meta, Path partial, long have,
-                          DownloadListener listener) throws IOException {
+    private void transfer(
+            RepoId repo, String revision, FileMeta meta, Path partial, long have, DownloadListener listener)
+            throws IOException {
         HubHttp.Target target = new HubHttp.Target(repo, revision, meta.path());
         Retries retries = http.retries();
         int failed = 0;
@@ -118,8 +124,10 @@ final class Download {
                 truncate(partial);
                 have = 0;
                 if (++failed >= retries.attempts()) {
-                    throw new HubException(Reason.PROTOCOL, "the server answered range requests for '" + meta.path()
-                            + "' of " + repo + " wrongly " + failed + " times (HTTP " + code + ")");
+                    throw new HubException(
+                            Reason.PROTOCOL,
+                            "the server answered range requests for '" + meta.path() + "' of " + repo + " wrongly "
+                                    + failed + " times (HTTP " + code + ")");
                 }
                 continue;
             }
@@ -132,7 +140,7 @@ final class Download {
             long before = have;
             IOException cut = null;
             try (StallGuard guard = new StallGuard(stallLimit);
-                 OutputStream out = new FileOutputStream(partial.toFile(), true)) {
+                    OutputStream out = new FileOutputStream(partial.toFile(), true)) {
                 InputStream in = r.body();
                 byte[] buf = new byte[BUFFER];
                 while (true) {
@@ -162,10 +170,14 @@ final class Download {
                 failed = have > before ? 1 : failed + 1;
                 String why = cut == null ? "the connection closed early" : String.valueOf(cut.getMessage());
                 if (failed >= retries.attempts()) {
-                    throw new HubException(Reason.UNAVAILABLE, "the download of '" + meta.path() + "' of " + repo
-                            + " from " + meta.location().getHost() + " stopped at " + ByteSize.format(have) + " of "
-                            + ByteSize.format(meta.size()) + " " + failed + " times in a row (" + why
-                            + "); run again to resume", cut);
+                    throw new HubException(
+                            Reason.UNAVAILABLE,
+                            "the download of '" + meta.path() + "' of " + repo
+                                    + " from " + meta.location().getHost() + " stopped at " + ByteSize.format(have)
+                                    + " of "
+                                    + ByteSize.format(meta.size()) + " " + failed + " times in a row (" + why
+                                    + "); run again to resume",
+                            cut);
                 }
                 LOG.warn("{} of {}: {} after {} of {} bytes; resuming", meta.path(), repo, why, have, meta.size());
                 HubHttp.pause(retries.delay(failed));
@@ -179,23 +191,33 @@ final class Download {
         String got = Digests.of(meta.check(), partial);
         if (size == meta.size() && (got == null || got.equals(meta.etag()))) {
             if (got == null) {
-                LOG.warn("'{}' of {}: the etag '{}' is not a sha256 or git sha1; only its size was checked",
-                        meta.path(), repo, meta.etag());
+                LOG.warn(
+                        "'{}' of {}: the etag '{}' is not a sha256 or git sha1; only its size was checked",
+                        meta.path(),
+                        repo,
+                        meta.etag());
             }
             return;
         }
         Files.deleteIfExists(partial);
         String expected = got == null ? ByteSize.format(meta.size()) : meta.etag();
         String actual = got == null ? ByteSize.format(size) : got;
-        throw new HubException(Reason.CHECKSUM, "the bytes downloaded for '" + meta.path() + "' of " + repo
-                + " do not match what the Hub announced (" + (got == null ? "size" : meta.check().name().toLowerCase()
-                .replace('_', '-')) + " " + expected + ", got " + actual + "); the download was deleted: run again");
+        throw new HubException(
+                Reason.CHECKSUM,
+                "the bytes downloaded for '" + meta.path() + "' of " + repo
+                        + " do not match what the Hub announced ("
+                        + (got == null
+                                ? "size"
+                                : meta.check().name().toLowerCase().replace('_', '-')) + " " + expected + ", got "
+                        + actual + "); the download was deleted: run again");
     }
 
     private static HubException tooLong(RepoId repo, FileMeta meta, Path partial) throws IOException {
         Files.deleteIfExists(partial);
-        return new HubException(Reason.CHECKSUM, "the server sent more than the " + meta.size() + " bytes announced"
-                + " for '" + meta.path() + "' of " + repo + "; the download was deleted: run again");
+        return new HubException(
+                Reason.CHECKSUM,
+                "the server sent more than the " + meta.size() + " bytes announced" + " for '" + meta.path() + "' of "
+                        + repo + "; the download was deleted: run again");
     }
 
     /** The first byte of a 206's {@code Content-Range: bytes START-END/TOTAL}, or -1 when it has none. */
@@ -204,7 +226,9 @@ final class Download {
         try {
             int space = cr.indexOf(' ');
             int dash = cr.indexOf('-');
-            return space > 0 && dash > space ? Long.parseLong(cr.substring(space + 1, dash).strip()) : -1;
+            return space > 0 && dash > space
+                    ? Long.parseLong(cr.substring(space + 1, dash).strip())
+                    : -1;
         } catch (NumberFormatException e) {
             return -1;
         }

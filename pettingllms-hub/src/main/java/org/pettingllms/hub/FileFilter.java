@@ -38,8 +38,10 @@ public record FileFilter(List<String> include, List<String> exclude) {
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder();
-        include.forEach(p -> s.append(s.isEmpty() ? "" : " ").append("--include '").append(p).append('\''));
-        exclude.forEach(p -> s.append(s.isEmpty() ? "" : " ").append("--exclude '").append(p).append('\''));
+        include.forEach(p ->
+                s.append(s.isEmpty() ? "" : " ").append("--include '").append(p).append('\''));
+        exclude.forEach(p ->
+                s.append(s.isEmpty() ? "" : " ").append("--exclude '").append(p).append('\''));
         return s.isEmpty() ? "all files" : s.toString();
     }
 }

@@ -32,8 +32,10 @@ public record FileMeta(String path, String commit, String etag, long size, URI l
         RepoPaths.checkRelative(path, "a file of the listing");
         if (etag.isEmpty() || etag.contains("/") || etag.startsWith(".")) {
             // the etag becomes a file name under blobs/
-            throw new HubException(HubException.Reason.PROTOCOL, "the ETag '" + etag + "' of " + path
-                    + " cannot name a cache file; is HF_ENDPOINT a Hugging Face Hub?");
+            throw new HubException(
+                    HubException.Reason.PROTOCOL,
+                    "the ETag '" + etag + "' of " + path
+                            + " cannot name a cache file; is HF_ENDPOINT a Hugging Face Hub?");
         }
     }
 

@@ -9,8 +9,7 @@ import java.util.regex.Pattern;
  * {@code hf://} file-system paths.
  */
 public final class Glob {
-    private Glob() {
-    }
+    private Glob() {}
 
     /**
      * Python's {@code fnmatchcase}, as huggingface_hub filters repo files: {@code *} matches anything, {@code /}
@@ -66,7 +65,10 @@ public final class Glob {
                     if (negate) {
                         body = body.substring(1);
                     }
-                    re.append('[').append(negate ? "^" : "").append(setBody(body)).append(']');
+                    re.append('[')
+                            .append(negate ? "^" : "")
+                            .append(setBody(body))
+                            .append(']');
                     i = close;
                 }
             } else {

@@ -62,8 +62,10 @@ public record HfUrl(HubRef ref, String path) {
     }
 
     private static HubException bad(String text) {
-        return new HubException(HubException.Reason.BAD_REQUEST, "'" + text + "' is not a Hub file URL; expected"
-                + " hf://datasets/org/name[@revision]/path/in/repo (or hf://org/name/... for a model repo)");
+        return new HubException(
+                HubException.Reason.BAD_REQUEST,
+                "'" + text + "' is not a Hub file URL; expected"
+                        + " hf://datasets/org/name[@revision]/path/in/repo (or hf://org/name/... for a model repo)");
     }
 
     @Override

@@ -65,7 +65,8 @@ public final class HubCache {
     public Optional<String> readRef(RepoId repo, String revision) {
         Path ref = refFile(repo, revision);
         try {
-            return Files.isRegularFile(ref) ? Optional.of(Files.readString(ref, StandardCharsets.UTF_8).strip())
+            return Files.isRegularFile(ref)
+                    ? Optional.of(Files.readString(ref, StandardCharsets.UTF_8).strip())
                     : Optional.empty();
         } catch (IOException e) {
             throw io("cannot read " + ref, e);
@@ -77,14 +78,15 @@ public final class HubCache {
      * the ref already says so (a read-only cache stays usable).
      */
     public void writeRef(RepoId repo, String revision, String commit) {
-        if (revision.equals(commit) || readRef(repo, revision).filter(commit::equals).isPresent()) {
+        if (revision.equals(commit)
+                || readRef(repo, revision).filter(commit::equals).isPresent()) {
             return;
         }
         Path ref = refFile(repo, revision);
         try {
             Files.createDirectories(ref.getParent());
-            Path tmp = ref.resolveSibling(ref.getFileName() + "." + UUID.randomUUID().toString().substring(0, 8)
-                    + ".tmp");
+            Path tmp = ref.resolveSibling(
+                    ref.getFileName() + "." + UUID.randomUUID().toString().substring(0, 8) + ".tmp");
             Files.writeString(tmp, commit, StandardCharsets.UTF_8);
             Files.move(tmp, ref, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
@@ -95,7 +97,8 @@ public final class HubCache {
     /** The commit the cache has for {@code ref}: the sha itself, or what {@code refs/<revision>} holds. */
     public Optional<String> cachedCommit(HubRef ref) {
         if (ref.pinned()) {
-            return Files.isDirectory(snapshotDir(ref.repo(), ref.revision())) ? Optional.of(ref.revision())
+            return Files.isDirectory(snapshotDir(ref.repo(), ref.revision()))
+                    ? Optional.of(ref.revision())
                     : Optional.empty();
         }
         return readRef(ref.repo(), ref.revision());
@@ -114,9 +117,12 @@ public final class HubCache {
         }
         try (Stream<Path> walk = Files.walk(dir)) {
             return walk.filter(Files::isRegularFile)
-                    .map(p -> dir.relativize(p).toString().replace(dir.getFileSystem().getSeparator(), "/"))
+                    .map(p -> dir.relativize(p)
+                            .toString()
+                            .replace(dir.getFileSystem().getSeparator(), "/"))
                     .filter(p -> !p.endsWith(".tmp"))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw io("cannot list " + dir, e);
         }
@@ -130,8 +136,8 @@ public final class HubCache {
     public Path link(RepoId repo, String commit, String path, String etag) {
         Path pointer = pointer(repo, commit, path);
         Path blob = blob(repo, etag);
-        Path tmp = pointer.resolveSibling(pointer.getFileName() + "." + UUID.randomUUID().toString().substring(0, 8)
-                + ".tmp");
+        Path tmp = pointer.resolveSibling(
+                pointer.getFileName() + "." + UUID.randomUUID().toString().substring(0, 8) + ".tmp");
         try {
             Files.createDirectories(pointer.getParent());
             try {
@@ -162,7 +168,9 @@ public final class HubCache {
 
     static HubException io(String what, IOException e) {
         String m = Download.diskFull(e) ? "no space left on the device" : e.toString();
-        return new HubException(Download.diskFull(e) ? HubException.Reason.DISK_FULL : HubException.Reason.CACHE_IO,
-                what + ": " + m, e);
+        return new HubException(
+                Download.diskFull(e) ? HubException.Reason.DISK_FULL : HubException.Reason.CACHE_IO,
+                what + ": " + m,
+                e);
     }
 }

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 public final class HubClient {
     private static final Logger LOG = LoggerFactory.getLogger(HubClient.class);
     /** The listing failures after which the cache may still answer (huggingface_hub falls back on these too). */
-    private static final Set<Reason> CACHE_FALLBACK = Set.of(Reason.NO_NETWORK, Reason.UNAVAILABLE,
-            Reason.REPO_NOT_FOUND, Reason.GATED_REPO, Reason.ACCESS_DENIED);
+    private static final Set<Reason> CACHE_FALLBACK = Set.of(
+            Reason.NO_NETWORK, Reason.UNAVAILABLE, Reason.REPO_NOT_FOUND, Reason.GATED_REPO, Reason.ACCESS_DENIED);
 
     private final HubSettings settings;
     private final HubCache cache;
@@ -67,8 +67,10 @@ public final class HubClient {
         }
         List<String> selected = listing.files().stream().filter(filter::matches).toList();
         if (selected.isEmpty() && !filter.include().isEmpty()) {
-            throw new HubException(Reason.ENTRY_NOT_FOUND, "no file of " + ref.repo() + " at revision '"
-                    + ref.revision() + "' matches " + filter + "; " + listed(listing.files()));
+            throw new HubException(
+                    Reason.ENTRY_NOT_FOUND,
+                    "no file of " + ref.repo() + " at revision '" + ref.revision() + "' matches " + filter + "; "
+                            + listed(listing.files()));
         }
         return fetch(ref, listing.commit(), selected, listener);
     }
@@ -104,7 +106,9 @@ public final class HubClient {
         if (!Files.isDirectory(folder)) {
             throw notCached(ref, "");
         }
-        List<String> files = cache.snapshotFiles(repo, commit).stream().filter(filter::matches).toList();
+        List<String> files = cache.snapshotFiles(repo, commit).stream()
+                .filter(filter::matches)
+                .toList();
         if (files.isEmpty() && !filter.include().isEmpty()) {
             throw notCached(ref, " (its snapshot " + commit + " has no file matching " + filter + ")");
         }
@@ -169,8 +173,8 @@ public final class HubClient {
             return hits.get(0);
         }
         if (hits.isEmpty()) {
-            throw new HubException(Reason.ENTRY_NOT_FOUND, url + " matches no file (" + where + " " + names(files)
-                    + ")");
+            throw new HubException(
+                    Reason.ENTRY_NOT_FOUND, url + " matches no file (" + where + " " + names(files) + ")");
         }
         throw new HubException(Reason.ENTRY_NOT_FOUND, url + " matches " + names(hits) + "; it must match one");
     }
@@ -193,7 +197,9 @@ public final class HubClient {
         String how = settings.offline()
                 ? "; HF_HUB_OFFLINE is set, so nothing is downloaded: unset it to download " + ref
                 : "";
-        return new HubException(Reason.NOT_CACHED, ref.repo() + " at revision '" + ref.revision()
-                + "' is not in the Hugging Face cache " + cache.repoDir(ref.repo()) + detail + how);
+        return new HubException(
+                Reason.NOT_CACHED,
+                ref.repo() + " at revision '" + ref.revision() + "' is not in the Hugging Face cache "
+                        + cache.repoDir(ref.repo()) + detail + how);
     }
 }

@@ -34,11 +34,13 @@ final class HubHttp {
     private static final Duration MAX_RETRY_AFTER = Duration.ofSeconds(30);
 
     /** Which redirects a request follows. */
-    private enum Follow { ALL, RELATIVE }
+    private enum Follow {
+        ALL,
+        RELATIVE
+    }
 
     /** What a request was for, so that an error can name it. */
-    record Target(RepoId repo, String revision, String path) {
-    }
+    record Target(RepoId repo, String revision, String path) {}
 
     /** The revision API's answer: the commit and every file in it. */
     record Listing(String commit, List<String> files) {
@@ -56,10 +58,13 @@ final class HubHttp {
         this.settings = settings;
         this.retries = retries;
         // redirects are followed here, by hand: the token must not follow a redirect to another host
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.metadataTimeout()).build();
+        this.client = HttpClient.newBuilder()
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(settings.metadataTimeout())
+                .build();
         String v = HubHttp.class.getPackage().getImplementationVersion();
-        this.userAgent = "pettingllms-hub/" + (v == null ? "dev" : v) + "; java/" + Runtime.version().feature();
+        this.userAgent = "pettingllms-hub/" + (v == null ? "dev" : v) + "; java/"
+                + Runtime.version().feature();
     }
 
     /** {@code GET /api/{models|datasets}/{repo}/revision/{rev}}: the commit sha and the files of the revision. */
@@ -73,13 +78,17 @@ final class HubHttp {
         try (InputStream in = r.body()) {
             json = JSON.readTree(in);
         } catch (IOException e) {
-            throw new HubException(HubException.Reason.PROTOCOL, "the listing of " + repo + " at " + uri
-                    + " is not JSON (" + e.getMessage() + "); is HF_ENDPOINT a Hugging Face Hub?", e);
+            throw new HubException(
+                    HubException.Reason.PROTOCOL,
+                    "the listing of " + repo + " at " + uri + " is not JSON (" + e.getMessage()
+                            + "); is HF_ENDPOINT a Hugging Face Hub?",
+                    e);
         }
         String sha = json.path("sha").asText("");
         if (!HubRef.isCommit(sha)) {
-            throw new HubException(HubException.Reason.PROTOCOL, "the listing of " + repo + " at " + uri
-                    + " has no commit sha; is HF_ENDPOINT a Hugging Face Hub?");
+            throw new HubException(
+                    HubException.Reason.PROTOCOL,
+                    "the listing of " + repo + " at " + uri + " has no commit sha; is HF_ENDPOINT a Hugging Face Hub?");
         }
         List<String> files = new ArrayList<>();
         for (JsonNode s : json.path("siblings")) {
@@ -100,28 +109,35 @@ final class HubHttp {
     /** {@code HEAD} of the file's resolve URL: commit, etag, size and where the bytes are. */
     FileMeta head(RepoId repo, String revision, String path) {
         URI uri = resolveUrl(repo, revision, path);
-        HttpResponse<InputStream> r = send("HEAD", uri, null, Follow.RELATIVE, settings.metadataTimeout(),
-                new Target(repo, revision, path));
+        HttpResponse<InputStream> r =
+                send("HEAD", uri, null, Follow.RELATIVE, settings.metadataTimeout(), new Target(repo, revision, path));
         close(r);
         var h = r.headers();
         Optional<String> linkedEtag = h.firstValue("X-Linked-Etag");
-        String etag = linkedEtag.or(() -> h.firstValue("ETag")).map(FileMeta::normalizeEtag).orElse(null);
+        String etag = linkedEtag
+                .or(() -> h.firstValue("ETag"))
+                .map(FileMeta::normalizeEtag)
+                .orElse(null);
         String commit = h.firstValue("X-Repo-Commit").orElse(null);
         Optional<String> size = h.firstValue("X-Linked-Size")
                 .or(() -> REDIRECTS.contains(r.statusCode()) ? Optional.empty() : h.firstValue("Content-Length"));
         String missing = commit == null ? "X-Repo-Commit" : etag == null ? "ETag" : size.isEmpty() ? "a size" : null;
         if (missing != null) {
-            throw new HubException(HubException.Reason.PROTOCOL, "the answer for " + path + " of " + repo + " (" + uri
-                    + ") has no " + missing + " header, which the Hub always sends; is HF_ENDPOINT a Hugging Face"
-                    + " Hub, or is a proxy in the way?");
+            throw new HubException(
+                    HubException.Reason.PROTOCOL,
+                    "the answer for " + path + " of " + repo + " (" + uri
+                            + ") has no " + missing
+                            + " header, which the Hub always sends; is HF_ENDPOINT a Hugging Face"
+                            + " Hub, or is a proxy in the way?");
         }
         URI location = h.firstValue("Location").map(l -> r.uri().resolve(l)).orElse(r.uri());
         long bytes;
         try {
             bytes = Long.parseLong(size.get().strip());
         } catch (NumberFormatException e) {
-            throw new HubException(HubException.Reason.PROTOCOL, "the size '" + size.get() + "' of " + path + " of "
-                    + repo + " is not a number");
+            throw new HubException(
+                    HubException.Reason.PROTOCOL,
+                    "the size '" + size.get() + "' of " + path + " of " + repo + " is not a number");
         }
         return new FileMeta(path, commit, etag, bytes, location, linkedEtag.isPresent());
     }
@@ -149,8 +165,8 @@ final class HubHttp {
         return retries;
     }
 
-    private HttpResponse<InputStream> send(String method, URI uri, String range, Follow follow, Duration timeout,
-                                           Target target) {
+    private HttpResponse<InputStream> send(
+            String method, URI uri, String range, Follow follow, Duration timeout, Target target) {
         int failed = 0;
         while (true) {
             HttpResponse<InputStream> r;
@@ -161,23 +177,38 @@ final class HubHttp {
                 if (HubErrors.unresolved(e) || failed >= retries.attempts()) {
                     throw HubErrors.unreachable(uri, e, failed, settings);
                 }
-                LOG.warn("{} {}: {}; try {} of {} in {} ms", method, uri, HubErrors.cause(e), failed + 1,
-                        retries.attempts(), retries.delay(failed).toMillis());
+                LOG.warn(
+                        "{} {}: {}; try {} of {} in {} ms",
+                        method,
+                        uri,
+                        HubErrors.cause(e),
+                        failed + 1,
+                        retries.attempts(),
+                        retries.delay(failed).toMillis());
                 pause(retries.delay(failed));
                 continue;
             }
             int code = r.statusCode();
-            if (code < 300 || (follow == Follow.RELATIVE && REDIRECTS.contains(code)) || (code == 416 && range != null)) {
+            if (code < 300
+                    || (follow == Follow.RELATIVE && REDIRECTS.contains(code))
+                    || (code == 416 && range != null)) {
                 return r;
             }
             failed++;
             if (RETRIED.contains(code) && failed < retries.attempts()) {
                 Duration backoff = retries.delay(failed);
-                Duration wait = retryAfter(r).filter(ra -> ra.compareTo(backoff) > 0)
+                Duration wait = retryAfter(r)
+                        .filter(ra -> ra.compareTo(backoff) > 0)
                         .map(ra -> ra.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : ra)
                         .orElse(backoff);
                 close(r);
-                LOG.warn("{} {}: HTTP {}; try {} of {} in {} ms", method, uri, code, failed + 1, retries.attempts(),
+                LOG.warn(
+                        "{} {}: HTTP {}; try {} of {} in {} ms",
+                        method,
+                        uri,
+                        code,
+                        failed + 1,
+                        retries.attempts(),
                         wait.toMillis());
                 pause(wait);
                 continue;
@@ -191,8 +222,10 @@ final class HubHttp {
             throws IOException {
         URI current = uri;
         for (int hops = 0; ; hops++) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(current).method(method, HttpRequest.BodyPublishers.noBody())
-                    .timeout(timeout).header("User-Agent", userAgent)
+            HttpRequest.Builder b = HttpRequest.newBuilder(current)
+                    .method(method, HttpRequest.BodyPublishers.noBody())
+                    .timeout(timeout)
+                    .header("User-Agent", userAgent)
                     // the real size, not a compressed one
                     .header("Accept-Encoding", "identity");
             if (range != null) {
@@ -224,8 +257,10 @@ final class HubHttp {
     /** The token goes to the endpoint's own origin only (not to a CDN's signed URL, which would refuse it). */
     private boolean sendsToken(URI uri) {
         URI e = settings.endpoint();
-        return settings.token() != null && Objects.equals(uri.getScheme(), e.getScheme())
-                && e.getHost().equalsIgnoreCase(Objects.toString(uri.getHost(), "")) && port(uri) == port(e);
+        return settings.token() != null
+                && Objects.equals(uri.getScheme(), e.getScheme())
+                && e.getHost().equalsIgnoreCase(Objects.toString(uri.getHost(), ""))
+                && port(uri) == port(e);
     }
 
     private static int port(URI u) {
@@ -262,7 +297,10 @@ final class HubHttp {
         StringBuilder out = new StringBuilder();
         for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
             char c = (char) (b & 0xff);
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "-._~".indexOf(c) >= 0
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "-._~".indexOf(c) >= 0
                     || (keepSlash && c == '/')) {
                 out.append(c);
             } else {

@@ -35,8 +35,10 @@ public record HubRef(RepoId repo, String revision) {
         String id = at < 0 ? s : s.substring(0, at);
         String rev = at < 0 ? DEFAULT_REVISION : s.substring(at + 1);
         if (!RepoId.isValid(id)) {
-            throw new HubException(HubException.Reason.BAD_REQUEST, "'" + text + "' is not a Hub repo; expected"
-                    + " org/name, org/name@revision or datasets/org/name, for example Qwen/Qwen3-1.7B");
+            throw new HubException(
+                    HubException.Reason.BAD_REQUEST,
+                    "'" + text + "' is not a Hub repo; expected"
+                            + " org/name, org/name@revision or datasets/org/name, for example Qwen/Qwen3-1.7B");
         }
         return new HubRef(new RepoId(t, id), rev);
     }
@@ -76,11 +78,19 @@ public record HubRef(RepoId repo, String revision) {
 
     /** Revisions become file names under {@code refs/}: refuse what would leave that folder. */
     static void checkRevision(String revision) {
-        if (revision == null || revision.isBlank() || revision.startsWith("/") || revision.endsWith("/")
-                || revision.contains("\\") || revision.contains("//") || revision.chars().anyMatch(Character::isISOControl)
-                || ("/" + revision + "/").contains("/../") || ("/" + revision + "/").contains("/./")) {
-            throw new HubException(HubException.Reason.BAD_REQUEST, "'" + revision + "' is not a revision; expected a"
-                    + " branch, a tag or a commit sha, for example main");
+        if (revision == null
+                || revision.isBlank()
+                || revision.startsWith("/")
+                || revision.endsWith("/")
+                || revision.contains("\\")
+                || revision.contains("//")
+                || revision.chars().anyMatch(Character::isISOControl)
+                || ("/" + revision + "/").contains("/../")
+                || ("/" + revision + "/").contains("/./")) {
+            throw new HubException(
+                    HubException.Reason.BAD_REQUEST,
+                    "'" + revision + "' is not a revision; expected a"
+                            + " branch, a tag or a commit sha, for example main");
         }
     }
 

@@ -23,8 +23,13 @@ import java.util.Set;
  * @param downloadTimeout {@code HF_HUB_DOWNLOAD_TIMEOUT}: the longest wait for the next bytes of a download
  *                        (default 10 s)
  */
-public record HubSettings(URI endpoint, String token, Path cacheDir, boolean offline, Duration metadataTimeout,
-                          Duration downloadTimeout) {
+public record HubSettings(
+        URI endpoint,
+        String token,
+        Path cacheDir,
+        boolean offline,
+        Duration metadataTimeout,
+        Duration downloadTimeout) {
     public static final String DEFAULT_ENDPOINT = "https://huggingface.co";
     /** The values huggingface_hub reads as true in a boolean variable (case-insensitive). */
     private static final Set<String> TRUE = Set.of("1", "ON", "YES", "TRUE");
@@ -57,28 +62,41 @@ public record HubSettings(URI endpoint, String token, Path cacheDir, boolean off
         Path home = path(env, env.getOrDefault("HOME", System.getProperty("user.home")));
         Path xdg = set(env, "XDG_CACHE_HOME") ? path(env, env.get("XDG_CACHE_HOME")) : home.resolve(".cache");
         Path hfHome = set(env, "HF_HOME") ? path(env, env.get("HF_HOME")) : xdg.resolve("huggingface");
-        Path cache = set(env, "HF_HUB_CACHE") ? path(env, env.get("HF_HUB_CACHE"))
-                : set(env, "HUGGINGFACE_HUB_CACHE") ? path(env, env.get("HUGGINGFACE_HUB_CACHE"))
-                : hfHome.resolve("hub");
-        String token = set(env, "HF_TOKEN") ? env.get("HF_TOKEN")
-                : set(env, "HUGGING_FACE_HUB_TOKEN") ? env.get("HUGGING_FACE_HUB_TOKEN")
-                : readToken(set(env, "HF_TOKEN_PATH") ? path(env, env.get("HF_TOKEN_PATH")) : hfHome.resolve("token"));
+        Path cache = set(env, "HF_HUB_CACHE")
+                ? path(env, env.get("HF_HUB_CACHE"))
+                : set(env, "HUGGINGFACE_HUB_CACHE")
+                        ? path(env, env.get("HUGGINGFACE_HUB_CACHE"))
+                        : hfHome.resolve("hub");
+        String token = set(env, "HF_TOKEN")
+                ? env.get("HF_TOKEN")
+                : set(env, "HUGGING_FACE_HUB_TOKEN")
+                        ? env.get("HUGGING_FACE_HUB_TOKEN")
+                        : readToken(
+                                set(env, "HF_TOKEN_PATH")
+                                        ? path(env, env.get("HF_TOKEN_PATH"))
+                                        : hfHome.resolve("token"));
         String offline = set(env, "HF_HUB_OFFLINE") ? env.get("HF_HUB_OFFLINE") : env.get("TRANSFORMERS_OFFLINE");
         String endpoint = set(env, "HF_ENDPOINT") ? env.get("HF_ENDPOINT").trim() : DEFAULT_ENDPOINT;
         URI uri;
         try {
             uri = URI.create(endpoint);
         } catch (IllegalArgumentException e) {
-            throw new HubException(HubException.Reason.SETTINGS, "HF_ENDPOINT '" + endpoint
-                    + "' is not a URL; expected for example " + DEFAULT_ENDPOINT);
+            throw new HubException(
+                    HubException.Reason.SETTINGS,
+                    "HF_ENDPOINT '" + endpoint + "' is not a URL; expected for example " + DEFAULT_ENDPOINT);
         }
         if (uri.getScheme() == null || uri.getHost() == null) {
-            throw new HubException(HubException.Reason.SETTINGS, "HF_ENDPOINT '" + endpoint
-                    + "' is not an http(s) URL; expected for example " + DEFAULT_ENDPOINT);
+            throw new HubException(
+                    HubException.Reason.SETTINGS,
+                    "HF_ENDPOINT '" + endpoint + "' is not an http(s) URL; expected for example " + DEFAULT_ENDPOINT);
         }
-        return new HubSettings(uri, clean(token), cache,
+        return new HubSettings(
+                uri,
+                clean(token),
+                cache,
                 offline != null && TRUE.contains(offline.trim().toUpperCase(Locale.ROOT)),
-                seconds(env, "HF_HUB_ETAG_TIMEOUT"), seconds(env, "HF_HUB_DOWNLOAD_TIMEOUT"));
+                seconds(env, "HF_HUB_ETAG_TIMEOUT"),
+                seconds(env, "HF_HUB_DOWNLOAD_TIMEOUT"));
     }
 
     /** These settings with another cache root (tests, and a {@code --cache-dir} if one is ever wanted). */
@@ -111,8 +129,9 @@ public record HubSettings(URI endpoint, String token, Path cacheDir, boolean off
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new HubException(HubException.Reason.SETTINGS, "cannot read the Hugging Face token file " + file
-                    + ": " + e.getMessage());
+            throw new HubException(
+                    HubException.Reason.SETTINGS,
+                    "cannot read the Hugging Face token file " + file + ": " + e.getMessage());
         }
     }
 
@@ -137,8 +156,9 @@ public record HubSettings(URI endpoint, String token, Path cacheDir, boolean off
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new HubException(HubException.Reason.SETTINGS, name + "='" + env.get(name)
-                + "': expected a whole number of seconds > 0");
+        throw new HubException(
+                HubException.Reason.SETTINGS,
+                name + "='" + env.get(name) + "': expected a whole number of seconds > 0");
     }
 
     @Override

@@ -15,8 +15,10 @@ public record RepoId(RepoType type, String id) {
 
     public RepoId {
         if (!isValid(id)) {
-            throw new HubException(HubException.Reason.BAD_REQUEST, "'" + id + "' is not a Hub repo id; expected"
-                    + " org/name (letters, digits, '-', '_', '.'), for example Qwen/Qwen3-1.7B");
+            throw new HubException(
+                    HubException.Reason.BAD_REQUEST,
+                    "'" + id + "' is not a Hub repo id; expected"
+                            + " org/name (letters, digits, '-', '_', '.'), for example Qwen/Qwen3-1.7B");
         }
     }
 
@@ -30,8 +32,13 @@ public record RepoId(RepoType type, String id) {
 
     /** Whether {@code id} has the form of a repo id. */
     public static boolean isValid(String id) {
-        return id != null && ID.matcher(id).matches() && !id.contains("--") && !id.contains("..")
-                && !id.endsWith(".git") && !id.startsWith(".") && !id.contains("/.");
+        return id != null
+                && ID.matcher(id).matches()
+                && !id.contains("--")
+                && !id.contains("..")
+                && !id.endsWith(".git")
+                && !id.startsWith(".")
+                && !id.contains("/.");
     }
 
     /** The repo's folder in the cache, as huggingface_hub names it: {@code models--org--name}. */

@@ -94,7 +94,10 @@ public final class FakeHub implements AutoCloseable {
 
     /** A new commit of {@code files} on {@code branch} of the repo; returns its sha. */
     public String commit(RepoId repo, String branch, Map<String, Content> files) {
-        return commit(repo, branch, files,
+        return commit(
+                repo,
+                branch,
+                files,
                 gitSha1(("commit " + repo + " " + commitCounter.incrementAndGet()).getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -107,7 +110,9 @@ public final class FakeHub implements AutoCloseable {
             }
         }
         refs.computeIfAbsent(key(repo), k -> new ConcurrentHashMap<>()).put(branch, sha);
-        repoCommits.computeIfAbsent(key(repo), k -> ConcurrentHashMap.newKeySet()).add(sha);
+        repoCommits
+                .computeIfAbsent(key(repo), k -> ConcurrentHashMap.newKeySet())
+                .add(sha);
         return sha;
     }
 
@@ -156,7 +161,10 @@ public final class FakeHub implements AutoCloseable {
 
     private void handle(String server, HttpExchange ex) throws IOException {
         String path = ex.getRequestURI().getRawPath();
-        requests.add(new Request(server, ex.getRequestMethod(), URLDecoder.decode(path, StandardCharsets.UTF_8),
+        requests.add(new Request(
+                server,
+                ex.getRequestMethod(),
+                URLDecoder.decode(path, StandardCharsets.UTF_8),
                 ex.getRequestHeaders()));
         try (ex) {
             if (unavailable.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
@@ -180,8 +188,11 @@ public final class FakeHub implements AutoCloseable {
                 listing(ex, new RepoId(type, api.group(2)), URLDecoder.decode(api.group(3), StandardCharsets.UTF_8));
             } else if (resolve.matches()) {
                 RepoType type = resolve.group(1) == null ? RepoType.MODEL : RepoType.DATASET;
-                resolve(ex, new RepoId(type, resolve.group(2)), URLDecoder.decode(resolve.group(3),
-                        StandardCharsets.UTF_8), URLDecoder.decode(resolve.group(4), StandardCharsets.UTF_8));
+                resolve(
+                        ex,
+                        new RepoId(type, resolve.group(2)),
+                        URLDecoder.decode(resolve.group(3), StandardCharsets.UTF_8),
+                        URLDecoder.decode(resolve.group(4), StandardCharsets.UTF_8));
             } else {
                 error(ex, 404, null, "Not Found");
             }
@@ -204,7 +215,10 @@ public final class FakeHub implements AutoCloseable {
         StringBuilder json = new StringBuilder("{\"id\":\"" + repo.id() + "\",\"sha\":\"" + sha + "\",\"siblings\":[");
         int i = 0;
         for (String f : commits.get(sha).keySet()) {
-            json.append(i++ == 0 ? "" : ",").append("{\"rfilename\":\"").append(f).append("\"}");
+            json.append(i++ == 0 ? "" : ",")
+                    .append("{\"rfilename\":\"")
+                    .append(f)
+                    .append("\"}");
         }
         json.append("]}");
         byte[] body = json.toString().getBytes(StandardCharsets.UTF_8);
@@ -220,8 +234,12 @@ public final class FakeHub implements AutoCloseable {
         Set<String> allowed = gated.get(key(repo));
         String token = token(ex);
         if (allowed != null && (token == null || !allowed.contains(token))) {
-            error(ex, token == null ? 401 : 403, "GatedRepo", "Access to model " + repo.id() + " is restricted."
-                    + " You must have access to it and be authenticated to access it. Please log in.");
+            error(
+                    ex,
+                    token == null ? 401 : 403,
+                    "GatedRepo",
+                    "Access to model " + repo.id() + " is restricted."
+                            + " You must have access to it and be authenticated to access it. Please log in.");
             return;
         }
         String sha = commitOf(ex, repo, revision);
@@ -237,10 +255,13 @@ public final class FakeHub implements AutoCloseable {
         if (c.lfs()) {
             ex.getResponseHeaders().set("X-Linked-Etag", "\"" + c.etag() + "\"");
             ex.getResponseHeaders().set("X-Linked-Size", String.valueOf(c.bytes().length));
-            ex.getResponseHeaders().set("ETag", "\"" + gitSha1(("pointer " + c.etag()).getBytes(StandardCharsets.UTF_8))
-                    + "\"");
-            ex.getResponseHeaders().set("Location", "http://127.0.0.1:" + cdn.getAddress().getPort() + "/blobs/"
-                    + c.etag() + "?X-Amz-Signature=abc");
+            ex.getResponseHeaders()
+                    .set("ETag", "\"" + gitSha1(("pointer " + c.etag()).getBytes(StandardCharsets.UTF_8)) + "\"");
+            ex.getResponseHeaders()
+                    .set(
+                            "Location",
+                            "http://127.0.0.1:" + cdn.getAddress().getPort() + "/blobs/" + c.etag()
+                                    + "?X-Amz-Signature=abc");
             noBody(ex, 302, 0);
             return;
         }
@@ -299,10 +320,15 @@ public final class FakeHub implements AutoCloseable {
         Map<String, String> branches = refs.get(key(repo));
         if (branches == null) {
             boolean token = token(ex) != null;
-            error(ex, token ? 404 : 401, "RepoNotFound", token ? "Repository not found" : "Invalid username or password.");
+            error(
+                    ex,
+                    token ? 404 : 401,
+                    "RepoNotFound",
+                    token ? "Repository not found" : "Invalid username or password.");
             return null;
         }
-        String sha = branches.containsKey(revision) ? branches.get(revision)
+        String sha = branches.containsKey(revision)
+                ? branches.get(revision)
                 : repoCommits.get(key(repo)).contains(revision) ? revision : null;
         if (sha == null) {
             error(ex, 404, "RevisionNotFound", "Invalid rev id: " + revision);

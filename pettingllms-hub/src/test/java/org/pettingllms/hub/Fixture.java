@@ -16,13 +16,13 @@ final class Fixture {
     static final RepoId DATASET = RepoId.dataset("acme/math-problems");
     /** Larger than the download buffer, so that a cut half-way lands between reads. */
     static final byte[] WEIGHTS = bytes(600_000, 1);
+
     static final String CONFIG = "{\"model_type\": \"llama\", \"hidden_size\": 64}\n";
     static final String TOKENIZER = "{\"version\": \"1.0\", \"model\": {\"type\": \"BPE\"}}\n";
     static final String TRAIN = "{\"question\": \"1+1?\", \"answer\": \"2\"}\n";
     static final String TEST = "{\"question\": \"2+2?\", \"answer\": \"4\"}\n";
 
-    private Fixture() {
-    }
+    private Fixture() {}
 
     /** A model: a config and a tokenizer in git (one in a nested folder), weights in LFS. */
     static Map<String, Content> modelFiles() {

@@ -29,6 +29,7 @@ import org.pettingllms.hub.FakeHub.Request;
 class HubDownloadTest {
     @TempDir
     Path dir;
+
     FakeHub hub;
     String commit;
     HubClient client;
@@ -61,8 +62,10 @@ class HubDownloadTest {
         // blobs named by git sha1 (files in git) and sha256 (LFS)
         String configSha1 = FakeHub.gitSha1(CONFIG.getBytes());
         String weightsSha256 = FakeHub.sha256(WEIGHTS);
-        assertThat(Files.readString(repoDir.resolve("blobs").resolve(configSha1))).isEqualTo(CONFIG);
-        assertThat(Files.readAllBytes(repoDir.resolve("blobs").resolve(weightsSha256))).isEqualTo(WEIGHTS);
+        assertThat(Files.readString(repoDir.resolve("blobs").resolve(configSha1)))
+                .isEqualTo(CONFIG);
+        assertThat(Files.readAllBytes(repoDir.resolve("blobs").resolve(weightsSha256)))
+                .isEqualTo(WEIGHTS);
         // relative links, one ../ more per folder of the path
         assertThat(Files.isSymbolicLink(s.file("config.json"))).isTrue();
         assertThat(Files.readSymbolicLink(s.file("config.json"))).hasToString("../../blobs/" + configSha1);
@@ -73,7 +76,8 @@ class HubDownloadTest {
             assertThat(all.map(Path::toString)).noneMatch(p -> p.endsWith(".incomplete") || p.endsWith(".tmp"));
         }
         // the LFS file came from the CDN the HEAD redirected to
-        assertThat(hub.requests()).anyMatch(r -> r.server().equals("cdn") && r.method().equals("GET"));
+        assertThat(hub.requests())
+                .anyMatch(r -> r.server().equals("cdn") && r.method().equals("GET"));
     }
 
     @Test
@@ -81,12 +85,16 @@ class HubDownloadTest {
         String sha = hub.commit(DATASET, "main", Fixture.datasetFiles());
         Snapshot s = client.snapshot(HubRef.of(DATASET), FileFilter.ALL, DownloadListener.NONE);
 
-        assertThat(s.folder()).isEqualTo(dir.resolve("hub/datasets--acme--math-problems/snapshots").resolve(sha));
+        assertThat(s.folder())
+                .isEqualTo(dir.resolve("hub/datasets--acme--math-problems/snapshots")
+                        .resolve(sha));
         assertThat(Files.readString(s.file("data/train-00000-of-00001.jsonl"))).isEqualTo(Fixture.TRAIN);
         assertThat(Files.readSymbolicLink(s.file("data/test-00000-of-00001.jsonl")))
                 .hasToString("../../../blobs/" + FakeHub.sha256(Fixture.TEST.getBytes()));
-        assertThat(hub.requests()).extracting(Request::path)
-                .contains("/api/datasets/acme/math-problems/revision/main",
+        assertThat(hub.requests())
+                .extracting(Request::path)
+                .contains(
+                        "/api/datasets/acme/math-problems/revision/main",
                         "/datasets/acme/math-problems/resolve/" + sha + "/README.md");
     }
 
@@ -98,7 +106,9 @@ class HubDownloadTest {
         Snapshot again = client.snapshot(HubRef.of(MODEL), FileFilter.ALL, (path, done, total) -> heard.add(path));
 
         assertThat(again.commit()).isEqualTo(commit);
-        assertThat(hub.requests()).extracting(Request::path).containsExactly("/api/models/acme/tiny-model/revision/main");
+        assertThat(hub.requests())
+                .extracting(Request::path)
+                .containsExactly("/api/models/acme/tiny-model/revision/main");
         assertThat(heard).isEmpty();
     }
 
@@ -114,9 +124,12 @@ class HubDownloadTest {
 
         assertThat(s.commit()).isEqualTo(second);
         assertThat(Files.readAllBytes(s.file("model.safetensors"))).isEqualTo(WEIGHTS);
-        assertThat(hub.requests()).filteredOn(Request::isBodyGet).extracting(Request::path)
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
                 .containsExactly("/acme/tiny-model/resolve/" + second + "/config.json");
-        assertThat(Files.readString(dir.resolve("hub/models--acme--tiny-model/refs/main"))).isEqualTo(second);
+        assertThat(Files.readString(dir.resolve("hub/models--acme--tiny-model/refs/main")))
+                .isEqualTo(second);
     }
 
     @Test
@@ -140,28 +153,30 @@ class HubDownloadTest {
         Snapshot s = client.snapshot(new HubRef(MODEL, "v1.0"), FileFilter.ALL, DownloadListener.NONE);
 
         assertThat(s.commit()).isEqualTo(v1);
-        assertThat(Files.readString(dir.resolve("hub/models--acme--tiny-model/refs/v1.0"))).isEqualTo(v1);
+        assertThat(Files.readString(dir.resolve("hub/models--acme--tiny-model/refs/v1.0")))
+                .isEqualTo(v1);
         assertThat(hub.requests()).extracting(Request::path).contains("/api/models/acme/tiny-model/revision/v1.0");
     }
 
     @Test
     void includeAndExcludePatternsChooseTheFilesAsAllowPatternsDo() {
-        Snapshot json = client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("*.json"), List.of()),
-                DownloadListener.NONE);
+        Snapshot json =
+                client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("*.json"), List.of()), DownloadListener.NONE);
         // fnmatch's * crosses folders
         assertThat(json.files()).containsExactlyInAnyOrder("config.json", "sub/dir/tokenizer.json");
         assertThat(Files.exists(json.file("model.safetensors"))).isFalse();
         assertThat(hub.requests()).noneMatch(r -> r.server().equals("cdn"));
 
-        Snapshot notSub = client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("*.json"), List.of("sub/")),
-                DownloadListener.NONE);
+        Snapshot notSub = client.snapshot(
+                HubRef.of(MODEL), new FileFilter(List.of("*.json"), List.of("sub/")), DownloadListener.NONE);
         assertThat(notSub.files()).containsExactly("config.json");
 
-        assertThatThrownBy(() -> client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("*.gguf"), List.of()),
-                DownloadListener.NONE))
+        assertThatThrownBy(() -> client.snapshot(
+                        HubRef.of(MODEL), new FileFilter(List.of("*.gguf"), List.of()), DownloadListener.NONE))
                 .isInstanceOf(HubException.class)
-                .hasMessage("no file of model repo acme/tiny-model at revision 'main' matches --include '*.gguf'; it has"
-                        + " 3 files: config.json, sub/dir/tokenizer.json, model.safetensors");
+                .hasMessage(
+                        "no file of model repo acme/tiny-model at revision 'main' matches --include '*.gguf'; it has"
+                                + " 3 files: config.json, sub/dir/tokenizer.json, model.safetensors");
     }
 
     @Test
@@ -192,7 +207,8 @@ class HubDownloadTest {
                 assertThat(done).isLessThanOrEqualTo(total);
             }
         });
-        assertThat(plan).extracting(FileMeta::path)
+        assertThat(plan)
+                .extracting(FileMeta::path)
                 .containsExactlyInAnyOrder("config.json", "sub/dir/tokenizer.json", "model.safetensors");
         assertThat(plan).filteredOn(FileMeta::lfs).singleElement().satisfies(m -> {
             assertThat(m.size()).isEqualTo(WEIGHTS.length);
@@ -208,10 +224,11 @@ class HubDownloadTest {
         try {
             List<Future<Snapshot>> both = List.of(
                     pool.submit(() -> client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE)),
-                    pool.submit(() -> Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL,
-                            DownloadListener.NONE)));
+                    pool.submit(() -> Fixture.client(Fixture.env(hub, dir))
+                            .snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE)));
             for (Future<Snapshot> f : both) {
-                assertThat(Files.readAllBytes(f.get().file("model.safetensors"))).isEqualTo(WEIGHTS);
+                assertThat(Files.readAllBytes(f.get().file("model.safetensors")))
+                        .isEqualTo(WEIGHTS);
             }
         } finally {
             pool.shutdownNow();

@@ -19,6 +19,7 @@ import org.pettingllms.hub.HubException.Reason;
 class HubErrorsTest {
     @TempDir
     Path dir;
+
     FakeHub hub;
 
     @BeforeEach
@@ -33,8 +34,8 @@ class HubErrorsTest {
     }
 
     HubException fails(HubClient client, HubRef ref) {
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> client.snapshot(ref, FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> client.snapshot(ref, FileFilter.ALL, DownloadListener.NONE));
         assertThat(e).as("no exception for %s", ref).isNotNull();
         assertThat(e.getMessage()).doesNotContain("\n");
         return e;
@@ -46,16 +47,18 @@ class HubErrorsTest {
 
         HubException anonymous = fails(Fixture.client(Fixture.env(hub, dir)), HubRef.of(MODEL));
         assertThat(anonymous.reason()).isEqualTo(Reason.GATED_REPO);
-        assertThat(anonymous.getMessage()).isEqualTo("model repo acme/tiny-model is gated: accept its terms on "
-                + hub.endpoint() + "/acme/tiny-model (logged in), then set HF_TOKEN to a token of that account (no"
-                + " token was sent)");
+        assertThat(anonymous.getMessage())
+                .isEqualTo("model repo acme/tiny-model is gated: accept its terms on "
+                        + hub.endpoint()
+                        + "/acme/tiny-model (logged in), then set HF_TOKEN to a token of that account (no"
+                        + " token was sent)");
 
         HubException other = fails(Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_other")), HubRef.of(MODEL));
         assertThat(other.reason()).isEqualTo(Reason.GATED_REPO);
         assertThat(other.getMessage()).endsWith("(the token sent has no access yet)");
 
-        Snapshot s = Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_accepted")).snapshot(HubRef.of(MODEL),
-                FileFilter.ALL, DownloadListener.NONE);
+        Snapshot s = Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_accepted"))
+                .snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
         assertThat(s.files()).hasSize(3);
     }
 
@@ -63,13 +66,15 @@ class HubErrorsTest {
     void aMissingRepoIsNamedWithAHintAboutPrivateRepos() {
         HubException e = fails(Fixture.client(Fixture.env(hub, dir)), HubRef.of(RepoId.model("acme/nope")));
         assertThat(e.reason()).isEqualTo(Reason.REPO_NOT_FOUND);
-        assertThat(e.getMessage()).isEqualTo("model repo acme/nope not found on " + hub.endpoint()
-                + " (if it is private or gated, set HF_TOKEN to a token that can read it)");
+        assertThat(e.getMessage())
+                .isEqualTo("model repo acme/nope not found on " + hub.endpoint()
+                        + " (if it is private or gated, set HF_TOKEN to a token that can read it)");
 
-        HubException withToken = fails(Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_x")),
-                HubRef.of(RepoId.dataset("acme/nope")));
+        HubException withToken = fails(
+                Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_x")), HubRef.of(RepoId.dataset("acme/nope")));
         assertThat(withToken.reason()).isEqualTo(Reason.REPO_NOT_FOUND);
-        assertThat(withToken.getMessage()).startsWith("dataset repo acme/nope not found on ")
+        assertThat(withToken.getMessage())
+                .startsWith("dataset repo acme/nope not found on ")
                 .contains("the token sent cannot read it");
     }
 
@@ -83,8 +88,8 @@ class HubErrorsTest {
         HubHttp http = new HubHttp(client.settings(), Fixture.FAST);
         HubException entry = catchThrowableOfType(HubException.class, () -> http.head(MODEL, "main", "nope.bin"));
         assertThat(entry.reason()).isEqualTo(Reason.ENTRY_NOT_FOUND);
-        assertThat(entry.getMessage()).isEqualTo("file 'nope.bin' not found in model repo acme/tiny-model at revision"
-                + " 'main'");
+        assertThat(entry.getMessage())
+                .isEqualTo("file 'nope.bin' not found in model repo acme/tiny-model at revision" + " 'main'");
     }
 
     @Test
@@ -92,9 +97,13 @@ class HubErrorsTest {
         HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_TOKEN", "hf_secret"));
         client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
-        assertThat(hub.requests()).filteredOn(r -> r.server().equals("hub")).isNotEmpty()
+        assertThat(hub.requests())
+                .filteredOn(r -> r.server().equals("hub"))
+                .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.header("Authorization")).isEqualTo("Bearer hf_secret"));
-        assertThat(hub.requests()).filteredOn(r -> r.server().equals("cdn")).isNotEmpty()
+        assertThat(hub.requests())
+                .filteredOn(r -> r.server().equals("cdn"))
+                .isNotEmpty()
                 .allSatisfy(r -> assertThat(r.header("Authorization")).isNull());
     }
 
@@ -104,11 +113,11 @@ class HubErrorsTest {
         Files.createDirectories(hfHome);
         Files.writeString(hfHome.resolve("token"), "hf_from_file\n");
         HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_HOME", hfHome.toString()));
-        client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("config.json"), List.of()),
-                DownloadListener.NONE);
+        client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("config.json"), List.of()), DownloadListener.NONE);
 
-        assertThat(hub.requests()).extracting(Request::headers).allSatisfy(h ->
-                assertThat(h.getFirst("Authorization")).isEqualTo("Bearer hf_from_file"));
+        assertThat(hub.requests())
+                .extracting(Request::headers)
+                .allSatisfy(h -> assertThat(h.getFirst("Authorization")).isEqualTo("Bearer hf_from_file"));
     }
 
     @Test
@@ -122,8 +131,10 @@ class HubErrorsTest {
         HubException e = fails(client, HubRef.of(MODEL));
 
         assertThat(e.reason()).isEqualTo(Reason.NO_NETWORK);
-        assertThat(e.getMessage()).startsWith("cannot reach http://127.0.0.1:" + closedPort + " (connection refused)")
-                .contains("HF_ENDPOINT").contains("HF_HUB_OFFLINE=1");
+        assertThat(e.getMessage())
+                .startsWith("cannot reach http://127.0.0.1:" + closedPort + " (connection refused)")
+                .contains("HF_ENDPOINT")
+                .contains("HF_HUB_OFFLINE=1");
     }
 
     @Test

@@ -21,6 +21,7 @@ import org.pettingllms.hub.FakeHub.Request;
 class HubResumeTest {
     @TempDir
     Path dir;
+
     FakeHub hub;
     String commit;
     HubClient client;
@@ -43,7 +44,9 @@ class HubResumeTest {
     }
 
     List<Request> cdnGets() {
-        return hub.requests().stream().filter(r -> r.server().equals("cdn") && r.method().equals("GET")).toList();
+        return hub.requests().stream()
+                .filter(r -> r.server().equals("cdn") && r.method().equals("GET"))
+                .toList();
     }
 
     @Test
@@ -61,7 +64,8 @@ class HubResumeTest {
         String range = gets.get(1).header("Range");
         assertThat(range).matches("bytes=\\d+-");
         assertThat(Long.parseLong(range.substring("bytes=".length(), range.length() - 1)))
-                .isPositive().isLessThanOrEqualTo(WEIGHTS.length / 2);
+                .isPositive()
+                .isLessThanOrEqualTo(WEIGHTS.length / 2);
     }
 
     @Test
@@ -72,7 +76,9 @@ class HubResumeTest {
         Snapshot s = client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
         assertThat(Files.readAllBytes(s.file("model.safetensors"))).isEqualTo(WEIGHTS);
-        assertThat(cdnGets()).singleElement().satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=1000-"));
+        assertThat(cdnGets())
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=1000-"));
         assertThat(blobs().resolve(weightsSha + ".incomplete")).doesNotExist();
     }
 
@@ -86,19 +92,24 @@ class HubResumeTest {
         Snapshot s = client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
         assertThat(Files.readAllBytes(s.file("model.safetensors"))).isEqualTo(WEIGHTS);
-        assertThat(cdnGets()).singleElement().satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=5000-"));
+        assertThat(cdnGets())
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=5000-"));
     }
 
     @Test
     void bytesThatDoNotMatchTheLfsEtagAreAnErrorAndLeaveNothingBehind() throws Exception {
         hub.corrupt(weightsSha);
 
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
 
         assertThat(e.reason()).isEqualTo(HubException.Reason.CHECKSUM);
-        assertThat(e.getMessage()).doesNotContain("\n").contains("'model.safetensors' of model repo acme/tiny-model")
-                .contains("sha256 " + weightsSha).contains("run again");
+        assertThat(e.getMessage())
+                .doesNotContain("\n")
+                .contains("'model.safetensors' of model repo acme/tiny-model")
+                .contains("sha256 " + weightsSha)
+                .contains("run again");
         assertThat(blobs().resolve(weightsSha)).doesNotExist();
         assertThat(blobs().resolve(weightsSha + ".incomplete")).doesNotExist();
         Path snapshot = dir.resolve("hub/models--acme--tiny-model/snapshots").resolve(commit);
@@ -111,8 +122,10 @@ class HubResumeTest {
         String configSha1 = FakeHub.gitSha1(CONFIG.getBytes());
         hub.corrupt(configSha1);
 
-        HubException e = catchThrowableOfType(HubException.class, () -> client.snapshot(HubRef.of(MODEL),
-                new FileFilter(List.of("config.json"), List.of()), DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class,
+                () -> client.snapshot(
+                        HubRef.of(MODEL), new FileFilter(List.of("config.json"), List.of()), DownloadListener.NONE));
 
         assertThat(e.reason()).isEqualTo(HubException.Reason.CHECKSUM);
         assertThat(e.getMessage()).contains("git-sha1 " + configSha1);
@@ -123,11 +136,14 @@ class HubResumeTest {
     void tooLittleDiskSpaceIsSaidBeforeDownloadingAndNothingIsLinked() throws Exception {
         HubClient full = new HubClient(HubSettings.fromEnv(Fixture.env(hub, dir)), Fixture.FAST, d -> 10_000);
 
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> full.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> full.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
 
         assertThat(e.reason()).isEqualTo(HubException.Reason.DISK_FULL);
-        assertThat(e.getMessage()).doesNotContain("\n").contains("'model.safetensors'").contains("needs 600.0 kB")
+        assertThat(e.getMessage())
+                .doesNotContain("\n")
+                .contains("'model.safetensors'")
+                .contains("needs 600.0 kB")
                 .contains("10.0 kB free");
         assertThat(blobs().resolve(weightsSha)).doesNotExist();
         Path snapshot = dir.resolve("hub/models--acme--tiny-model/snapshots").resolve(commit);
@@ -142,8 +158,8 @@ class HubResumeTest {
         Files.write(partial, Arrays.copyOf(WEIGHTS, 250_000));
         HubClient full = new HubClient(HubSettings.fromEnv(Fixture.env(hub, dir)), Fixture.FAST, d -> 1000);
 
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> full.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> full.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
 
         assertThat(e.getMessage()).contains("needs 350.0 kB more");
         assertThat(Files.size(partial)).isEqualTo(250_000);
@@ -152,20 +168,29 @@ class HubResumeTest {
         }
         Snapshot s = client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
         assertThat(Files.readAllBytes(s.file("model.safetensors"))).isEqualTo(WEIGHTS);
-        assertThat(cdnGets()).singleElement().satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=250000-"));
+        assertThat(cdnGets())
+                .singleElement()
+                .satisfies(r -> assertThat(r.header("Range")).isEqualTo("bytes=250000-"));
     }
 
     @Test
     void passingFailuresAreRetriedAndAPersistentOneIsOneLine() {
         hub.unavailable(2);
-        assertThat(client.snapshot(HubRef.of(MODEL), new FileFilter(List.of("config.json"), List.of()),
-                DownloadListener.NONE).files()).containsExactly("config.json");
+        assertThat(client.snapshot(
+                                HubRef.of(MODEL),
+                                new FileFilter(List.of("config.json"), List.of()),
+                                DownloadListener.NONE)
+                        .files())
+                .containsExactly("config.json");
 
         hub.unavailable(100);
         HubClient fresh = Fixture.client(Fixture.env(hub, dir.resolve("elsewhere")));
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> fresh.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> fresh.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
         assertThat(e.reason()).isEqualTo(HubException.Reason.UNAVAILABLE);
-        assertThat(e.getMessage()).doesNotContain("\n").contains("HTTP 503 3 time(s)").contains("try again later");
+        assertThat(e.getMessage())
+                .doesNotContain("\n")
+                .contains("HTTP 503 3 time(s)")
+                .contains("try again later");
     }
 }

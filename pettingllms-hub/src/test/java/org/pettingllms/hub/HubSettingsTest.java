@@ -30,8 +30,10 @@ class HubSettingsTest {
         assertThat(of().cacheDir()).isEqualTo(home.resolve(".cache/huggingface/hub"));
         assertThat(of("XDG_CACHE_HOME", "/x").cacheDir()).isEqualTo(Path.of("/x/huggingface/hub"));
         assertThat(of("XDG_CACHE_HOME", "/x", "HF_HOME", "/h").cacheDir()).isEqualTo(Path.of("/h/hub"));
-        assertThat(of("HF_HOME", "/h", "HUGGINGFACE_HUB_CACHE", "/old").cacheDir()).isEqualTo(Path.of("/old"));
-        assertThat(of("HF_HOME", "/h", "HUGGINGFACE_HUB_CACHE", "/old", "HF_HUB_CACHE", "/c").cacheDir())
+        assertThat(of("HF_HOME", "/h", "HUGGINGFACE_HUB_CACHE", "/old").cacheDir())
+                .isEqualTo(Path.of("/old"));
+        assertThat(of("HF_HOME", "/h", "HUGGINGFACE_HUB_CACHE", "/old", "HF_HUB_CACHE", "/c")
+                        .cacheDir())
                 .isEqualTo(Path.of("/c"));
         assertThat(of("HF_HOME", "~/hf").cacheDir()).isEqualTo(home.resolve("hf/hub"));
     }
@@ -40,7 +42,8 @@ class HubSettingsTest {
     void theEndpointDefaultsToTheHubAndLosesATrailingSlash() {
         assertThat(of().endpoint()).hasToString("https://huggingface.co");
         assertThat(of("HF_ENDPOINT", "https://mirror.example/").endpoint()).hasToString("https://mirror.example");
-        assertThatThrownBy(() -> of("HF_ENDPOINT", "mirror")).isInstanceOf(HubException.class)
+        assertThatThrownBy(() -> of("HF_ENDPOINT", "mirror"))
+                .isInstanceOf(HubException.class)
                 .hasMessage("HF_ENDPOINT 'mirror' is not an http(s) URL; expected for example https://huggingface.co");
     }
 
@@ -67,14 +70,15 @@ class HubSettingsTest {
             assertThat(of("HF_HUB_OFFLINE", no).offline()).as(no).isFalse();
         }
         assertThat(of("TRANSFORMERS_OFFLINE", "1").offline()).isTrue();
-        assertThat(of("TRANSFORMERS_OFFLINE", "1", "HF_HUB_OFFLINE", "0").offline()).isFalse();
+        assertThat(of("TRANSFORMERS_OFFLINE", "1", "HF_HUB_OFFLINE", "0").offline())
+                .isFalse();
     }
 
     @Test
     void timeoutsAreWholeSeconds() {
         assertThat(of().metadataTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(of("HF_HUB_DOWNLOAD_TIMEOUT", "60").downloadTimeout()).isEqualTo(Duration.ofSeconds(60));
-        assertThatThrownBy(() -> of("HF_HUB_ETAG_TIMEOUT", "ten")).hasMessage("HF_HUB_ETAG_TIMEOUT='ten': expected a"
-                + " whole number of seconds > 0");
+        assertThatThrownBy(() -> of("HF_HUB_ETAG_TIMEOUT", "ten"))
+                .hasMessage("HF_HUB_ETAG_TIMEOUT='ten': expected a" + " whole number of seconds > 0");
     }
 }

@@ -24,6 +24,7 @@ class OfflineCacheTest {
 
     @TempDir
     Path dir;
+
     FakeHub hub;
 
     @BeforeEach
@@ -46,7 +47,8 @@ class OfflineCacheTest {
         Files.write(blobs.resolve(weightsEtag), WEIGHTS);
         Files.createDirectories(repoDir.resolve("refs"));
         Files.writeString(repoDir.resolve("refs/main"), COMMIT);
-        Path snap = Files.createDirectories(repoDir.resolve("snapshots").resolve(COMMIT).resolve("onnx"));
+        Path snap = Files.createDirectories(
+                repoDir.resolve("snapshots").resolve(COMMIT).resolve("onnx"));
         Files.createSymbolicLink(snap.getParent().resolve("config.json"), Path.of("../../blobs/" + configEtag));
         Files.createSymbolicLink(snap.resolve("model.onnx"), Path.of("../../../blobs/" + weightsEtag));
         Files.createDirectories(cache.resolve(".locks").resolve(repo.folderName()));
@@ -56,18 +58,20 @@ class OfflineCacheTest {
     void aCacheWrittenByPythonIsUsedOfflineWithoutAnyRequest() throws Exception {
         Path cache = dir.resolve("hf/hub");
         writeAsPythonDoes(cache, MODEL);
-        HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_HOME", dir.resolve("hf").toString(),
-                "HF_HUB_CACHE", "", "HF_HUB_OFFLINE", "1"));
+        HubClient client = Fixture.client(Fixture.env(
+                hub, dir, "HF_HOME", dir.resolve("hf").toString(), "HF_HUB_CACHE", "", "HF_HUB_OFFLINE", "1"));
 
         Snapshot s = client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
         assertThat(s.commit()).isEqualTo(COMMIT);
-        assertThat(s.folder()).isEqualTo(cache.resolve("models--acme--tiny-model/snapshots").resolve(COMMIT));
+        assertThat(s.folder())
+                .isEqualTo(cache.resolve("models--acme--tiny-model/snapshots").resolve(COMMIT));
         assertThat(s.files()).containsExactly("config.json", "onnx/model.onnx");
         assertThat(Files.readString(s.file("config.json"))).isEqualTo(CONFIG);
         assertThat(Files.readAllBytes(s.file("onnx/model.onnx"))).isEqualTo(WEIGHTS);
         // by commit sha, and one file by hf:// URL with a glob
-        assertThat(client.snapshot(new HubRef(MODEL, COMMIT), FileFilter.ALL, DownloadListener.NONE).folder())
+        assertThat(client.snapshot(new HubRef(MODEL, COMMIT), FileFilter.ALL, DownloadListener.NONE)
+                        .folder())
                 .isEqualTo(s.folder());
         assertThat(client.file(HfUrl.parse("hf://acme/tiny-model/onnx/*.onnx"), DownloadListener.NONE))
                 .isEqualTo(s.file("onnx/model.onnx"));
@@ -82,11 +86,13 @@ class OfflineCacheTest {
         files.put("onnx/model.onnx", FakeHub.Content.lfs(WEIGHTS));
         hub.commit(MODEL, "main", files, COMMIT);
 
-        Snapshot s = Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL,
-                DownloadListener.NONE);
+        Snapshot s =
+                Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
-        assertThat(s.folder()).isEqualTo(dir.resolve("hub/models--acme--tiny-model/snapshots").resolve(COMMIT));
-        assertThat(hub.requests()).extracting(FakeHub.Request::path)
+        assertThat(s.folder())
+                .isEqualTo(dir.resolve("hub/models--acme--tiny-model/snapshots").resolve(COMMIT));
+        assertThat(hub.requests())
+                .extracting(FakeHub.Request::path)
                 .containsExactly("/api/models/acme/tiny-model/revision/main");
     }
 
@@ -94,11 +100,12 @@ class OfflineCacheTest {
     void offlineWithNothingCachedIsOneLineThatNamesTheCacheAndTheSetting() {
         HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_HUB_OFFLINE", "true"));
 
-        HubException e = catchThrowableOfType(HubException.class,
-                () -> client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class, () -> client.snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE));
 
         assertThat(e.reason()).isEqualTo(Reason.NOT_CACHED);
-        assertThat(e.getMessage()).doesNotContain("\n")
+        assertThat(e.getMessage())
+                .doesNotContain("\n")
                 .isEqualTo("model repo acme/tiny-model at revision 'main' is not in the Hugging Face cache "
                         + dir.resolve("hub/models--acme--tiny-model") + "; HF_HUB_OFFLINE is set, so nothing is"
                         + " downloaded: unset it to download acme/tiny-model@main");
@@ -110,8 +117,10 @@ class OfflineCacheTest {
         writeAsPythonDoes(dir.resolve("hub"), MODEL);
         HubClient client = Fixture.client(Fixture.env(hub, dir, "HF_HUB_OFFLINE", "yes"));
 
-        HubException e = catchThrowableOfType(HubException.class, () -> client.snapshot(HubRef.of(MODEL),
-                new FileFilter(List.of("*.safetensors"), List.of()), DownloadListener.NONE));
+        HubException e = catchThrowableOfType(
+                HubException.class,
+                () -> client.snapshot(
+                        HubRef.of(MODEL), new FileFilter(List.of("*.safetensors"), List.of()), DownloadListener.NONE));
 
         assertThat(e.reason()).isEqualTo(Reason.NOT_CACHED);
         assertThat(e.getMessage()).contains("has no file matching --include '*.safetensors'");
@@ -120,12 +129,12 @@ class OfflineCacheTest {
     @Test
     void whenTheHubCannotBeReachedACachedRevisionIsUsed() throws Exception {
         hub.commit(MODEL, "main", Fixture.modelFiles());
-        Snapshot online = Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL,
-                DownloadListener.NONE);
+        Snapshot online =
+                Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
         hub.close();
 
-        Snapshot again = Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL,
-                DownloadListener.NONE);
+        Snapshot again =
+                Fixture.client(Fixture.env(hub, dir)).snapshot(HubRef.of(MODEL), FileFilter.ALL, DownloadListener.NONE);
 
         assertThat(again.folder()).isEqualTo(online.folder());
         assertThat(again.files()).containsExactlyInAnyOrderElementsOf(online.files());

@@ -26,12 +26,14 @@ class ParsingTest {
         assertThat(HubRef.parse("datasets/openai/gsm8k@refs/convert/parquet", RepoType.MODEL))
                 .isEqualTo(new HubRef(RepoId.dataset("openai/gsm8k"), "refs/convert/parquet"));
         assertThat(HubRef.parse("openai/gsm8k", RepoType.DATASET).repo().type()).isEqualTo(RepoType.DATASET);
-        assertThat(HubRef.looksLikeId("Qwen/Qwen3-1.7B@0123456789abcdef0123456789abcdef01234567")).isTrue();
+        assertThat(HubRef.looksLikeId("Qwen/Qwen3-1.7B@0123456789abcdef0123456789abcdef01234567"))
+                .isTrue();
         assertThat(HubRef.looksLikeId("Qwen3-1.7B")).isFalse();
         assertThat(HubRef.looksLikeId("/models/x")).isFalse();
         assertThat(HubRef.looksLikeId("fresh:tiny")).isFalse();
         assertThat(HubRef.looksLikeId("a/b@../../x")).isFalse();
-        assertThat(new HubRef(RepoId.model("a/b"), "0123456789abcdef0123456789abcdef01234567").pinned()).isTrue();
+        assertThat(new HubRef(RepoId.model("a/b"), "0123456789abcdef0123456789abcdef01234567").pinned())
+                .isTrue();
         assertThatThrownBy(() -> HubRef.parse("a/b@", RepoType.MODEL)).isInstanceOf(HubException.class);
         assertThatThrownBy(() -> new HubRef(RepoId.model("a/b"), "../x")).hasMessageContaining("is not a revision");
     }
@@ -42,8 +44,10 @@ class ParsingTest {
         assertThat(json.matches("config.json")).isTrue();
         assertThat(json.matches("a/b/tokenizer.json")).isTrue();
         assertThat(json.matches("model.safetensors")).isFalse();
-        assertThat(new FileFilter(List.of("onnx/"), List.of()).matches("onnx/model.onnx")).isTrue();
-        assertThat(new FileFilter(List.of(), List.of("*.bin", "original/*")).matches("original/x.pt")).isFalse();
+        assertThat(new FileFilter(List.of("onnx/"), List.of()).matches("onnx/model.onnx"))
+                .isTrue();
+        assertThat(new FileFilter(List.of(), List.of("*.bin", "original/*")).matches("original/x.pt"))
+                .isFalse();
         assertThat(FileFilter.ALL.matches("anything")).isTrue();
         assertThat(Glob.fnmatch("model-0000[1-3]-of-?????.safetensors").test("model-00002-of-00004.safetensors"))
                 .isTrue();
@@ -51,7 +55,8 @@ class ParsingTest {
         assertThat(Glob.fnmatch("a+b(c).json").test("a+b(c).json")).isTrue();
         assertThat(Glob.fnmatch("[").test("[")).isTrue();
         assertThat(Glob.fnmatch("*.JSON").test("x.json")).isFalse();
-        assertThat(new FileFilter(List.of("*.json"), List.of("sub/*"))).hasToString("--include '*.json' --exclude 'sub/*'");
+        assertThat(new FileFilter(List.of("*.json"), List.of("sub/*")))
+                .hasToString("--include '*.json' --exclude 'sub/*'");
     }
 
     @Test

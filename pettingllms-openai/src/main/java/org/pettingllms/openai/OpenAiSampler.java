@@ -18,12 +18,12 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.text.TextCodec;
 
@@ -49,8 +49,13 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
      * @param timeout     deadline of one request
      * @param maxAttempts tries per call before it fails
      */
-    public record Options(List<URI> servers, Protocol protocol, String servedModel, int maxInFlight, Duration timeout,
-                          int maxAttempts) {
+    public record Options(
+            List<URI> servers,
+            Protocol protocol,
+            String servedModel,
+            int maxInFlight,
+            Duration timeout,
+            int maxAttempts) {
         public Options {
             servers = List.copyOf(servers);
             if (servers.isEmpty() || maxInFlight < 1 || maxAttempts < 1) {
@@ -70,7 +75,9 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
     public OpenAiSampler(Options options, Function<String, TextCodec> codecs) {
         this.options = options;
         this.codecs = codecs;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1)
+        this.http = HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1)
                 .build();
         this.replicas = new Replicas(options.servers(), http, 3, Duration.ofSeconds(2));
         this.inFlight = new Semaphore(options.maxInFlight());
@@ -128,32 +135,41 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
     }
 
     /** Samples on one given replica under the served name {@code model} (null: the base model). */
-    public List<Completion> sampleOn(URI replica, PolicyRef policy, String model, int[] ids, int n,
-                                     SamplingParams params) {
+    public List<Completion> sampleOn(
+            URI replica, PolicyRef policy, String model, int[] ids, int n, SamplingParams params) {
         if (model == null && options.protocol() == Protocol.VLLM) {
             model = options.servedModel();
         }
         return request(replica, policy, model, ids, n, params);
     }
 
-    private List<Completion> request(URI only, PolicyRef policy, String model, int[] ids, int n,
-                                     SamplingParams params) {
+    private List<Completion> request(
+            URI only, PolicyRef policy, String model, int[] ids, int n, SamplingParams params) {
         String body = options.protocol().request(model, ids, n, params).toString();
-        Answer answer = send(only, options.protocol().generatePath, body, "sampling " + policy
-                + (only == null ? "" : " on " + only));
+        Answer answer = send(
+                only,
+                options.protocol().generatePath,
+                body,
+                "sampling " + policy + (only == null ? "" : " on " + only));
         List<Completion> out = new ArrayList<>(n);
         for (Protocol.Choice c : options.protocol().parse(answer.body(), n, model)) {
-            out.add(new Completion(IntSeq.of(ids), IntSeq.of(c.tokens()), FloatSeq.of(c.logprobs()), c.text(),
-                    c.finish(), c.weightVersion() != null && policy.adapter() == null ? weightVersionOf(c.weightVersion())
-                    : versionOf(c.model()), answer.replica() + " " + (c.model() == null ? "base" : c.model())
-                    + (c.weightVersion() == null ? "" : " " + c.weightVersion())));
+            out.add(new Completion(
+                    IntSeq.of(ids),
+                    IntSeq.of(c.tokens()),
+                    FloatSeq.of(c.logprobs()),
+                    c.text(),
+                    c.finish(),
+                    c.weightVersion() != null && policy.adapter() == null
+                            ? weightVersionOf(c.weightVersion())
+                            : versionOf(c.model()),
+                    answer.replica() + " " + (c.model() == null ? "base" : c.model())
+                            + (c.weightVersion() == null ? "" : " " + c.weightVersion())));
         }
         return out;
     }
 
     /** A successful answer and the replica that gave it. */
-    private record Answer(JsonNode body, URI replica) {
-    }
+    private record Answer(JsonNode body, URI replica) {}
 
     /** POSTs to one given replica (adapter loading), with the same retries on that replica only. */
     JsonNode postTo(URI replica, String path, String body, String what) {
@@ -185,16 +201,22 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
                 }
                 boolean ok = false;
                 try {
-                    HttpResponse<String> res = http.send(HttpRequest.newBuilder(r.uri.resolve(path))
-                            .timeout(options.timeout()).header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                    HttpResponse<String> res = http.send(
+                            HttpRequest.newBuilder(r.uri.resolve(path))
+                                    .timeout(options.timeout())
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                                    .build(),
                             HttpResponse.BodyHandlers.ofString());
                     int status = res.statusCode();
                     if (status == 200) {
                         ok = true;
                         String text = res.body();
-                        return new Answer(text.startsWith("{") || text.startsWith("[") ? Protocol.JSON.readTree(text)
-                                : Protocol.JSON.getNodeFactory().textNode(text), r.uri);
+                        return new Answer(
+                                text.startsWith("{") || text.startsWith("[")
+                                        ? Protocol.JSON.readTree(text)
+                                        : Protocol.JSON.getNodeFactory().textNode(text),
+                                r.uri);
                     }
                     last = r + " answered " + status + ": " + abbreviate(res.body());
                     if (status != 429 && status < 500) {
@@ -204,7 +226,8 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
                 } catch (HttpTimeoutException e) {
                     last = r + " timed out after " + options.timeout().toMillis() + " ms";
                 } catch (IOException e) {
-                    last = r + ": " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + e.getMessage());
+                    last = r + ": " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : " " + e.getMessage());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException("interrupted while " + what, e);

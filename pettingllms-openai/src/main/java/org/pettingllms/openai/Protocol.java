@@ -41,9 +41,8 @@ public enum Protocol {
 
     /** One sampled completion as the server returned it. */
     /** @param weightVersion SGLang's {@code meta_info.weight_version}, or null */
-    public record Choice(int[] tokens, float[] logprobs, String text, FinishReason finish, String model,
-                         String weightVersion) {
-    }
+    public record Choice(
+            int[] tokens, float[] logprobs, String text, FinishReason finish, String model, String weightVersion) {}
 
     /**
      * The request body.
@@ -60,15 +59,25 @@ public enum Protocol {
         p.stop().forEach(stop::add);
         if (this == VLLM) {
             body.put("model", model).set("prompt", ids);
-            body.put("n", n).put("max_tokens", p.maxTokens()).put("temperature", p.temperature())
-                    .put("top_p", p.topP()).put("top_k", p.topK() > 0 ? p.topK() : -1).put("seed", p.seed())
-                    .put("logprobs", 0).put("return_token_ids", true).set("stop", stop);
+            body.put("n", n)
+                    .put("max_tokens", p.maxTokens())
+                    .put("temperature", p.temperature())
+                    .put("top_p", p.topP())
+                    .put("top_k", p.topK() > 0 ? p.topK() : -1)
+                    .put("seed", p.seed())
+                    .put("logprobs", 0)
+                    .put("return_token_ids", true)
+                    .set("stop", stop);
         } else {
             body.set("input_ids", ids);
             ObjectNode sp = body.putObject("sampling_params");
-            sp.put("n", n).put("max_new_tokens", p.maxTokens()).put("temperature", p.temperature())
-                    .put("top_p", p.topP()).put("top_k", p.topK() > 0 ? p.topK() : -1)
-                    .put("sampling_seed", p.seed()).set("stop", stop);
+            sp.put("n", n)
+                    .put("max_new_tokens", p.maxTokens())
+                    .put("temperature", p.temperature())
+                    .put("top_p", p.topP())
+                    .put("top_k", p.topK() > 0 ? p.topK() : -1)
+                    .put("sampling_seed", p.seed())
+                    .set("stop", stop);
             body.put("return_logprob", true);
             if (model != null) {
                 body.put("lora_path", model);
@@ -83,8 +92,8 @@ public enum Protocol {
         if (this == VLLM) {
             JsonNode choices = body.path("choices");
             if (!choices.isArray() || choices.size() != n) {
-                throw new ProtocolException("expected " + n + " choices, got " + (choices.isArray() ? choices.size()
-                        : "none") + ": " + abbreviate(body));
+                throw new ProtocolException("expected " + n + " choices, got "
+                        + (choices.isArray() ? choices.size() : "none") + ": " + abbreviate(body));
             }
             String model = body.path("model").asText(requestedModel);
             for (int i = 0; i < n; i++) {
@@ -101,7 +110,8 @@ public enum Protocol {
                 }
                 String reason = c.path("finish_reason").asText("");
                 JsonNode stopReason = c.path("stop_reason");
-                FinishReason finish = reason.equals("length") ? FinishReason.LENGTH
+                FinishReason finish = reason.equals("length")
+                        ? FinishReason.LENGTH
                         : stopReason.isTextual() ? FinishReason.STOP_STRING : FinishReason.EOS;
                 out.add(new Choice(ints(ids), floats(lps, i), c.path("text").asText(""), finish, model, null));
             }
@@ -127,7 +137,10 @@ public enum Protocol {
                 float[] logprobs = new float[lps.size()];
                 for (int t = 0; t < tokens.length; t++) {
                     JsonNode e = lps.get(t);
-                    if (!e.isArray() || e.size() < 2 || !e.get(0).isNumber() || !e.get(1).isIntegralNumber()) {
+                    if (!e.isArray()
+                            || e.size() < 2
+                            || !e.get(0).isNumber()
+                            || !e.get(1).isIntegralNumber()) {
                         throw new ProtocolException("result " + i + ": output_token_logprobs[" + t + "] is " + e
                                 + ", expected [logprob, token_id, ...]");
                     }
@@ -135,10 +148,18 @@ public enum Protocol {
                     tokens[t] = e.get(1).asInt();
                 }
                 JsonNode fr = meta.path("finish_reason");
-                FinishReason finish = fr.path("type").asText("").equals("length") ? FinishReason.LENGTH
+                FinishReason finish = fr.path("type").asText("").equals("length")
+                        ? FinishReason.LENGTH
                         : fr.path("matched").isTextual() ? FinishReason.STOP_STRING : FinishReason.EOS;
-                out.add(new Choice(tokens, logprobs, r.path("text").asText(""), finish, requestedModel,
-                        meta.hasNonNull("weight_version") ? meta.path("weight_version").asText() : null));
+                out.add(new Choice(
+                        tokens,
+                        logprobs,
+                        r.path("text").asText(""),
+                        finish,
+                        requestedModel,
+                        meta.hasNonNull("weight_version")
+                                ? meta.path("weight_version").asText()
+                                : null));
             }
         }
         return out;

@@ -106,8 +106,12 @@ final class Replicas {
         for (Replica r : due) {
             boolean healthy;
             try {
-                HttpResponse<Void> res = http.send(HttpRequest.newBuilder(r.uri.resolve("/health"))
-                        .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                HttpResponse<Void> res = http.send(
+                        HttpRequest.newBuilder(r.uri.resolve("/health"))
+                                .timeout(Duration.ofSeconds(2))
+                                .GET()
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding());
                 healthy = res.statusCode() == 200;
             } catch (java.io.IOException e) {
                 healthy = false;

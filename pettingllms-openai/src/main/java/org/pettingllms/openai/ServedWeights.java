@@ -10,11 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * A learner whose weights are served by inference servers: publishing an adapter policy writes its PEFT adapter
@@ -65,14 +65,23 @@ public final class ServedWeights implements Learner {
         }
         String old = served.get(policy);
         for (URI replica : sampler.servers()) {
-            ObjectNode body = Protocol.JSON.createObjectNode().put("lora_name", name).put("lora_path", dir.toString());
-            sampler.postTo(replica, sampler.options().protocol().loadPath, body.toString(),
+            ObjectNode body =
+                    Protocol.JSON.createObjectNode().put("lora_name", name).put("lora_path", dir.toString());
+            sampler.postTo(
+                    replica,
+                    sampler.options().protocol().loadPath,
+                    body.toString(),
                     "loading adapter " + name + " on " + replica);
             check(replica, policy, name);
             if (old != null) {
                 try {
-                    sampler.postTo(replica, sampler.options().protocol().unloadPath,
-                            Protocol.JSON.createObjectNode().put("lora_name", old).toString(),
+                    sampler.postTo(
+                            replica,
+                            sampler.options().protocol().unloadPath,
+                            Protocol.JSON
+                                    .createObjectNode()
+                                    .put("lora_name", old)
+                                    .toString(),
                             "unloading adapter " + old + " on " + replica);
                 } catch (IllegalStateException e) {
                     // an adapter already gone is what we wanted
@@ -109,8 +118,15 @@ public final class ServedWeights implements Learner {
             throw new java.io.UncheckedIOException("cannot write the weights of " + policy + " to " + dir, e);
         }
         for (URI replica : sampler.servers()) {
-            sampler.postTo(replica, path, Protocol.JSON.createObjectNode().put("model_path", dir.toString())
-                    .put("weight_version", name).toString(), "reloading weights " + name + " on " + replica);
+            sampler.postTo(
+                    replica,
+                    path,
+                    Protocol.JSON
+                            .createObjectNode()
+                            .put("model_path", dir.toString())
+                            .put("weight_version", name)
+                            .toString(),
+                    "reloading weights " + name + " on " + replica);
             check(replica, policy, null);
         }
         served.put(policy, name);
@@ -119,13 +135,15 @@ public final class ServedWeights implements Learner {
 
     /** The probe: the replica's logprobs of its own greedy tokens must be the learner's. */
     private void check(URI replica, PolicyRef policy, String name) {
-        Completion c = sampler.sampleOn(replica, policy, name, probe, 1,
-                new SamplingParams(0.0, 0, 1.0, 8, List.of(), 0)).get(0);
+        Completion c = sampler.sampleOn(
+                        replica, policy, name, probe, 1, new SamplingParams(0.0, 0, 1.0, 8, List.of(), 0))
+                .get(0);
         if (c.tokens().size() == 0) {
             return; // nothing generated: nothing to compare
         }
-        FloatSeq mine = learner.logprobs(policy, List.of(new TrainExample(c.promptTokens(), c.tokens(),
-                c.logprobs(), 0))).get(0);
+        FloatSeq mine = learner.logprobs(
+                        policy, List.of(new TrainExample(c.promptTokens(), c.tokens(), c.logprobs(), 0)))
+                .get(0);
         double gap = 0;
         for (int t = 0; t < mine.size(); t++) {
             gap += Math.abs(mine.get(t) - c.logprobs().get(t));
@@ -133,7 +151,8 @@ public final class ServedWeights implements Learner {
         gap /= mine.size();
         if (!(gap <= tolerance)) {
             throw new IllegalStateException("replica " + replica + " does not serve the weights of " + policy
-                    + " after loading " + (name == null ? "new weights" : "adapter " + name) + ": its probe logprobs differ from the learner's by "
+                    + " after loading " + (name == null ? "new weights" : "adapter " + name)
+                    + ": its probe logprobs differ from the learner's by "
                     + String.format("%.3g", gap) + " per token (tolerance " + tolerance + "); stale or wrong weights");
         }
     }

@@ -50,12 +50,15 @@ class ReplicasTest {
             var body = request.json();
             StringBuilder choices = new StringBuilder();
             for (int i = 0; i < body.path("n").asInt(); i++) {
-                choices.append(i > 0 ? "," : "").append("{\"index\":").append(i).append(",\"text\":\"ab\",")
+                choices.append(i > 0 ? "," : "")
+                        .append("{\"index\":")
+                        .append(i)
+                        .append(",\"text\":\"ab\",")
                         .append("\"logprobs\":{\"token_logprobs\":[-0.5,-0.25]},\"finish_reason\":\"length\",")
                         .append("\"stop_reason\":null,\"token_ids\":[7,8]}");
             }
-            return Response.json(200, "{\"model\":\"" + body.path("model").asText() + "\",\"choices\":[" + choices
-                    + "]}");
+            return Response.json(
+                    200, "{\"model\":\"" + body.path("model").asText() + "\",\"choices\":[" + choices + "]}");
         }
 
         int generate() {
@@ -92,10 +95,14 @@ class ReplicasTest {
         try (OpenAiSampler s = sampler(List.of(bad.uri(), good.uri()), Duration.ofSeconds(5))) {
             for (int i = 0; i < 12; i++) {
                 List<Completion> out = sample(s, 3);
-                assertThat(out).hasSize(3).allSatisfy(c -> assertThat(c.tokens().toArray()).containsExactly(7, 8));
+                assertThat(out)
+                        .hasSize(3)
+                        .allSatisfy(c -> assertThat(c.tokens().toArray()).containsExactly(7, 8));
                 assertThat(out.get(0).source()).startsWith(good.uri().toString());
             }
-            assertThat(bad.generate()).as("dropped after three failures in a row").isEqualTo(3);
+            assertThat(bad.generate())
+                    .as("dropped after three failures in a row")
+                    .isEqualTo(3);
             assertThat(good.generate()).isEqualTo(12);
             bad.failWith.set(0);
             Thread.sleep(2100); // the cooldown
@@ -112,7 +119,9 @@ class ReplicasTest {
         Fake a = new Fake();
         a.failWith.set(400);
         try (OpenAiSampler s = sampler(List.of(a.uri()), Duration.ofSeconds(5))) {
-            assertThatThrownBy(() -> sample(s, 1)).hasMessageContaining("answered 400").hasMessageContaining("nope");
+            assertThatThrownBy(() -> sample(s, 1))
+                    .hasMessageContaining("answered 400")
+                    .hasMessageContaining("nope");
             assertThat(a.generate()).isEqualTo(1);
         }
         Fake slow = new Fake();
@@ -131,11 +140,13 @@ class ReplicasTest {
         Fake a = new Fake();
         a.server.enqueue("/v1/completions", Response.dropConnection());
         try (OpenAiSampler s = sampler(List.of(a.uri()), Duration.ofSeconds(5))) {
-            assertThat(sample(s, 2)).hasSize(2)
+            assertThat(sample(s, 2))
+                    .hasSize(2)
                     .allSatisfy(c -> assertThat(c.tokens().toArray()).containsExactly(7, 8));
         }
         List<RecordedRequest> sent = a.server.requests().stream()
-                .filter(r -> r.path().equals("/v1/completions")).toList();
+                .filter(r -> r.path().equals("/v1/completions"))
+                .toList();
         assertThat(sent).hasSize(2);
         assertThat(sent.get(1).json()).isEqualTo(sent.get(0).json());
         assertThat(sent.get(0).json().path("prompt").toString()).isEqualTo("[1,2]");
@@ -154,7 +165,9 @@ class ReplicasTest {
             }
             assertThat(a.generate()).as("the first request reached a").isEqualTo(1);
             for (int i = 0; i < 3; i++) { // a holds one request, b none: each goes to b
-                assertThat(sample(s, 1).get(0).source()).as("a was busy").startsWith(b.uri().toString());
+                assertThat(sample(s, 1).get(0).source())
+                        .as("a was busy")
+                        .startsWith(b.uri().toString());
             }
             a.hold.countDown();
             assertThat(first.get().get(0).source()).startsWith(a.uri().toString());

@@ -6,8 +6,7 @@ import java.util.List;
 
 /** Typed reads of request fields; a wrong type or range is a {@link BadRequest} naming the field. */
 final class Fields {
-    private Fields() {
-    }
+    private Fields() {}
 
     static int integer(JsonNode body, String name, int def, int min, int max) {
         JsonNode v = body.get(name);
@@ -51,7 +50,8 @@ final class Fields {
             return def;
         }
         if (!v.isTextual()) {
-            throw BadRequest.field(name, "expected a string, got " + v.getNodeType().name().toLowerCase());
+            throw BadRequest.field(
+                    name, "expected a string, got " + v.getNodeType().name().toLowerCase());
         }
         return v.asText();
     }

@@ -8,15 +8,15 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * The generation endpoints' request and response bodies, as vLLM and SGLang define them. Candidate {@code i} of a
@@ -113,7 +113,9 @@ final class Generation {
                 }
             }
         }
-        root.putObject("usage").put("prompt_tokens", ids.length).put("completion_tokens", completionTokens)
+        root.putObject("usage")
+                .put("prompt_tokens", ids.length)
+                .put("completion_tokens", completionTokens)
                 .put("total_tokens", ids.length + completionTokens);
         return root;
     }
@@ -134,8 +136,9 @@ final class Generation {
                 case "system" -> ChatMessage.Speaker.SYSTEM;
                 case "user" -> ChatMessage.Speaker.USER;
                 case "assistant" -> ChatMessage.Speaker.ASSISTANT;
-                default -> throw BadRequest.field("messages[" + i + "].role", "expected system, user or assistant,"
-                        + " got '" + role + "'");
+                default ->
+                    throw BadRequest.field(
+                            "messages[" + i + "].role", "expected system, user or assistant," + " got '" + role + "'");
             };
             if (!m.path("content").isTextual()) {
                 throw BadRequest.field("messages[" + i + "].content", "expected a string");
@@ -164,7 +167,9 @@ final class Generation {
             choice.put("finish_reason", c.finish() == FinishReason.LENGTH ? "length" : "stop");
         }
         int promptTokens = out.isEmpty() ? 0 : out.get(0).promptTokens().size();
-        root.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
+        root.putObject("usage")
+                .put("prompt_tokens", promptTokens)
+                .put("completion_tokens", completionTokens)
                 .put("total_tokens", promptTokens + completionTokens);
         return root;
     }
@@ -202,7 +207,8 @@ final class Generation {
             for (int k = 0; k < c.tokens().size(); k++) {
                 outIds.add(c.tokens().get(k));
             }
-            ObjectNode meta = r.putObject("meta_info").put("id", UUID.randomUUID().toString());
+            ObjectNode meta =
+                    r.putObject("meta_info").put("id", UUID.randomUUID().toString());
             ObjectNode finish = meta.putObject("finish_reason");
             if (c.finish() == FinishReason.LENGTH) {
                 finish.put("type", "length").put("length", c.tokens().size());
@@ -215,12 +221,16 @@ final class Generation {
                     finish.put("matched", c.tokens().get(c.tokens().size() - 1));
                 }
             }
-            meta.put("prompt_tokens", ids.length).put("completion_tokens", c.tokens().size())
+            meta.put("prompt_tokens", ids.length)
+                    .put("completion_tokens", c.tokens().size())
                     .put("weight_version", weightVersion);
             if (logprobs) {
                 ArrayNode lp = meta.putArray("output_token_logprobs");
                 for (int k = 0; k < c.tokens().size(); k++) {
-                    lp.addArray().add(c.logprobs().get(k)).add(c.tokens().get(k)).addNull();
+                    lp.addArray()
+                            .add(c.logprobs().get(k))
+                            .add(c.tokens().get(k))
+                            .addNull();
                 }
             }
         }
@@ -232,15 +242,23 @@ final class Generation {
      * {@code top_p}, {@code stop}), the token budget each names its own way, and the seed under {@code seedField}.
      */
     private SamplingParams params(JsonNode fields, int maxTokens, String seedField) {
-        return new SamplingParams(Fields.number(fields, "temperature", 1.0, 0, 100),
-                Math.max(0, Fields.integer(fields, "top_k", 0, -1, vocab)), Fields.number(fields, "top_p", 1.0, 1e-9, 1),
-                maxTokens, Fields.strings(fields, "stop"), seed(fields, seedField));
+        return new SamplingParams(
+                Fields.number(fields, "temperature", 1.0, 0, 100),
+                Math.max(0, Fields.integer(fields, "top_k", 0, -1, vocab)),
+                Fields.number(fields, "top_p", 1.0, 1e-9, 1),
+                maxTokens,
+                Fields.strings(fields, "stop"),
+                seed(fields, seedField));
     }
 
     /** An OpenAI-style response's first fields: id, object, created, model. */
     private ObjectNode header(String idPrefix, String object, String name) {
-        return InferenceServer.JSON.createObjectNode().put("id", idPrefix + UUID.randomUUID()).put("object", object)
-                .put("created", System.currentTimeMillis() / 1000).put("model", name == null ? model : name);
+        return InferenceServer.JSON
+                .createObjectNode()
+                .put("id", idPrefix + UUID.randomUUID())
+                .put("object", object)
+                .put("created", System.currentTimeMillis() / 1000)
+                .put("model", name == null ? model : name);
     }
 
     /** The stop string that ended a completion, or null (end of sequence, or the budget). */

@@ -69,12 +69,12 @@ public final class InferenceServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
-            config.routes.post("/v1/completions", limited(ctx -> json(ctx, 200,
-                    generation.completions(body(ctx), this::policy))));
-            config.routes.post("/v1/chat/completions", limited(ctx -> json(ctx, 200,
-                    generation.chat(body(ctx), this::policy))));
-            config.routes.post("/generate", limited(ctx -> json(ctx, 200,
-                    generation.generate(body(ctx), this::sglangPolicy))));
+            config.routes.post(
+                    "/v1/completions", limited(ctx -> json(ctx, 200, generation.completions(body(ctx), this::policy))));
+            config.routes.post(
+                    "/v1/chat/completions", limited(ctx -> json(ctx, 200, generation.chat(body(ctx), this::policy))));
+            config.routes.post(
+                    "/generate", limited(ctx -> json(ctx, 200, generation.generate(body(ctx), this::sglangPolicy))));
             config.routes.post("/v1/load_lora_adapter", ctx -> load(ctx, false));
             config.routes.post("/v1/unload_lora_adapter", ctx -> unload(ctx, false));
             config.routes.post("/load_lora_adapter", ctx -> load(ctx, true));
@@ -90,9 +90,10 @@ public final class InferenceServer implements AutoCloseable {
 
     /** The embedded engine for serving one model directory (its base weights; adapters are loaded by name). */
     public static EmbeddedEngine openEngine(String model, String device) throws java.io.IOException {
-        return EmbeddedEngine.open(EmbeddedEngine.Settings.serving(model, device),
-                org.pettingllms.core.backend.PolicyMap.forLevel(org.pettingllms.core.backend.Level.L1,
-                        List.of("model"), model, java.util.Set.of()));
+        return EmbeddedEngine.open(
+                EmbeddedEngine.Settings.serving(model, device),
+                org.pettingllms.core.backend.PolicyMap.forLevel(
+                        org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
     }
 
     /** Starts listening; {@link #uri()} then names the bound port. */
@@ -140,8 +141,13 @@ public final class InferenceServer implements AutoCloseable {
             throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
         }
         generation.weightVersion(version);
-        json(ctx, 200, JSON.createObjectNode().put("success", true).put("message", "weights updated from " + dir)
-                .put("num_paused_requests", 0));
+        json(
+                ctx,
+                200,
+                JSON.createObjectNode()
+                        .put("success", true)
+                        .put("message", "weights updated from " + dir)
+                        .put("num_paused_requests", 0));
     }
 
     /** Requests holding a slot now. */
@@ -170,8 +176,8 @@ public final class InferenceServer implements AutoCloseable {
         }
         PolicyRef ref = adapters.get(name);
         if (ref == null) {
-            throw new BadRequest(404, "model", "field 'model': the model '" + name + "' does not exist; served: "
-                    + served());
+            throw new BadRequest(
+                    404, "model", "field 'model': the model '" + name + "' does not exist; served: " + served());
         }
         return ref;
     }
@@ -183,8 +189,10 @@ public final class InferenceServer implements AutoCloseable {
         }
         PolicyRef ref = adapters.get(loraPath);
         if (ref == null) {
-            throw new BadRequest(404, "lora_path", "field 'lora_path': no adapter named '" + loraPath
-                    + "' is loaded; loaded: " + adapters.keySet());
+            throw new BadRequest(
+                    404,
+                    "lora_path",
+                    "field 'lora_path': no adapter named '" + loraPath + "' is loaded; loaded: " + adapters.keySet());
         }
         return ref;
     }
@@ -198,10 +206,19 @@ public final class InferenceServer implements AutoCloseable {
     private ObjectNode models() {
         ObjectNode root = JSON.createObjectNode().put("object", "list");
         ArrayNode data = root.putArray("data");
-        data.addObject().put("id", options.servedName()).put("object", "model").put("owned_by", "pettingllms")
+        data.addObject()
+                .put("id", options.servedName())
+                .put("object", "model")
+                .put("owned_by", "pettingllms")
                 .put("root", model);
-        adapters.keySet().stream().sorted().forEach(a -> data.addObject().put("id", a).put("object", "model")
-                .put("owned_by", "pettingllms").put("root", a).put("parent", options.servedName()));
+        adapters.keySet().stream()
+                .sorted()
+                .forEach(a -> data.addObject()
+                        .put("id", a)
+                        .put("object", "model")
+                        .put("owned_by", "pettingllms")
+                        .put("root", a)
+                        .put("parent", options.servedName()));
         return root;
     }
 
@@ -210,8 +227,8 @@ public final class InferenceServer implements AutoCloseable {
         String name = Fields.text(body, "lora_name", null);
         String path = Fields.text(body, "lora_path", null);
         if (adapters.containsKey(name) && !sglang) {
-            throw new BadRequest(400, "lora_name", "field 'lora_name': the adapter '" + name
-                    + "' has already been loaded");
+            throw new BadRequest(
+                    400, "lora_name", "field 'lora_name': the adapter '" + name + "' has already been loaded");
         }
         try {
             loadAdapter(name, Path.of(path));
@@ -257,10 +274,18 @@ public final class InferenceServer implements AutoCloseable {
 
     /** vLLM's error body: {@code {"object": "error", "message", "type", "param", "code"}}. */
     static void error(Context ctx, int status, String message, String param) {
-        ObjectNode e = JSON.createObjectNode().put("object", "error").put("message", message)
-                .put("type", status == 429 ? "TooManyRequests" : status == 404 ? "NotFoundError"
-                        : status >= 500 ? "InternalServerError" : "BadRequestError")
-                .put("param", param).put("code", status);
+        ObjectNode e = JSON.createObjectNode()
+                .put("object", "error")
+                .put("message", message)
+                .put(
+                        "type",
+                        status == 429
+                                ? "TooManyRequests"
+                                : status == 404
+                                        ? "NotFoundError"
+                                        : status >= 500 ? "InternalServerError" : "BadRequestError")
+                .put("param", param)
+                .put("code", status);
         ctx.status(status).contentType("application/json").result(e.toString());
     }
 

@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Nested;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
@@ -24,7 +24,8 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /** The remote sampler over a {@code serve} replica keeps the sampler contract, with either protocol. */
 class RemoteContractsTest {
-    static final String MODEL = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+    static final String MODEL =
+            SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
 
     abstract static class Remote extends SamplerContract {
         final List<AutoCloseable> open = new ArrayList<>();
@@ -33,22 +34,29 @@ class RemoteContractsTest {
         final PolicyRef policy = new PolicyRef(MODEL, "plan");
 
         Remote(Protocol protocol) throws Exception {
-            var cfg = ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n",
-                    "test", List.of());
+            var cfg = ConfigLoader.fromYaml(
+                    "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n", "test", List.of());
             PolicyMap policies = PolicyMap.forLevel(Level.L2, List.of("tool", "plan"), MODEL, Set.of());
             EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, policies);
             EmbeddedEngine servingEngine = EmbeddedEngine.open(cfg, policies);
-            InferenceServer server = new InferenceServer(servingEngine, MODEL,
-                    new InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start();
-            sampler = new OpenAiSampler(new OpenAiSampler.Options(List.of(server.uri()), protocol, "tiny", 16,
-                    Duration.ofSeconds(30), 4), learnerEngine::codec);
+            InferenceServer server = new InferenceServer(
+                            servingEngine, MODEL, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
+                    .start();
+            sampler = new OpenAiSampler(
+                    new OpenAiSampler.Options(List.of(server.uri()), protocol, "tiny", 16, Duration.ofSeconds(30), 4),
+                    learnerEngine::codec);
             Path published = Files.createTempDirectory("pettingllms-contract");
-            learner = new ServedWeights(learnerEngine.learner(), sampler, published,
-                    learnerEngine.codec(MODEL).encode("plan-path-v1 plan\n#..\n>"), 1e-4);
+            learner = new ServedWeights(
+                    learnerEngine.learner(),
+                    sampler,
+                    published,
+                    learnerEngine.codec(MODEL).encode("plan-path-v1 plan\n#..\n>"),
+                    1e-4);
             learner.publish(policy); // the adapter's version 0 on the server
             open.addAll(List.of(sampler, server, servingEngine, learnerEngine, () -> {
                 try (var files = Files.walk(published)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    files.sorted(java.util.Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
                 }
             }));
         }

@@ -23,12 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.SeededProblems;
@@ -53,7 +53,8 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * visible difference in the next mini-batch's loss.
  */
 class RemoteRolloutTest {
-    static final String MODEL = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+    static final String MODEL =
+            SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
     /**
      * One request (K = 3 rows) per generation batch, in-process and on every replica. Dynamic batching groups
      * whatever requests arrive together, so a row's logits depend on its batch mates in the last float bits, and at
@@ -61,9 +62,10 @@ class RemoteRolloutTest {
      * the same tokens wherever a request runs, which is what these tests compare.
      */
     static final String BATCH_PER_REQUEST = "engine.maxBatchRows=3";
+
     final List<AutoCloseable> open = new ArrayList<>();
-    final PlanningTask<?, ?> task = new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT),
-            List.of("tool", "plan"), 2);
+    final PlanningTask<?, ?> task =
+            new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT), List.of("tool", "plan"), 2);
     final PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), MODEL, Set.of());
     final ProblemSource problems = new SeededProblems(task.id(), 1);
 
@@ -78,11 +80,20 @@ class RemoteRolloutTest {
      * two, the in-process and remote losses differed by up to 4% in clean-clone runs with identical samples.
      */
     RunConfig config(int steps, double lr) {
-        return ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n", "test",
-                List.of("train.steps=" + steps, "rollout.problemsPerStep=3", "rollout.k=3",
-                        "rollout.sampling.maxTokens=24", "train.miniBatches=1", "train.learningRate=" + lr,
+        return ConfigLoader.fromYaml(
+                "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=" + steps,
+                        "rollout.problemsPerStep=3",
+                        "rollout.k=3",
+                        "rollout.sampling.maxTokens=24",
+                        "train.miniBatches=1",
+                        "train.learningRate=" + lr,
                         BATCH_PER_REQUEST,
-                        "train.checkpointEvery=0", "train.validateEvery=0", "validation.problems=0"));
+                        "train.checkpointEvery=0",
+                        "train.validateEvery=0",
+                        "validation.problems=0"));
     }
 
     EmbeddedEngine engine() throws Exception {
@@ -92,8 +103,8 @@ class RemoteRolloutTest {
     }
 
     InferenceServer replica() throws Exception {
-        InferenceServer s = new InferenceServer(engine(), MODEL, new InferenceServer.Options("127.0.0.1", 0, "tiny",
-                64)).start();
+        InferenceServer s =
+                new InferenceServer(engine(), MODEL, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start();
         open.add(0, s);
         return s;
     }
@@ -135,8 +146,9 @@ class RemoteRolloutTest {
     }
 
     OpenAiSampler remote(EmbeddedEngine learnerEngine, List<URI> servers, Protocol protocol) {
-        OpenAiSampler s = new OpenAiSampler(new OpenAiSampler.Options(servers, protocol, "tiny", 32,
-                Duration.ofSeconds(30), 8), learnerEngine::codec);
+        OpenAiSampler s = new OpenAiSampler(
+                new OpenAiSampler.Options(servers, protocol, "tiny", 32, Duration.ofSeconds(30), 8),
+                learnerEngine::codec);
         open.add(0, s);
         return s;
     }
@@ -170,8 +182,14 @@ class RemoteRolloutTest {
             for (Protocol protocol : List.of(Protocol.VLLM)) {
                 OpenAiSampler sampler = remote(learnerEngine, List.of(r1.uri(), r2.uri()), protocol);
                 Recording remote = new Recording(sampler);
-                Trainer b = new Trainer(config(2), task, problems, policies, remote,
-                        served(learnerEngine, sampler, dir), dir.resolve("b"));
+                Trainer b = new Trainer(
+                        config(2),
+                        task,
+                        problems,
+                        policies,
+                        remote,
+                        served(learnerEngine, sampler, dir),
+                        dir.resolve("b"));
                 List<StepReport> got = List.of(b.step(0), b.step(1));
                 assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
                 assertSameMetrics(expected.get(0), got.get(0));
@@ -185,13 +203,21 @@ class RemoteRolloutTest {
         Torch.runOnOneThread(() -> {
             EmbeddedEngine local = engine();
             Recording inProcess = new Recording(local.sampler());
-            StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
-                    dir.resolve("a")).step(0);
+            StepReport expected = new Trainer(
+                            config(1), task, problems, policies, inProcess, local.learner(), dir.resolve("a"))
+                    .step(0);
             EmbeddedEngine learnerEngine = engine();
             OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri()), Protocol.SGLANG);
             Recording remote = new Recording(sampler);
-            StepReport got = new Trainer(config(1), task, problems, policies, remote,
-                    served(learnerEngine, sampler, dir), dir.resolve("b")).step(0);
+            StepReport got = new Trainer(
+                            config(1),
+                            task,
+                            problems,
+                            policies,
+                            remote,
+                            served(learnerEngine, sampler, dir),
+                            dir.resolve("b"))
+                    .step(0);
             assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
             assertSameMetrics(expected, got);
         });
@@ -204,10 +230,17 @@ class RemoteRolloutTest {
             PolicyMap l1 = PolicyMap.forLevel(Level.L1, task.roles(), MODEL, Set.of());
             RunConfig cfg = ConfigLoader.fromYaml(
                     "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L1}\n",
-                    "test", List.of("train.steps=2", "rollout.problemsPerStep=3", "rollout.k=3",
-                            "rollout.sampling.maxTokens=24", "train.learningRate=1.0e-3", BATCH_PER_REQUEST,
+                    "test",
+                    List.of(
+                            "train.steps=2",
+                            "rollout.problemsPerStep=3",
+                            "rollout.k=3",
+                            "rollout.sampling.maxTokens=24",
+                            "train.learningRate=1.0e-3",
+                            BATCH_PER_REQUEST,
                             "train.checkpointEvery=0",
-                            "train.validateEvery=0", "validation.problems=0"));
+                            "train.validateEvery=0",
+                            "validation.problems=0"));
             EmbeddedEngine local = EmbeddedEngine.open(cfg, l1);
             open.add(local);
             Recording inProcess = new Recording(local.sampler());
@@ -216,10 +249,11 @@ class RemoteRolloutTest {
 
             EmbeddedEngine learnerEngine = EmbeddedEngine.open(cfg, l1);
             open.add(learnerEngine);
-            OpenAiSampler sampler = remote(learnerEngine, List.of(replica().uri(), replica().uri()), Protocol.SGLANG);
+            OpenAiSampler sampler =
+                    remote(learnerEngine, List.of(replica().uri(), replica().uri()), Protocol.SGLANG);
             Recording remote = new Recording(sampler);
-            Trainer b = new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir),
-                    dir.resolve("b"));
+            Trainer b =
+                    new Trainer(cfg, task, problems, l1, remote, served(learnerEngine, sampler, dir), dir.resolve("b"));
             List<StepReport> got = List.of(b.step(0), b.step(1));
             assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
             assertSameMetrics(expected.get(0), got.get(0));
@@ -236,8 +270,9 @@ class RemoteRolloutTest {
         Torch.runOnOneThread(() -> {
             EmbeddedEngine local = engine();
             Recording inProcess = new Recording(local.sampler());
-            StepReport expected = new Trainer(config(1), task, problems, policies, inProcess, local.learner(),
-                    dir.resolve("a")).step(0);
+            StepReport expected = new Trainer(
+                            config(1), task, problems, policies, inProcess, local.learner(), dir.resolve("a"))
+                    .step(0);
 
             EmbeddedEngine learnerEngine = engine();
             InferenceServer r1 = replica();
@@ -255,10 +290,11 @@ class RemoteRolloutTest {
                 }
                 r2.close();
             });
-            StepReport got = new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b"))
-                    .step(0);
+            StepReport got =
+                    new Trainer(config(1), task, problems, policies, remote, learner, dir.resolve("b")).step(0);
             killer.join();
-            assertThat(remote.sorted()).as("every request answered exactly once, as in-process")
+            assertThat(remote.sorted())
+                    .as("every request answered exactly once, as in-process")
                     .isEqualTo(inProcess.sorted());
             assertSameMetrics(expected, got);
         });
@@ -274,18 +310,21 @@ class RemoteRolloutTest {
         Map<String, String> firstPath = new java.util.concurrent.ConcurrentHashMap<>();
         proxy.createContext("/", ex -> {
             String body = new String(ex.getRequestBody().readAllBytes());
-            if (ex.getRequestURI().getPath().endsWith("load_lora_adapter") && !ex.getRequestURI().getPath()
-                    .contains("unload")) {
+            if (ex.getRequestURI().getPath().endsWith("load_lora_adapter")
+                    && !ex.getRequestURI().getPath().contains("unload")) {
                 var node = (com.fasterxml.jackson.databind.node.ObjectNode) InferenceServer.JSON.readTree(body);
                 String adapter = node.path("lora_name").asText().replaceFirst("-v\\d+$", "");
-                String first = firstPath.computeIfAbsent(adapter, k -> node.path("lora_path").asText());
+                String first = firstPath.computeIfAbsent(
+                        adapter, k -> node.path("lora_path").asText());
                 node.put("lora_path", first);
                 body = node.toString();
             }
             try {
-                HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(real.uri().resolve(ex.getRequestURI()))
-                        .header("Content-Type", "application/json")
-                        .method(ex.getRequestMethod(), HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse<byte[]> r = http.send(
+                        HttpRequest.newBuilder(real.uri().resolve(ex.getRequestURI()))
+                                .header("Content-Type", "application/json")
+                                .method(ex.getRequestMethod(), HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
                         HttpResponse.BodyHandlers.ofByteArray());
                 ex.sendResponseHeaders(r.statusCode(), r.body().length == 0 ? -1 : r.body().length);
                 ex.getResponseBody().write(r.body());
@@ -296,23 +335,31 @@ class RemoteRolloutTest {
         });
         proxy.start();
         open.add(0, () -> proxy.stop(0));
-        OpenAiSampler sampler = remote(learnerEngine, List.of(URI.create("http://127.0.0.1:"
-                + proxy.getAddress().getPort())), Protocol.VLLM);
-        Trainer t = new Trainer(config(2), task, problems, policies, sampler, served(learnerEngine, sampler, dir),
-                dir.resolve("b"));
+        OpenAiSampler sampler = remote(
+                learnerEngine,
+                List.of(URI.create("http://127.0.0.1:" + proxy.getAddress().getPort())),
+                Protocol.VLLM);
+        Trainer t = new Trainer(
+                config(2), task, problems, policies, sampler, served(learnerEngine, sampler, dir), dir.resolve("b"));
         t.step(0); // version 0 everywhere: the stale copy is the right one
         // make sure the planner's weights move (a step whose groups all tie leaves a LoRA adapter's output as is)
         PolicyRef plan = policies.policyOf("plan");
-        List<Completion> cs = learnerEngine.sampler().sample(plan, Prompt.compact("plan-path-v1 plan\n#..\nA.G\n>"),
-                4, new SamplingParams(1.0, 0, 1.0, 8, List.of(), 5));
+        List<Completion> cs = learnerEngine
+                .sampler()
+                .sample(
+                        plan,
+                        Prompt.compact("plan-path-v1 plan\n#..\nA.G\n>"),
+                        4,
+                        new SamplingParams(1.0, 0, 1.0, 8, List.of(), 5));
         List<org.pettingllms.core.backend.TrainExample> batch = new ArrayList<>();
         for (int i = 0; i < cs.size(); i++) {
-            batch.add(new org.pettingllms.core.backend.TrainExample(cs.get(i).promptTokens(), cs.get(i).tokens(),
-                    cs.get(i).logprobs(), i % 2 == 0 ? 1 : -1));
+            batch.add(new org.pettingllms.core.backend.TrainExample(
+                    cs.get(i).promptTokens(), cs.get(i).tokens(), cs.get(i).logprobs(), i % 2 == 0 ? 1 : -1));
         }
         learnerEngine.learner().forwardBackward(plan, batch, org.pettingllms.core.backend.LossConfig.DEFAULT);
         learnerEngine.learner().optimStep(plan, org.pettingllms.core.backend.OptimParams.adamW(0.05, 0, 1));
-        assertThatThrownBy(() -> t.step(1)).hasMessageContaining("does not serve the weights of")
+        assertThatThrownBy(() -> t.step(1))
+                .hasMessageContaining("does not serve the weights of")
                 .hasMessageContaining("127.0.0.1:" + proxy.getAddress().getPort())
                 .hasMessageContaining("stale or wrong weights");
     }

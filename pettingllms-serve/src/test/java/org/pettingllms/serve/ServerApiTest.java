@@ -3,7 +3,6 @@ package org.pettingllms.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -12,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -39,8 +38,12 @@ class ServerApiTest {
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(server.uri().resolve(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     static JsonNode json(HttpResponse<String> r) throws Exception {
@@ -49,10 +52,11 @@ class ServerApiTest {
 
     @Test
     void healthAndModels() throws Exception {
-        var h = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("/health")).build(),
-                HttpResponse.BodyHandlers.ofString());
+        var h = HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/health")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(h.statusCode()).isEqualTo(200);
-        var m = json(HTTP.send(HttpRequest.newBuilder(server.uri().resolve("/v1/models")).build(),
+        var m = json(HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/v1/models")).build(),
                 HttpResponse.BodyHandlers.ofString()));
         assertThat(m.path("data").get(0).path("id").asText()).isEqualTo("tiny");
     }
@@ -60,27 +64,33 @@ class ServerApiTest {
     @Test
     void completionsWithTokenIdsAreWhatTheEngineSamplesInProcess() throws Exception {
         int[] prompt = engine.codec(model).encode("plan-path-v1 plan\n#.A\n..G\ntool: D\n>");
-        var r = post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":" + java.util.Arrays.toString(prompt)
-                + ",\"n\":3,\"max_tokens\":12,\"temperature\":1.0,\"seed\":41,\"logprobs\":0,"
-                + "\"return_token_ids\":true,\"stop\":[\"\\n\"]}");
+        var r = post(
+                "/v1/completions",
+                "{\"model\":\"tiny\",\"prompt\":" + java.util.Arrays.toString(prompt)
+                        + ",\"n\":3,\"max_tokens\":12,\"temperature\":1.0,\"seed\":41,\"logprobs\":0,"
+                        + "\"return_token_ids\":true,\"stop\":[\"\\n\"]}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode choices = json(r).path("choices");
-        List<Completion> local = engine.sampler().sampleTokens(PolicyRef.of(model), prompt, 3,
-                new SamplingParams(1.0, 0, 1.0, 12, List.of("\n"), 41));
+        List<Completion> local = engine.sampler()
+                .sampleTokens(PolicyRef.of(model), prompt, 3, new SamplingParams(1.0, 0, 1.0, 12, List.of("\n"), 41));
         for (int i = 0; i < 3; i++) {
             JsonNode c = choices.get(i);
             assertThat(c.path("text").asText()).isEqualTo(local.get(i).text());
-            assertThat(c.path("token_ids").size()).isEqualTo(local.get(i).tokens().size());
+            assertThat(c.path("token_ids").size())
+                    .isEqualTo(local.get(i).tokens().size());
             for (int t = 0; t < local.get(i).tokens().size(); t++) {
-                assertThat(c.path("token_ids").get(t).asInt()).isEqualTo(local.get(i).tokens().get(t));
+                assertThat(c.path("token_ids").get(t).asInt())
+                        .isEqualTo(local.get(i).tokens().get(t));
                 assertThat(c.path("logprobs").path("token_logprobs").get(t).asDouble())
                         .isCloseTo(local.get(i).logprobs().get(t), org.assertj.core.api.Assertions.within(1e-5));
             }
             assertThat(c.path("prompt_token_ids").size()).isEqualTo(prompt.length);
         }
-        var g = json(post("/generate", "{\"input_ids\":" + java.util.Arrays.toString(prompt)
-                + ",\"sampling_params\":{\"max_new_tokens\":12,\"temperature\":1.0,\"sampling_seed\":41,\"n\":3,"
-                + "\"stop\":[\"\\n\"]},\"return_logprob\":true}"));
+        var g = json(post(
+                "/generate",
+                "{\"input_ids\":" + java.util.Arrays.toString(prompt)
+                        + ",\"sampling_params\":{\"max_new_tokens\":12,\"temperature\":1.0,\"sampling_seed\":41,\"n\":3,"
+                        + "\"stop\":[\"\\n\"]},\"return_logprob\":true}"));
         assertThat(g.isArray()).isTrue();
         assertThat(g.get(1).path("text").asText()).isEqualTo(local.get(1).text());
         assertThat(g.get(1).path("meta_info").path("output_token_logprobs").size())
@@ -132,13 +142,16 @@ class ServerApiTest {
     }
 
     static HttpRequest request(String path, String body) {
-        return HttpRequest.newBuilder(server.uri().resolve(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return HttpRequest.newBuilder(server.uri().resolve(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
     }
 
     @Test
     void chatCompletionsRefuseAModelWithoutAChatTemplateClearly() throws Exception {
-        var r = post("/v1/chat/completions", "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
+        var r = post(
+                "/v1/chat/completions", "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(json(r).path("message").asText()).contains("chat template");
         r = post("/v1/chat/completions", "{\"model\":\"tiny\",\"messages\":[{\"role\":\"robot\",\"content\":\"hi\"}]}");

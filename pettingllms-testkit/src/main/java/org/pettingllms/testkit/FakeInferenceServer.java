@@ -45,8 +45,8 @@ public final class FakeInferenceServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A request as it arrived: method, path (without the query), query, headers and the body as text. */
-    public record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers,
-                                  String body) {
+    public record RecordedRequest(
+            String method, String path, String query, Map<String, List<String>> headers, String body) {
         /** The body parsed as JSON. */
         public JsonNode json() {
             try {
@@ -77,8 +77,8 @@ public final class FakeInferenceServer implements AutoCloseable {
      * @param hold        when not null, the answer waits until it is counted down (at most a minute)
      * @param drop        close the connection without an answer
      */
-    public record Response(int status, String body, String contentType, Duration delay, CountDownLatch hold,
-                           boolean drop) {
+    public record Response(
+            int status, String body, String contentType, Duration delay, CountDownLatch hold, boolean drop) {
         /** A JSON body with a status. */
         public static Response json(int status, String body) {
             return new Response(status, body, "application/json", Duration.ZERO, null, false);
@@ -96,8 +96,11 @@ public final class FakeInferenceServer implements AutoCloseable {
 
         /** An error as vLLM's OpenAI-compatible server sends it: {@code {"object":"error","message":...,"code":...}}. */
         public static Response error(int status, String message) {
-            ObjectNode body = JSON.createObjectNode().put("object", "error").put("message", message)
-                    .put("type", status >= 500 ? "InternalServerError" : "BadRequestError").put("code", status);
+            ObjectNode body = JSON.createObjectNode()
+                    .put("object", "error")
+                    .put("message", message)
+                    .put("type", status >= 500 ? "InternalServerError" : "BadRequestError")
+                    .put("code", status);
             return json(status, body.toString());
         }
 
@@ -195,8 +198,12 @@ public final class FakeInferenceServer implements AutoCloseable {
         try (ex) {
             String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String path = ex.getRequestURI().getPath();
-            RecordedRequest request = new RecordedRequest(ex.getRequestMethod(), path, ex.getRequestURI().getQuery(),
-                    Map.copyOf(ex.getRequestHeaders()), body);
+            RecordedRequest request = new RecordedRequest(
+                    ex.getRequestMethod(),
+                    path,
+                    ex.getRequestURI().getQuery(),
+                    Map.copyOf(ex.getRequestHeaders()),
+                    body);
             synchronized (all) {
                 all.add(request);
             }

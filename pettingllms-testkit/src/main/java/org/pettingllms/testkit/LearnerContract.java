@@ -11,9 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * What every {@link Learner} must do (embedded, remote, fakes): at the start of a step it recomputes the
@@ -57,9 +57,12 @@ public abstract class LearnerContract {
         List<FloatSeq> now = learner.logprobs(policy(), batch);
         assertThat(now).hasSize(batch.size());
         for (int i = 0; i < batch.size(); i++) {
-            assertThat(now.get(i).size()).isEqualTo(batch.get(i).completionTokens().size());
+            assertThat(now.get(i).size())
+                    .isEqualTo(batch.get(i).completionTokens().size());
         }
-        assertThat(meanGap(now, batch)).as("logprobs of the weights that sampled").isLessThan(tolerance());
+        assertThat(meanGap(now, batch))
+                .as("logprobs of the weights that sampled")
+                .isLessThan(tolerance());
         Learner.LossStats stats = learner.forwardBackward(policy(), batch, LossConfig.DEFAULT);
         double weighted = 0;
         long tokens = 0;
@@ -68,7 +71,8 @@ public abstract class LearnerContract {
             tokens += e.completionTokens().size();
         }
         assertThat(stats.tokens()).isEqualTo(tokens);
-        assertThat(stats.loss()).as("ratio 1: minus the token mean of the advantages")
+        assertThat(stats.loss())
+                .as("ratio 1: minus the token mean of the advantages")
                 .isCloseTo(-weighted / tokens, within(tolerance()));
         assertThat(stats.logprobShift()).isLessThan(tolerance());
     }
@@ -84,7 +88,8 @@ public abstract class LearnerContract {
         assertThat(o.learningRate()).isEqualTo(1e-2);
         assertThat(learner.publish(policy())).isNotEqualTo(v0);
         if (hasWeights()) {
-            assertThat(meanGap(learner.logprobs(policy(), batch), batch)).as("the weights moved")
+            assertThat(meanGap(learner.logprobs(policy(), batch), batch))
+                    .as("the weights moved")
                     .isGreaterThan(tolerance());
         }
     }
@@ -100,13 +105,18 @@ public abstract class LearnerContract {
         List<TrainExample> poisoned = new ArrayList<>();
         batch.forEach(e -> poisoned.add(poison(e)));
         learner.forwardBackward(policy(), poisoned, LossConfig.DEFAULT);
-        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0.0, 1.0)).skipped()).isTrue();
+        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0.0, 1.0))
+                        .skipped())
+                .isTrue();
         assertThat(learner.publish(policy())).isEqualTo(v0);
-        assertThat(meanGap(learner.logprobs(policy(), batch), batch)).as("the weights did not move")
+        assertThat(meanGap(learner.logprobs(policy(), batch), batch))
+                .as("the weights did not move")
                 .isLessThan(tolerance());
         // the poisoned gradients are gone: the next clean step applies
         learner.forwardBackward(policy(), batch, LossConfig.DEFAULT);
-        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0.0, 1.0)).skipped()).isFalse();
+        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0.0, 1.0))
+                        .skipped())
+                .isFalse();
     }
 
     @Test

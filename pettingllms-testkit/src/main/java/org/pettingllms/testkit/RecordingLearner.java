@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.pettingllms.core.algo.PolicyLoss;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * A learner that trains nothing and records everything: which policy got which batch, optimizer steps and their
@@ -19,8 +19,7 @@ import org.pettingllms.core.backend.TrainExample;
  */
 public final class RecordingLearner implements Learner {
     /** One recorded forward-backward. */
-    public record Batch(PolicyRef policy, List<TrainExample> examples, LossConfig loss) {
-    }
+    public record Batch(PolicyRef policy, List<TrainExample> examples, LossConfig loss) {}
 
     private final List<Batch> batches = Collections.synchronizedList(new ArrayList<>());
     private final Map<PolicyRef, AtomicLong> steps = new ConcurrentHashMap<>();
@@ -79,7 +78,9 @@ public final class RecordingLearner implements Learner {
 
     @Override
     public void load(PolicyRef policy, Path dir) throws java.io.IOException {
-        String[] parts = java.nio.file.Files.readString(dir.resolve("recording.txt")).trim().split(" ");
+        String[] parts = java.nio.file.Files.readString(dir.resolve("recording.txt"))
+                .trim()
+                .split(" ");
         steps.put(policy, new AtomicLong(Long.parseLong(parts[0])));
         versions.put(policy, new AtomicLong(Long.parseLong(parts[1])));
     }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**
@@ -79,7 +79,8 @@ public abstract class SamplerContract {
             assertThat(b.get(i).tokens()).isEqualTo(a.get(i).tokens());
             assertThat(b.get(i).text()).isEqualTo(a.get(i).text());
             for (int t = 0; t < a.get(i).logprobs().size(); t++) {
-                assertThat((double) b.get(i).logprobs().get(t)).isCloseTo(a.get(i).logprobs().get(t), within(1e-5));
+                assertThat((double) b.get(i).logprobs().get(t))
+                        .isCloseTo(a.get(i).logprobs().get(t), within(1e-5));
             }
         }
     }
@@ -91,8 +92,9 @@ public abstract class SamplerContract {
             return; // nothing to cut
         }
         String stop = free.text().substring(1, 2);
-        Completion cut = sampler().sample(policy(), prompt(), 1,
-                new SamplingParams(1.0, 0, 1.0, 8, List.of(stop), 31)).get(0);
+        Completion cut = sampler()
+                .sample(policy(), prompt(), 1, new SamplingParams(1.0, 0, 1.0, 8, List.of(stop), 31))
+                .get(0);
         assertThat(cut.text()).isEqualTo(free.text().substring(0, free.text().indexOf(stop)));
         assertThat(cut.finish()).isEqualTo(FinishReason.STOP_STRING);
     }
@@ -114,7 +116,8 @@ public abstract class SamplerContract {
                 List<Completion> got = futures.get(i).get();
                 assertThat(got).hasSize(2);
                 for (int c = 0; c < 2; c++) {
-                    assertThat(got.get(c).tokens()).as("request %d candidate %d", i, c)
+                    assertThat(got.get(c).tokens())
+                            .as("request %d candidate %d", i, c)
                             .isEqualTo(sequential.get(i).get(c).tokens());
                 }
             }
@@ -139,13 +142,16 @@ public abstract class SamplerContract {
         }
         if (realLogprobs()) {
             assertThat(LearnerContract.meanGap(learner.logprobs(policy(), batch), batch))
-                    .as("the learner recomputes the sampler's logprobs").isLessThan(logprobTolerance());
+                    .as("the learner recomputes the sampler's logprobs")
+                    .isLessThan(logprobTolerance());
         }
         learner.forwardBackward(policy(), batch, LossConfig.DEFAULT);
-        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0, 1.0)).skipped()).isFalse();
+        assertThat(learner.optimStep(policy(), OptimParams.adamW(1e-2, 0, 1.0)).skipped())
+                .isFalse();
         long v1 = learner.publish(policy());
         assertThat(v1).as("an optimizer step moves the weight version").isNotEqualTo(v0);
-        sampler().sample(policy(), prompt(), 2, params(6, 42))
+        sampler()
+                .sample(policy(), prompt(), 2, params(6, 42))
                 .forEach(c -> assertThat(c.weightVersion()).isEqualTo(v1));
     }
 }

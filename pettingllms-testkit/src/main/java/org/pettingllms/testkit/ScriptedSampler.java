@@ -3,12 +3,12 @@ package org.pettingllms.testkit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**
@@ -17,8 +17,7 @@ import org.pettingllms.core.data.Prompt;
  */
 public final class ScriptedSampler implements Sampler {
     /** One recorded request and what it returned. */
-    public record Call(PolicyRef policy, Prompt prompt, int n, SamplingParams params, List<Completion> completions) {
-    }
+    public record Call(PolicyRef policy, Prompt prompt, int n, SamplingParams params, List<Completion> completions) {}
 
     /** A script that sees the candidate index: answer {@code candidate} of {@code n} for this prompt. */
     @FunctionalInterface

@@ -8,8 +8,7 @@ import java.nio.file.Path;
  * copied into the project. Tests run from a module directory, so the search walks up from the working directory.
  */
 public final class SharedFiles {
-    private SharedFiles() {
-    }
+    private SharedFiles() {}
 
     public static Path shared() {
         Path dir = Path.of("").toAbsolutePath();

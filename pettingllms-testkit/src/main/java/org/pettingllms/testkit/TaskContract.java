@@ -14,13 +14,13 @@ import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.rollout.EpisodeResult;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.StepRecord;
@@ -59,18 +59,40 @@ public abstract class TaskContract<S> {
         for (int i = 0; i < 2000; i++) {
             noise.appendCodePoint(rng.nextInt(0x20, 0x2FFF));
         }
-        return List.of("", " ", "\n\n\n", "\u0000\u0001\u0002", noise.toString(), "x".repeat(200_000),
-                "U".repeat(100_000), "**Actions List**: [", "**Actions List**: []", "**Actions List**: [\"Q\"]",
-                "[[[[]]]]", "(-1,-1,-1)", "(99999999999999999999,1,1)", "```python\nprint(1)\n```",
-                "\\boxed{", "\uD83D\uDE00\u202E\u200B", "NaN", "1e309", "-0");
+        return List.of(
+                "",
+                " ",
+                "\n\n\n",
+                "\u0000\u0001\u0002",
+                noise.toString(),
+                "x".repeat(200_000),
+                "U".repeat(100_000),
+                "**Actions List**: [",
+                "**Actions List**: []",
+                "**Actions List**: [\"Q\"]",
+                "[[[[]]]]",
+                "(-1,-1,-1)",
+                "(99999999999999999999,1,1)",
+                "```python\nprint(1)\n```",
+                "\\boxed{",
+                "\uD83D\uDE00\u202E\u200B",
+                "NaN",
+                "1e309",
+                "-0");
     }
 
     private RolloutResult rollout(PromptStyle style, long seed) {
         Task<S> task = task();
-        PolicyMap policies = PolicyMap.forLevel(task.roles().size() == 1 ? Level.L0 : Level.L2, task.roles(),
-                "scripted", java.util.Set.of());
-        RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, 3, true, style,
-                new SamplingParams(1.0, 0, 1.0, 512, List.of(), seed), RewardMix.PAPER, 8);
+        PolicyMap policies = PolicyMap.forLevel(
+                task.roles().size() == 1 ? Level.L0 : Level.L2, task.roles(), "scripted", java.util.Set.of());
+        RolloutConfig cfg = new RolloutConfig(
+                RolloutConfig.Mode.TREE,
+                3,
+                true,
+                style,
+                new SamplingParams(1.0, 0, 1.0, 512, List.of(), seed),
+                RewardMix.PAPER,
+                8);
         return new RolloutEngine(ScriptedSampler.of(policy())).run(task, problems(), policies, cfg);
     }
 
@@ -85,8 +107,10 @@ public abstract class TaskContract<S> {
 
     private static List<String> fingerprint(RolloutResult r) {
         return r.samples().stream()
-                .sorted(Comparator.comparing(Sample::problemId).thenComparing(Sample::turn)
-                        .thenComparing(Sample::role).thenComparing(Sample::candidate))
+                .sorted(Comparator.comparing(Sample::problemId)
+                        .thenComparing(Sample::turn)
+                        .thenComparing(Sample::role)
+                        .thenComparing(Sample::candidate))
                 .map(s -> s.problemId() + "|" + s.role() + "|" + s.turn() + "|" + s.candidate() + "|"
                         + s.prompt().text() + "|" + s.completion().text() + "|" + s.rewardParts())
                 .toList();
@@ -103,18 +127,25 @@ public abstract class TaskContract<S> {
                 for (String role : task.roles()) {
                     S before = state;
                     Map<PromptStyle, String> prompts = new java.util.EnumMap<>(PromptStyle.class);
-                    styles().forEach(st -> prompts.put(st, task.prompt(before, role, 0, st).text()));
+                    styles().forEach(st ->
+                            prompts.put(st, task.prompt(before, role, 0, st).text()));
                     List<Transition<S>> first = new ArrayList<>();
                     for (int c = 0; c < 4; c++) {
                         var prompt = task.prompt(before, role, turn, PromptStyle.COMPACT);
                         String answer = policy.answer(null, prompt, new SplittableRandom(c * 31L + turn));
                         first.add(task.step(before, role, Completion.ofText(answer)));
                     }
-                    styles().forEach(st -> assertThat(task.prompt(before, role, 0, st).text())
-                            .as("prompt after stepping").isEqualTo(prompts.get(st)));
+                    styles().forEach(st -> assertThat(
+                                    task.prompt(before, role, 0, st).text())
+                            .as("prompt after stepping")
+                            .isEqualTo(prompts.get(st)));
                     for (int c = 0; c < 4; c++) {
-                        Transition<S> again = task.step(before, role, Completion.ofText(
-                                policy.answer(null, task.prompt(before, role, turn, PromptStyle.COMPACT),
+                        Transition<S> again = task.step(
+                                before,
+                                role,
+                                Completion.ofText(policy.answer(
+                                        null,
+                                        task.prompt(before, role, turn, PromptStyle.COMPACT),
                                         new SplittableRandom(c * 31L + turn))));
                         assertThat(again).as("stepping the same state twice").isEqualTo(first.get(c));
                     }
@@ -132,10 +163,14 @@ public abstract class TaskContract<S> {
             for (String role : task.roles()) {
                 for (String g : garbage()) {
                     assertThatCode(() -> {
-                        Transition<S> t = task.step(state, role, Completion.ofText(g));
-                        assertThat(t.outcome()).isNotNull();
-                        assertThat(Double.isFinite(t.reward().local() + t.reward().team())).isTrue();
-                    }).as("role %s, answer %.40s", role, g).doesNotThrowAnyException();
+                                Transition<S> t = task.step(state, role, Completion.ofText(g));
+                                assertThat(t.outcome()).isNotNull();
+                                assertThat(Double.isFinite(
+                                                t.reward().local() + t.reward().team()))
+                                        .isTrue();
+                            })
+                            .as("role %s, answer %.40s", role, g)
+                            .doesNotThrowAnyException();
                 }
             }
         }
@@ -147,13 +182,17 @@ public abstract class TaskContract<S> {
         for (PromptStyle style : styles()) {
             for (EpisodeResult e : rollout(style, 5).episodes()) {
                 assertThat(e.turns()).isBetween(1, task.maxTurns());
-                assertThat(e.path()).hasSizeLessThanOrEqualTo(task.maxTurns() * task.roles().size());
+                assertThat(e.path())
+                        .hasSizeLessThanOrEqualTo(task.maxTurns() * task.roles().size());
                 List<StepRecord> path = e.path();
                 for (int i = 0; i < path.size() - 1; i++) {
-                    assertThat(path.get(i).done()).as("only the last step may be terminal").isFalse();
+                    assertThat(path.get(i).done())
+                            .as("only the last step may be terminal")
+                            .isFalse();
                 }
                 boolean full = path.size() == task.maxTurns() * task.roles().size();
-                assertThat(full || path.get(path.size() - 1).done()).as("an episode ends at the cap or when done")
+                assertThat(full || path.get(path.size() - 1).done())
+                        .as("an episode ends at the cap or when done")
                         .isTrue();
                 assertThat(e.success()).isEqualTo(path.get(path.size() - 1).success());
                 e.samples().forEach(s -> assertThat(Double.isFinite(s.reward())).isTrue());

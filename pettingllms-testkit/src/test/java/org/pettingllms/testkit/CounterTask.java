@@ -16,8 +16,7 @@ import org.pettingllms.core.task.Task;
  * A non-integer answer costs 1 and adds nothing.
  */
 final class CounterTask implements Task<CounterTask.State> {
-    record State(String problem, long target, int value, String history) {
-    }
+    record State(String problem, long target, int value, String history) {}
 
     private final List<String> roles;
     private final int maxTurns;
@@ -49,7 +48,8 @@ final class CounterTask implements Task<CounterTask.State> {
 
     @Override
     public Prompt prompt(State s, String role, int turn, PromptStyle style) {
-        return Prompt.compact(s.problem() + " " + role + " t" + turn + " value=" + s.value() + " history=" + s.history());
+        return Prompt.compact(
+                s.problem() + " " + role + " t" + turn + " value=" + s.value() + " history=" + s.history());
     }
 
     @Override
@@ -63,7 +63,7 @@ final class CounterTask implements Task<CounterTask.State> {
         State next = new State(s.problem(), s.target(), s.value() + add, s.history() + role + "+" + add + ";");
         boolean done = next.value() >= s.target();
         double team = role.equals("b") ? add : 0;
-        return new Transition<>(next, new RewardParts(add, team, 0), done, done,
-                done ? StepOutcome.SOLVED : StepOutcome.OK, "+" + add);
+        return new Transition<>(
+                next, new RewardParts(add, team, 0), done, done, done ? StepOutcome.SOLVED : StepOutcome.OK, "+" + add);
     }
 }

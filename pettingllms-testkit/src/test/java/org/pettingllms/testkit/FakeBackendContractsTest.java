@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /** The fakes the other tests lean on keep the backend contracts (where a fake can: it has no weights). */
@@ -19,13 +19,15 @@ class FakeBackendContractsTest {
     @Nested
     class ScriptedSamplerKeepsTheSamplerContract extends SamplerContract {
         final RecordingLearner learner = new RecordingLearner();
-        final ScriptedSampler sampler = ScriptedSampler.of((p, prompt, rng) -> {
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < 3 + rng.nextInt(6); i++) {
-                sb.append((char) ('a' + rng.nextInt(5)));
-            }
-            return sb.toString();
-        }, learner::version);
+        final ScriptedSampler sampler = ScriptedSampler.of(
+                (p, prompt, rng) -> {
+                    StringBuilder sb = new StringBuilder();
+                    for (int i = 0; i < 3 + rng.nextInt(6); i++) {
+                        sb.append((char) ('a' + rng.nextInt(5)));
+                    }
+                    return sb.toString();
+                },
+                learner::version);
 
         @Override
         protected Sampler sampler() {

@@ -17,8 +17,12 @@ class FakeInferenceServerTest {
     final HttpClient http = HttpClient.newHttpClient();
 
     HttpResponse<String> post(FakeInferenceServer server, String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(server.uri().resolve(path)).header("X-Role", "tool")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return http.send(
+                HttpRequest.newBuilder(server.uri().resolve(path))
+                        .header("X-Role", "tool")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     @Test

@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
@@ -38,14 +38,21 @@ class TrainerTest {
     };
 
     RunConfig config(int steps) {
-        return ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
-                List.of("train.steps=" + steps, "rollout.problemsPerStep=4", "rollout.k=3", "train.checkpointEvery=1",
-                        "train.validateEvery=2", "validation.problems=3"));
+        return ConfigLoader.fromYaml(
+                "task: {name: counter}\npolicy: {model: m, level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=" + steps,
+                        "rollout.problemsPerStep=4",
+                        "rollout.k=3",
+                        "train.checkpointEvery=1",
+                        "train.validateEvery=2",
+                        "validation.problems=3"));
     }
 
     Trainer trainer(RunConfig cfg, RecordingLearner learner, Path dir) {
-        ScriptedSampler sampler = ScriptedSampler.of((p, prompt, rng) -> Integer.toString(rng.nextInt(4)),
-                learner::version);
+        ScriptedSampler sampler =
+                ScriptedSampler.of((p, prompt, rng) -> Integer.toString(rng.nextInt(4)), learner::version);
         return new Trainer(cfg, task, source, l2, sampler, learner, dir);
     }
 
@@ -60,8 +67,16 @@ class TrainerTest {
         }
         assertThat(learner.optimSteps(new PolicyRef("m", "a"))).isEqualTo(1);
         assertThat(m.step()).isZero();
-        assertThat(m.values()).containsKeys(Metric.SUCCESS, Metric.reward("a"), "reward/b/team", Metric.ADV_NONZERO,
-                Metric.train("loss", "m+a"), Metric.train("grad_norm", "m+b"), Metric.ROLLOUT_S, Metric.TOKENS_PER_S);
+        assertThat(m.values())
+                .containsKeys(
+                        Metric.SUCCESS,
+                        Metric.reward("a"),
+                        "reward/b/team",
+                        Metric.ADV_NONZERO,
+                        Metric.train("loss", "m+a"),
+                        Metric.train("grad_norm", "m+b"),
+                        Metric.ROLLOUT_S,
+                        Metric.TOKENS_PER_S);
         assertThat(Files.readAllLines(dir.resolve("metrics.jsonl"))).hasSize(1);
         assertThat(MetricsLog.read(dir.resolve("metrics.jsonl"))).containsExactly(m); // the line reads back whole
         assertThat(dir.resolve("checkpoints/latest.json")).exists();
@@ -70,10 +85,20 @@ class TrainerTest {
     @Test
     void theTrainingLoopOwnsTheScheduleAndAResumedRunFollowsIt(@TempDir Path dir) throws Exception {
         // warmup 1 training step (= 2 optimizer steps), then cosine to 0.1 x 1e-3 over 4 steps x 2 mini-batches
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
-                List.of("train.steps=4", "rollout.problemsPerStep=4", "rollout.k=3", "train.miniBatches=2",
-                        "train.schedule=cosine", "train.warmupSteps=1", "train.minLrRatio=0.1",
-                        "train.learningRate=1.0e-3", "train.checkpointEvery=1", "train.validateEvery=0",
+        RunConfig cfg = ConfigLoader.fromYaml(
+                "task: {name: counter}\npolicy: {model: m, level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=4",
+                        "rollout.problemsPerStep=4",
+                        "rollout.k=3",
+                        "train.miniBatches=2",
+                        "train.schedule=cosine",
+                        "train.warmupSteps=1",
+                        "train.minLrRatio=0.1",
+                        "train.learningRate=1.0e-3",
+                        "train.checkpointEvery=1",
+                        "train.validateEvery=0",
                         "validation.problems=0"));
         RecordingLearner learner = new RecordingLearner();
         Trainer t = trainer(cfg, learner, dir);
@@ -85,20 +110,29 @@ class TrainerTest {
         List<Double> lrs = new ArrayList<>(learner.learningRates());
         lrs.addAll(resumed.learningRates());
         // two policies step in turn: a, b at each schedule position; positions 0..7
-        double[] expected = {0.5e-3, 1e-3, 1e-3, 0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI / 6)),
-                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 2 / 6)), 0.1e-3 + 0.9e-3 * 0.5,
-                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 4 / 6)),
-                0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 5 / 6))};
+        double[] expected = {
+            0.5e-3,
+            1e-3,
+            1e-3,
+            0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI / 6)),
+            0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 2 / 6)),
+            0.1e-3 + 0.9e-3 * 0.5,
+            0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 4 / 6)),
+            0.1e-3 + 0.9e-3 * 0.5 * (1 + Math.cos(Math.PI * 5 / 6))
+        };
         assertThat(lrs).hasSize(16);
         List<Double> a = new ArrayList<>();
         for (int step = 0; step < 4; step++) { // per step: a's two updates, then b's two (policies in order)
             a.add(lrs.get(4 * step));
             a.add(lrs.get(4 * step + 1));
-            assertThat(lrs.subList(4 * step + 2, 4 * step + 4)).as("b follows the same schedule")
+            assertThat(lrs.subList(4 * step + 2, 4 * step + 4))
+                    .as("b follows the same schedule")
                     .isEqualTo(lrs.subList(4 * step, 4 * step + 2));
         }
         for (int i = 0; i < 8; i++) {
-            assertThat(a.get(i)).as("optimizer step %d", i).isCloseTo(expected[i], org.assertj.core.api.Assertions.within(1e-12));
+            assertThat(a.get(i))
+                    .as("optimizer step %d", i)
+                    .isCloseTo(expected[i], org.assertj.core.api.Assertions.within(1e-12));
         }
     }
 
@@ -111,7 +145,8 @@ class TrainerTest {
         for (int step = 0; step < 3; step++) {
             killed.step(step);
         }
-        Files.writeString(dir.resolve("resumed/metrics.jsonl"), "{\"step\": 3, \"torn", java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+                dir.resolve("resumed/metrics.jsonl"), "{\"step\": 3, \"torn", java.nio.file.StandardOpenOption.APPEND);
         RecordingLearner fresh = new RecordingLearner();
         trainer(cfg, fresh, dir.resolve("resumed")).run(true);
         assertThat(fresh.optimSteps(new PolicyRef("m", "a"))).isEqualTo(5);
@@ -133,10 +168,19 @@ class TrainerTest {
 
     @Test
     void miniBatchesAndEpochsGiveOneOptimizerStepEachOverAPartitionOfTheSamples(@TempDir Path dir) throws Exception {
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: counter}\npolicy: {model: m, level: L2}\n", "test",
-                List.of("train.steps=4", "rollout.problemsPerStep=4", "rollout.k=3", "train.miniBatches=3",
-                        "train.epochs=2", "validation.problems=0"));
-        assertThat(cfg.train().lr().totalSteps()).as("the schedule counts optimizer steps").isEqualTo(4 * 6);
+        RunConfig cfg = ConfigLoader.fromYaml(
+                "task: {name: counter}\npolicy: {model: m, level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=4",
+                        "rollout.problemsPerStep=4",
+                        "rollout.k=3",
+                        "train.miniBatches=3",
+                        "train.epochs=2",
+                        "validation.problems=0"));
+        assertThat(cfg.train().lr().totalSteps())
+                .as("the schedule counts optimizer steps")
+                .isEqualTo(4 * 6);
         assertThat(cfg.train().lr().warmupSteps()).isEqualTo(2 * 6);
         RecordingLearner single = new RecordingLearner();
         trainer(config(1), single, dir.resolve("one")).step(0);
@@ -144,8 +188,14 @@ class TrainerTest {
         trainer(cfg, learner, dir.resolve("mini")).step(0);
         PolicyRef a = new PolicyRef("m", "a");
         assertThat(learner.optimSteps(a)).isEqualTo(6);
-        var all = single.batches().stream().filter(b -> b.policy().equals(a)).findFirst().orElseThrow().examples();
-        var batches = learner.batches().stream().filter(b -> b.policy().equals(a)).map(RecordingLearner.Batch::examples)
+        var all = single.batches().stream()
+                .filter(b -> b.policy().equals(a))
+                .findFirst()
+                .orElseThrow()
+                .examples();
+        var batches = learner.batches().stream()
+                .filter(b -> b.policy().equals(a))
+                .map(RecordingLearner.Batch::examples)
                 .toList();
         assertThat(batches).hasSize(6);
         for (int epoch = 0; epoch < 2; epoch++) {
@@ -168,7 +218,9 @@ class TrainerTest {
         t.step(0); // the untrained weights are version 0: on-policy
         long now = learner.version(new PolicyRef("m", "a"));
         assertThat(now).as("the first step's optimizer steps moved the weights").isPositive();
-        assertThatThrownBy(() -> t.step(1)).hasMessageContaining("off-policy sample")
-                .hasMessageContaining("weight version 0 of").hasMessageContaining("version " + now + " was published");
+        assertThatThrownBy(() -> t.step(1))
+                .hasMessageContaining("off-policy sample")
+                .hasMessageContaining("weight version 0 of")
+                .hasMessageContaining("version " + now + " was published");
     }
 }

@@ -66,8 +66,14 @@ public final class CharCodec implements TextCodec {
         root.putNull("padding");
         ArrayNode added = root.putArray("added_tokens");
         for (int id = 0; id < SPECIAL.length; id++) {
-            added.addObject().put("id", id).put("content", SPECIAL[id]).put("single_word", false)
-                    .put("lstrip", false).put("rstrip", false).put("normalized", false).put("special", true);
+            added.addObject()
+                    .put("id", id)
+                    .put("content", SPECIAL[id])
+                    .put("single_word", false)
+                    .put("lstrip", false)
+                    .put("rstrip", false)
+                    .put("normalized", false)
+                    .put("special", true);
         }
         root.putNull("normalizer");
         ObjectNode pre = root.putObject("pre_tokenizer");
@@ -104,10 +110,12 @@ public final class CharCodec implements TextCodec {
 
     /** Writes {@code tokenizer.json} and {@code tokenizer_config.json} into a model directory, each atomically. */
     public static void writeTokenizerFiles(Path dir) throws IOException {
-        AtomicFiles.writeString(dir.resolve("tokenizer.json"), JSON.writerWithDefaultPrettyPrinter()
-                .writeValueAsString(tokenizerJson()));
-        AtomicFiles.writeString(dir.resolve("tokenizer_config.json"), JSON.writerWithDefaultPrettyPrinter()
-                .writeValueAsString(tokenizerConfigJson()));
+        AtomicFiles.writeString(
+                dir.resolve("tokenizer.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizerJson()));
+        AtomicFiles.writeString(
+                dir.resolve("tokenizer_config.json"),
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizerConfigJson()));
     }
 
     /** Whether a model directory's {@code tokenizer.json} is this codec's (then the engine uses this codec). */

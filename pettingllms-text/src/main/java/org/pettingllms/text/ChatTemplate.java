@@ -38,8 +38,10 @@ public final class ChatTemplate {
     private static final Pattern REVERSE_SLICE = Pattern.compile("([A-Za-z_][\\w.]*(?:\\([^()]*\\))?)\\[::-1\\]");
 
     private static final LegacyOverrides JINJA2 = LegacyOverrides.newBuilder()
-            .withUseTrimmingForNotesAndExpressions(true).withUseNaturalOperatorPrecedence(true)
-            .withKeepNullableLoopValues(true).build();
+            .withUseTrimmingForNotesAndExpressions(true)
+            .withUseNaturalOperatorPrecedence(true)
+            .withKeepNullableLoopValues(true)
+            .build();
 
     private final String template;
     private final Map<String, Object> specialTokens;
@@ -54,17 +56,25 @@ public final class ChatTemplate {
         // Jinja2's own behaviour where Jinjava keeps older defaults: {{- -}} trimming, operator precedence
         // (messages|length - 1), null loop values; and values are data: Jinjava's nested interpretation would
         // render a message's own {{ }} and {% %} as template code (Jinja2 never does)
-        this.jinjava = new Jinjava(JinjavaConfig.newBuilder().withTrimBlocks(true).withLstripBlocks(true)
-                .withLegacyOverrides(JINJA2).withElResolver(resolver).withFailOnUnknownTokens(false)
+        this.jinjava = new Jinjava(JinjavaConfig.newBuilder()
+                .withTrimBlocks(true)
+                .withLstripBlocks(true)
+                .withLegacyOverrides(JINJA2)
+                .withElResolver(resolver)
+                .withFailOnUnknownTokens(false)
                 .withNestedInterpretationEnabled(false)
                 .build());
         jinjava.getGlobalContext().registerFilter(new PythonFilters.ToJson());
-        jinjava.getGlobalContext().registerFilter(new PythonFilters.Length(jinjava.getGlobalContext().getFilter("length")));
+        jinjava.getGlobalContext()
+                .registerFilter(
+                        new PythonFilters.Length(jinjava.getGlobalContext().getFilter("length")));
         try {
-            jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "raise_exception",
-                    ChatTemplate.class.getMethod("raiseException", String.class)));
-            jinjava.getGlobalContext().registerFunction(new ELFunctionDefinition("", "strftime_now",
-                    ChatTemplate.class.getMethod("strftimeNow", String.class)));
+            jinjava.getGlobalContext()
+                    .registerFunction(new ELFunctionDefinition(
+                            "", "raise_exception", ChatTemplate.class.getMethod("raiseException", String.class)));
+            jinjava.getGlobalContext()
+                    .registerFunction(new ELFunctionDefinition(
+                            "", "strftime_now", ChatTemplate.class.getMethod("strftimeNow", String.class)));
         } catch (NoSuchMethodException e) {
             throw new IllegalStateException(e);
         }
@@ -116,7 +126,8 @@ public final class ChatTemplate {
         ctx.put("add_generation_prompt", addGenerationPrompt);
         RenderResult r = jinjava.renderForResult(template, ctx);
         List<TemplateError> fatal = r.getErrors().stream()
-                .filter(e -> e.getSeverity() == TemplateError.ErrorType.FATAL).toList();
+                .filter(e -> e.getSeverity() == TemplateError.ErrorType.FATAL)
+                .toList();
         if (!fatal.isEmpty()) {
             TemplateError e = fatal.get(0);
             Throwable cause = e.getException();
@@ -124,7 +135,8 @@ public final class ChatTemplate {
                 cause = cause.getCause();
             }
             String why = cause instanceof IllegalArgumentException && cause.getMessage() != null
-                    ? cause.getMessage() : e.getMessage();
+                    ? cause.getMessage()
+                    : e.getMessage();
             throw new IllegalArgumentException("chat template failed at line " + e.getLineno() + ": " + why
                     + (fatal.size() > 1 ? " (and " + (fatal.size() - 1) + " more errors)" : ""));
         }
@@ -151,7 +163,8 @@ public final class ChatTemplate {
     /** The Jinja2-to-Jinjava source rewrites described on the class. */
     static String rewrite(String source) {
         // Jinja2 drops a template's single trailing newline (keep_trailing_newline=False); Jinjava keeps it
-        String trimmed = source.endsWith("\r\n") ? source.substring(0, source.length() - 2)
+        String trimmed = source.endsWith("\r\n")
+                ? source.substring(0, source.length() - 2)
                 : source.endsWith("\n") ? source.substring(0, source.length() - 1) : source;
         String s = REVERSE_SLICE.matcher(trimmed).replaceAll("($1|reverse)");
         StringBuilder out = new StringBuilder();
@@ -168,8 +181,11 @@ public final class ChatTemplate {
                 String a = args.get(i);
                 int eq = a.indexOf('=');
                 out.append(i > 0 ? ", " : "");
-                out.append(eq > 0 && a.substring(0, eq).strip().matches("\\w+") && a.charAt(eq + 1) != '='
-                        ? a.substring(0, eq).strip() + "=(" + a.substring(eq + 1).strip() + ")" : a.strip());
+                out.append(
+                        eq > 0 && a.substring(0, eq).strip().matches("\\w+") && a.charAt(eq + 1) != '='
+                                ? a.substring(0, eq).strip() + "=("
+                                        + a.substring(eq + 1).strip() + ")"
+                                : a.strip());
             }
             out.append(')');
             from = close + 1;

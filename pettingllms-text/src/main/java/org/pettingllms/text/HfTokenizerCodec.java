@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
  * A Hugging Face {@code tokenizer.json} through DJL's binding of the Rust tokenizers library (its native library
@@ -48,7 +48,8 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
         Path cfg = dir.resolve("tokenizer_config.json");
         if (Files.exists(cfg)) {
             JsonNode eos = new ObjectMapper().readTree(cfg.toFile()).path("eos_token");
-            String eosText = eos.isTextual() ? eos.asText() : eos.path("content").asText(null);
+            String eosText =
+                    eos.isTextual() ? eos.asText() : eos.path("content").asText(null);
             if (eosText != null) {
                 long[] ids = tok.encode(eosText, false, false).getIds();
                 if (ids.length == 1) {
@@ -56,7 +57,9 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
                 }
             }
         }
-        return new HfTokenizerCodec(tok, stops.stream().mapToInt(Integer::intValue).toArray(),
+        return new HfTokenizerCodec(
+                tok,
+                stops.stream().mapToInt(Integer::intValue).toArray(),
                 ChatTemplate.load(dir).orElse(null));
     }
 
@@ -79,7 +82,8 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
     @Override
     public int[] encodePrompt(Prompt prompt) {
         String text = prompt.style() == PromptStyle.CHAT && template != null
-                ? template.render(prompt.messages(), true, Map.of()) : null;
+                ? template.render(prompt.messages(), true, Map.of())
+                : null;
         int[] ids = text != null ? encode(text) : TextCodec.super.encodePrompt(prompt);
         String expected = text != null ? text : prompt.text();
         String back = decode(ids);
@@ -98,8 +102,11 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
     private static String snippet(String s, int at) {
         String part = s.substring(Math.max(0, at - 10), Math.min(s.length(), at + 10));
         StringBuilder out = new StringBuilder("\"");
-        part.codePoints().forEach(c -> out.append(c < 0x20 || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFD
-                ? String.format("\\u%04x", c) : Character.toString(c)));
+        part.codePoints()
+                .forEach(c -> out.append(
+                        c < 0x20 || (c >= 0xD800 && c <= 0xDFFF) || c == 0xFFFD
+                                ? String.format("\\u%04x", c)
+                                : Character.toString(c)));
         return out.append('"').toString();
     }
 

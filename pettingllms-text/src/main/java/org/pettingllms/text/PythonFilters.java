@@ -6,8 +6,7 @@ import java.util.Map;
 
 /** Jinja2 filters whose Jinjava versions render differently from Python's. */
 final class PythonFilters {
-    private PythonFilters() {
-    }
+    private PythonFilters() {}
 
     /** transformers' {@code tojson}: {@link PythonJson}; {@code indent} as a keyword or the first argument. */
     static final class ToJson implements Filter {
@@ -46,7 +45,8 @@ final class PythonFilters {
 
         @Override
         public Object filter(Object var, JinjavaInterpreter interpreter, String... args) {
-            return var instanceof CharSequence s ? (Object) (long) s.toString().codePointCount(0, s.length())
+            return var instanceof CharSequence s
+                    ? (Object) (long) s.toString().codePointCount(0, s.length())
                     : builtin.filter(var, interpreter, args);
         }
     }

@@ -11,8 +11,7 @@ import java.util.Map;
  * {@code indent} spaces when an indent is given; non-ASCII kept; floats written as Python's {@code repr}.
  */
 final class PythonJson {
-    private PythonJson() {
-    }
+    private PythonJson() {}
 
     static String dumps(Object value, Integer indent) {
         StringBuilder out = new StringBuilder();

@@ -38,17 +38,26 @@ final class PythonStrings extends ELResolver {
             case "strip" -> rstrip(lstrip(s, chars(p)), chars(p));
             case "lstrip" -> lstrip(s, chars(p));
             case "rstrip" -> rstrip(s, chars(p));
-            case "split" -> split(s, p.length > 0 && p[0] != null ? p[0].toString() : null,
-                    p.length > 1 ? ((Number) p[1]).intValue() : -1);
+            case "split" ->
+                split(
+                        s,
+                        p.length > 0 && p[0] != null ? p[0].toString() : null,
+                        p.length > 1 ? ((Number) p[1]).intValue() : -1);
             case "upper" -> s.toUpperCase(Locale.ROOT);
             case "lower" -> s.toLowerCase(Locale.ROOT);
             case "replace" -> s.replace(p[0].toString(), p[1].toString());
             case "find" -> (long) s.indexOf(p[0].toString());
-            case "count" -> (long) (s.isEmpty() && p[0].toString().isEmpty() ? 1
-                    : s.split(java.util.regex.Pattern.quote(p[0].toString()), -1).length - 1);
+            case "count" ->
+                (long)
+                        (s.isEmpty() && p[0].toString().isEmpty()
+                                ? 1
+                                : s.split(java.util.regex.Pattern.quote(p[0].toString()), -1).length - 1);
             case "title" -> title(s);
-            case "capitalize" -> s.isEmpty() ? s : s.substring(0, 1).toUpperCase(Locale.ROOT)
-                    + s.substring(1).toLowerCase(Locale.ROOT);
+            case "capitalize" ->
+                s.isEmpty()
+                        ? s
+                        : s.substring(0, 1).toUpperCase(Locale.ROOT)
+                                + s.substring(1).toLowerCase(Locale.ROOT);
             default -> NOT_HANDLED;
         };
     }
@@ -141,8 +150,7 @@ final class PythonStrings extends ELResolver {
     }
 
     @Override
-    public void setValue(ELContext context, Object base, Object property, Object value) {
-    }
+    public void setValue(ELContext context, Object base, Object property, Object value) {}
 
     @Override
     public boolean isReadOnly(ELContext context, Object base, Object property) {

@@ -18,8 +18,9 @@ public interface TextCodec {
      */
     default int[] encodePrompt(Prompt prompt) {
         if (prompt.style() != PromptStyle.COMPACT) {
-            throw new UnsupportedOperationException("chat prompts need a model with a chat template (chat_template"
-                    + " in tokenizer_config.json, or chat_template.jinja); this model has none: set task.style: compact");
+            throw new UnsupportedOperationException(
+                    "chat prompts need a model with a chat template (chat_template"
+                            + " in tokenizer_config.json, or chat_template.jinja); this model has none: set task.style: compact");
         }
         return encode(prompt.text());
     }

@@ -19,8 +19,14 @@ class CharTokenizerFileTest {
             ascii.append(c);
         }
         try (HfTokenizerCodec hf = HfTokenizerCodec.load(dir, CharCodec.EOS)) {
-            for (String s : new String[] {ascii.toString(), "plan-path-v1 tool\n#..A\n>RRD\n", "  two  spaces ",
-                    "tab\there, accents é ü", "", "??"}) {
+            for (String s : new String[] {
+                ascii.toString(),
+                "plan-path-v1 tool\n#..A\n>RRD\n",
+                "  two  spaces ",
+                "tab\there, accents é ü",
+                "",
+                "??"
+            }) {
                 assertThat(hf.encode(s)).as("encode %s", s).containsExactly(CHARS.encode(s));
                 int[] ids = CHARS.encode(s);
                 assertThat(hf.decode(ids)).as("decode %s", s).isEqualTo(CHARS.decode(ids));
@@ -33,7 +39,9 @@ class CharTokenizerFileTest {
     void theShippedModelsCarryTheCodecsTokenizerFile() throws Exception {
         Path home = Path.of(System.getProperty("pettingllms.home", "..")).toAbsolutePath();
         for (String model : new String[] {"plan-path-tiny", "sokoban-tiny", "sudoku-tiny"}) {
-            assertThat(CharCodec.describes(home.resolve("models").resolve(model))).as(model).isTrue();
+            assertThat(CharCodec.describes(home.resolve("models").resolve(model)))
+                    .as(model)
+                    .isTrue();
         }
     }
 }

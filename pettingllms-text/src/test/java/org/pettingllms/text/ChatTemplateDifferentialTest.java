@@ -34,24 +34,30 @@ class ChatTemplateDifferentialTest {
     Stream<DynamicTest> rendersExactlyAsJinja2() throws IOException {
         JsonNode root = resource("cases.json");
         Map<String, ChatTemplate> templates = new HashMap<>();
-        templates.put("qwen3", ChatTemplate.load(SharedFiles.fixture("qwen3-tokenizer")).orElseThrow());
+        templates.put(
+                "qwen3",
+                ChatTemplate.load(SharedFiles.fixture("qwen3-tokenizer")).orElseThrow());
         for (String name : List.of("llama3-style", "qwen2-style", "tojson-style")) {
-            Map<String, Object> tokens = JSON.convertValue(root.path("specialTokens").path(name), Map.class);
+            Map<String, Object> tokens =
+                    JSON.convertValue(root.path("specialTokens").path(name), Map.class);
             templates.put(name, new ChatTemplate(text(name + ".jinja"), tokens));
         }
         List<DynamicTest> tests = new ArrayList<>();
         for (JsonNode c : root.path("cases")) {
-            String name = c.path("template").asText() + " / " + c.path("conversation").asText()
-                    + (c.path("addGenerationPrompt").asBoolean() ? " / generation prompt" : "")
-                    + (c.path("extra").isEmpty() ? "" : " / " + c.path("extra"));
+            String name =
+                    c.path("template").asText() + " / " + c.path("conversation").asText()
+                            + (c.path("addGenerationPrompt").asBoolean() ? " / generation prompt" : "")
+                            + (c.path("extra").isEmpty() ? "" : " / " + c.path("extra"));
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 List<ChatMessage> messages = new ArrayList<>();
                 for (JsonNode m : c.path("messages")) {
-                    messages.add(new ChatMessage(ChatMessage.Speaker.valueOf(m.path("role").asText().toUpperCase()),
+                    messages.add(new ChatMessage(
+                            ChatMessage.Speaker.valueOf(m.path("role").asText().toUpperCase()),
                             m.path("content").asText()));
                 }
                 Map<String, Object> extra = JSON.convertValue(c.path("extra"), LinkedHashMap.class);
-                String rendered = templates.get(c.path("template").asText())
+                String rendered = templates
+                        .get(c.path("template").asText())
                         .render(messages, c.path("addGenerationPrompt").asBoolean(), extra);
                 assertThat(rendered).isEqualTo(c.path("expected").asText());
             }));

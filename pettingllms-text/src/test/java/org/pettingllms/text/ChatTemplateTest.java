@@ -23,10 +23,15 @@ class ChatTemplateTest {
 
     @Test
     void systemAndUserWithTheGenerationPrompt() throws Exception {
-        assertThat(qwen3().render(List.of(
-                ChatMessage.system("You are a helpful assistant that solves math problems step by step."),
-                ChatMessage.user("Problem:\nWhat is 1+1?\n\nPlease think step by step.")), true, Map.of()))
-                .isEqualTo("<|im_start|>system\nYou are a helpful assistant that solves math problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\nWhat is 1+1?\n\nPlease think step by step.<|im_end|>\n<|im_start|>assistant\n");
+        assertThat(qwen3().render(
+                                List.of(
+                                        ChatMessage.system(
+                                                "You are a helpful assistant that solves math problems step by step."),
+                                        ChatMessage.user("Problem:\nWhat is 1+1?\n\nPlease think step by step.")),
+                                true,
+                                Map.of()))
+                .isEqualTo(
+                        "<|im_start|>system\nYou are a helpful assistant that solves math problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\nWhat is 1+1?\n\nPlease think step by step.<|im_end|>\n<|im_start|>assistant\n");
     }
 
     @Test
@@ -37,15 +42,23 @@ class ChatTemplateTest {
 
     @Test
     void earlierReasoningIsDroppedInMultiTurnConversations() throws Exception {
-        assertThat(qwen3().render(List.of(ChatMessage.system("SYS"), ChatMessage.user("Hi there"),
-                ChatMessage.assistant("<think>\nhmm\n</think>\n\nHello!"), ChatMessage.user("Again")), true, Map.of()))
-                .isEqualTo("<|im_start|>system\nSYS<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\nAgain<|im_end|>\n<|im_start|>assistant\n");
+        assertThat(qwen3().render(
+                                List.of(
+                                        ChatMessage.system("SYS"),
+                                        ChatMessage.user("Hi there"),
+                                        ChatMessage.assistant("<think>\nhmm\n</think>\n\nHello!"),
+                                        ChatMessage.user("Again")),
+                                true,
+                                Map.of()))
+                .isEqualTo(
+                        "<|im_start|>system\nSYS<|im_end|>\n<|im_start|>user\nHi there<|im_end|>\n<|im_start|>assistant\nHello!<|im_end|>\n<|im_start|>user\nAgain<|im_end|>\n<|im_start|>assistant\n");
     }
 
     @Test
     void aFinalAssistantTurnWithoutTheGenerationPrompt() throws Exception {
         assertThat(qwen3().render(List.of(ChatMessage.user("Q"), ChatMessage.assistant("A")), false, Map.of()))
-                .isEqualTo("<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nA<|im_end|>\n");
+                .isEqualTo(
+                        "<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\nA<|im_end|>\n");
     }
 
     @Test
@@ -58,8 +71,10 @@ class ChatTemplateTest {
             String problem = json.readTree(line).path("problem").asText();
             String solution = json.readTree(line).path("solution").asText();
             braces += (problem + solution).contains("{{") ? 1 : 0;
-            assertThat(t.render(List.of(ChatMessage.user(problem), ChatMessage.assistant(solution)), false,
-                    Map.of("enable_thinking", false)))
+            assertThat(t.render(
+                            List.of(ChatMessage.user(problem), ChatMessage.assistant(solution)),
+                            false,
+                            Map.of("enable_thinking", false)))
                     .isEqualTo("<|im_start|>user\n" + problem + "<|im_end|>\n<|im_start|>assistant\n<think>\n\n"
                             + "</think>\n\n" + solution + "<|im_end|>\n");
         }
@@ -68,10 +83,13 @@ class ChatTemplateTest {
 
     @Test
     void pythonStringMethodsAndTemplateErrors() {
-        ChatTemplate t = new ChatTemplate("{{ messages[0].content.strip().split(',')[-1].upper() }}"
-                + "{% if messages[0].content.startswith(' a') %}!{% endif %}"
-                + "{% if messages|length > 1 %}{{ raise_exception('one message only') }}{% endif %}", Map.of());
-        assertThat(t.render(List.of(ChatMessage.user(" a.b,c.d ")), false, Map.of())).isEqualTo("C.D!");
+        ChatTemplate t = new ChatTemplate(
+                "{{ messages[0].content.strip().split(',')[-1].upper() }}"
+                        + "{% if messages[0].content.startswith(' a') %}!{% endif %}"
+                        + "{% if messages|length > 1 %}{{ raise_exception('one message only') }}{% endif %}",
+                Map.of());
+        assertThat(t.render(List.of(ChatMessage.user(" a.b,c.d ")), false, Map.of()))
+                .isEqualTo("C.D!");
         assertThatThrownBy(() -> t.render(List.of(ChatMessage.user("x"), ChatMessage.user("y")), false, Map.of()))
                 .hasMessageContaining("one message only");
     }

@@ -16,7 +16,8 @@ class HfTokenizerCodecTest {
             assertThat(ids[0]).isEqualTo(151644); // <|im_start|>
             assertThat(ids[ids.length - 1]).isEqualTo(151645); // <|im_end|>
             assertThat(codec.stopTokenIds()).containsExactly(151645); // eos_token of tokenizer_config.json
-            for (String s : new String[] {"RRDDL", "plan-path-v1 tool\n#..A\n>", "Grüße, 世界 \uD83D\uDE00", "  two  spaces"}) {
+            for (String s :
+                    new String[] {"RRDDL", "plan-path-v1 tool\n#..A\n>", "Grüße, 世界 \uD83D\uDE00", "  two  spaces"}) {
                 assertThat(codec.decode(codec.encode(s))).isEqualTo(s);
             }
             assertThat(codec.encode("Hello")).hasSize(1);
@@ -44,7 +45,8 @@ class HfTokenizerCodecTest {
             // a lone surrogate cannot be written as UTF-8: the tokenizer would read a replacement character
             assertThatThrownBy(() -> codec.encodePrompt(Prompt.chat("S", "broken \uD800 text")))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("prompt not sent").hasMessageContaining("\\ud800");
+                    .hasMessageContaining("prompt not sent")
+                    .hasMessageContaining("\\ud800");
             assertThatThrownBy(() -> codec.encodePrompt(Prompt.compact("x\uDC00")))
                     .hasMessageContaining("prompt not sent");
         }
@@ -69,6 +71,7 @@ class HfTokenizerCodecTest {
             }
         };
         assertThatThrownBy(() -> withoutTemplate.encodePrompt(Prompt.chat("s", "u")))
-                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("chat template");
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("chat template");
     }
 }

@@ -13,8 +13,7 @@ import ai.djl.ndarray.types.Shape;
 public final class Torch {
     private static volatile Engine engine;
 
-    private Torch() {
-    }
+    private Torch() {}
 
     public static Engine engine() {
         Engine e = engine;
@@ -25,8 +24,10 @@ public final class Torch {
                     try {
                         engine = Engine.getEngine("PyTorch");
                     } catch (RuntimeException ex) {
-                        throw new IllegalStateException("cannot start the PyTorch engine: " + ex.getMessage()
-                                + ". The pytorch-native-cpu (or -cu128) jar must be on the class path.", ex);
+                        throw new IllegalStateException(
+                                "cannot start the PyTorch engine: " + ex.getMessage()
+                                        + ". The pytorch-native-cpu (or -cu128) jar must be on the class path.",
+                                ex);
                     }
                 }
                 e = engine;
@@ -59,8 +60,9 @@ public final class Torch {
         engine();
         int processWide = ai.djl.pytorch.jni.JniUtils.getNumThreads(); // fixes this thread's count at the old value
         ai.djl.pytorch.jni.JniUtils.setNumThreads(threads);
-        Thread restore = Thread.ofPlatform().name("pettingllms-threads").start(
-                () -> ai.djl.pytorch.jni.JniUtils.setNumThreads(processWide));
+        Thread restore = Thread.ofPlatform()
+                .name("pettingllms-threads")
+                .start(() -> ai.djl.pytorch.jni.JniUtils.setNumThreads(processWide));
         try {
             restore.join();
         } catch (InterruptedException e) {

@@ -25,7 +25,8 @@ class BatchingTest {
     @BeforeAll
     static void load() throws Exception {
         model = DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu());
-        adapter = LoraAdapter.load("golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
+        adapter = LoraAdapter.load(
+                "golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
     }
 
     @AfterAll
@@ -38,8 +39,8 @@ class BatchingTest {
         return new Generator.Request(prompt, a, 1.0, 0, 1.0, 12, new int[0], null, seed);
     }
 
-    static final List<int[]> PROMPTS = List.of(new int[] {1, 17, 42, 5, 88, 23, 60}, new int[] {1, 64},
-            new int[] {1, 9, 77, 31, 12});
+    static final List<int[]> PROMPTS =
+            List.of(new int[] {1, 17, 42, 5, 88, 23, 60}, new int[] {1, 64}, new int[] {1, 9, 77, 31, 12});
 
     @Test
     void batchedPaddedGenerationEqualsEachSequenceAlone() {
@@ -49,7 +50,8 @@ class BatchingTest {
         }
         List<Generator.Result> batched = Generator.generate(model, reqs);
         for (int i = 0; i < reqs.size(); i++) {
-            Generator.Result alone = Generator.generate(model, List.of(reqs.get(i))).get(0);
+            Generator.Result alone =
+                    Generator.generate(model, List.of(reqs.get(i))).get(0);
             assertThat(batched.get(i).tokens()).as("row %d tokens", i).containsExactly(alone.tokens());
             for (int t = 0; t < alone.logprobs().length; t++) {
                 assertThat(batched.get(i).logprobs()[t]).isCloseTo(alone.logprobs()[t], within(1e-4f));
@@ -73,9 +75,12 @@ class BatchingTest {
         List<Generator.Result> shared = Generator.generate(model, reqs, true);
         List<Generator.Result> unshared = Generator.generate(model, reqs, false);
         for (int i = 0; i < reqs.size(); i++) {
-            assertThat(shared.get(i).tokens()).as("row %d tokens", i).containsExactly(unshared.get(i).tokens());
+            assertThat(shared.get(i).tokens())
+                    .as("row %d tokens", i)
+                    .containsExactly(unshared.get(i).tokens());
             for (int t = 0; t < shared.get(i).logprobs().length; t++) {
-                assertThat(shared.get(i).logprobs()[t]).as("row %d token %d", i, t)
+                assertThat(shared.get(i).logprobs()[t])
+                        .as("row %d token %d", i, t)
                         .isCloseTo(unshared.get(i).logprobs()[t], within(1e-5f));
             }
         }
@@ -93,7 +98,9 @@ class BatchingTest {
     @Test
     void samplingLogprobsEqualTheTrainersRecomputation() {
         // a mismatch here silently breaks PPO: the ratio would not start at 1
-        List<Generator.Request> reqs = List.of(sampled(PROMPTS.get(0), adapter, 1), sampled(PROMPTS.get(1), adapter, 2),
+        List<Generator.Request> reqs = List.of(
+                sampled(PROMPTS.get(0), adapter, 1),
+                sampled(PROMPTS.get(1), adapter, 2),
                 sampled(PROMPTS.get(2), adapter, 3));
         List<Generator.Result> res = Generator.generate(model, reqs);
         List<int[]> completions = res.stream().map(Generator.Result::tokens).toList();
@@ -108,7 +115,9 @@ class BatchingTest {
                 int start = w - expected.length;
                 for (int t = 0; t < expected.length; t++) {
                     assertThat(mask[r * w + start + t]).isEqualTo(1f);
-                    assertThat(got[r * w + start + t]).as("row %d token %d", r, t).isCloseTo(expected[t], within(1e-4f));
+                    assertThat(got[r * w + start + t])
+                            .as("row %d token %d", r, t)
+                            .isCloseTo(expected[t], within(1e-4f));
                 }
                 for (int t = 0; t < start; t++) {
                     assertThat(mask[r * w + t]).isZero();
@@ -119,10 +128,14 @@ class BatchingTest {
 
     @Test
     void stopTokensEndARowAndAreKept() {
-        var free = Generator.generate(model, List.of(sampled(PROMPTS.get(0), null, 5))).get(0);
+        var free = Generator.generate(model, List.of(sampled(PROMPTS.get(0), null, 5)))
+                .get(0);
         int stop = free.tokens()[3];
-        var r = Generator.generate(model, List.of(new Generator.Request(PROMPTS.get(0), null, 1.0, 0, 1.0, 12,
-                new int[] {stop}, null, 5))).get(0);
+        var r = Generator.generate(
+                        model,
+                        List.of(new Generator.Request(
+                                PROMPTS.get(0), null, 1.0, 0, 1.0, 12, new int[] {stop}, null, 5)))
+                .get(0);
         int first = 0;
         while (free.tokens()[first] != stop) {
             first++;
@@ -138,13 +151,25 @@ class BatchingTest {
         List<Generator.Request> reqs = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             int stopAt = 2 + 3 * i;
-            reqs.add(new Generator.Request(PROMPTS.get(i), i == 2 ? adapter : null, 1.0, 0, 1.0, 12, new int[0],
-                    t -> t.length >= stopAt, 40 + i));
+            reqs.add(new Generator.Request(
+                    PROMPTS.get(i),
+                    i == 2 ? adapter : null,
+                    1.0,
+                    0,
+                    1.0,
+                    12,
+                    new int[0],
+                    t -> t.length >= stopAt,
+                    40 + i));
         }
         List<Generator.Result> batched = Generator.generate(model, reqs);
         for (int i = 0; i < 3; i++) {
-            Generator.Result alone = Generator.generate(model, List.of(reqs.get(i))).get(0);
-            assertThat(batched.get(i).tokens()).as("row %d", i).hasSize(2 + 3 * i).containsExactly(alone.tokens());
+            Generator.Result alone =
+                    Generator.generate(model, List.of(reqs.get(i))).get(0);
+            assertThat(batched.get(i).tokens())
+                    .as("row %d", i)
+                    .hasSize(2 + 3 * i)
+                    .containsExactly(alone.tokens());
             for (int t = 0; t < alone.logprobs().length; t++) {
                 assertThat(batched.get(i).logprobs()[t]).isCloseTo(alone.logprobs()[t], within(1e-4f));
             }

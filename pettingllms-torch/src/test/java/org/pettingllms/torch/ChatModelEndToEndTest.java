@@ -19,10 +19,10 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
 import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.ModelConfig;
-import org.pettingllms.text.HfTokenizerCodec;
 
 /**
  * A chat-style task on the embedded engine: a (random, tiny) Qwen3-vocabulary model with the Qwen3 tokenizer and
@@ -31,8 +31,8 @@ import org.pettingllms.text.HfTokenizerCodec;
 class ChatModelEndToEndTest {
     @Test
     void mathChatPromptsRunThroughTheChatTemplateOnTheEmbeddedEngine(@TempDir Path dir) throws Exception {
-        ModelConfig cfg = new ModelConfig("qwen3", 151936, 16, 32, 1, 2, 1, 8, 1e-6, 1_000_000, true, false, 4096,
-                151643, 151645);
+        ModelConfig cfg = new ModelConfig(
+                "qwen3", 151936, 16, 32, 1, 2, 1, 8, 1e-6, 1_000_000, true, false, 4096, 151643, 151645);
         try (DecoderModel m = DecoderModel.random(cfg, 3, Device.cpu())) {
             m.save(dir);
         }
@@ -40,22 +40,33 @@ class ChatModelEndToEndTest {
         Files.copy(tok.resolve("tokenizer.json"), dir.resolve("tokenizer.json"));
         Files.copy(tok.resolve("tokenizer_config.json"), dir.resolve("tokenizer_config.json"));
         Path aime = SharedFiles.shared().resolve("datasets/math/aime24.test.jsonl");
-        RunConfig run = ConfigLoader.load(Path.of("..", "configs", "math", "L0.yaml"), List.of(
-                "policy.model=" + dir, "task.options.test=" + aime, "task.options.train=", "task.options.generator=",
-                "task.style=chat",
-                "rollout.sampling.maxTokens=6", "rollout.k=2"));
+        RunConfig run = ConfigLoader.load(
+                Path.of("..", "configs", "math", "L0.yaml"),
+                List.of(
+                        "policy.model=" + dir,
+                        "task.options.test=" + aime,
+                        "task.options.train=",
+                        "task.options.generator=",
+                        "task.style=chat",
+                        "rollout.sampling.maxTokens=6",
+                        "rollout.k=2"));
         Task<?> task = Tasks.create(run.task());
-        PolicyMap policies = PolicyMap.forLevel(run.policy().level(), task.roles(), run.policy().model(), new HashSet<>());
+        PolicyMap policies = PolicyMap.forLevel(
+                run.policy().level(), task.roles(), run.policy().model(), new HashSet<>());
         try (EmbeddedEngine engine = EmbeddedEngine.open(run, policies);
-             HfTokenizerCodec codec = HfTokenizerCodec.load(dir, 151645)) {
-            RolloutResult r = new RolloutEngine(engine.sampler()).run(task,
-                    task.problems(1).problems(Split.TEST, 0, 2), policies,
-                    run.rollout().toRolloutConfig(run.task().style(), 1));
+                HfTokenizerCodec codec = HfTokenizerCodec.load(dir, 151645)) {
+            RolloutResult r = new RolloutEngine(engine.sampler())
+                    .run(
+                            task,
+                            task.problems(1).problems(Split.TEST, 0, 2),
+                            policies,
+                            run.rollout().toRolloutConfig(run.task().style(), 1));
             assertThat(r.samples()).hasSize(2 * 2);
             for (Sample s : r.samples()) {
                 String prompt = codec.decode(s.completion().promptTokens().toArray());
-                assertThat(prompt).startsWith("<|im_start|>system\nYou are a helpful assistant that solves math"
-                        + " problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\n")
+                assertThat(prompt)
+                        .startsWith("<|im_start|>system\nYou are a helpful assistant that solves math"
+                                + " problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\n")
                         .endsWith("<|im_end|>\n<|im_start|>assistant\n");
                 assertThat(s.completion().tokens().size()).isBetween(1, 6);
                 for (int i = 0; i < s.completion().tokens().size(); i++) {

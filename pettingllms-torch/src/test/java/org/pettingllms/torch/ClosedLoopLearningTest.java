@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
@@ -43,8 +43,18 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 class ClosedLoopLearningTest {
     static final String A = "a";
     static final String B = "b";
-    static final String BOARD = String.join("\n", ".....##.#.", ".....##...", "........#.", "..#.....#.",
-            "#A........", "..G##.....", ".#........", "#..#...#..", "..##.....#", ".......##.");
+    static final String BOARD = String.join(
+            "\n",
+            ".....##.#.",
+            ".....##...",
+            "........#.",
+            "..#.....#.",
+            "#A........",
+            "..G##.....",
+            ".#........",
+            "#..#...#..",
+            "..##.....#",
+            ".......##.");
     static final SamplingParams PROBE = new SamplingParams(1.0, 0, 1.0, 1, List.of(), 7);
 
     /** One decision per role; answering the role's target character is the whole reward. */
@@ -77,16 +87,21 @@ class ClosedLoopLearningTest {
         static Prompt prompt(String role) {
             // a Plan-Path planner prompt whose tool printed nothing (a: no output, b: a timeout): the planner plans
             // alone, and its first move is spread over several letters
-            return Prompt.compact("plan-path-v1 plan\n" + BOARD + "\ntool: " + (role.equals(A) ? "no output" : "timeout")
-                    + "\n>");
+            return Prompt.compact(
+                    "plan-path-v1 plan\n" + BOARD + "\ntool: " + (role.equals(A) ? "no output" : "timeout") + "\n>");
         }
 
         @Override
         public Transition<String> step(String state, String role, Completion completion) {
             boolean right = hits(targets.get(role), completion.text());
             boolean done = role.equals(B);
-            return new Transition<>(state, new RewardParts(right ? 1 : 0, 0, 0), done, done && right,
-                    right ? StepOutcome.SOLVED : StepOutcome.OK, completion.text());
+            return new Transition<>(
+                    state,
+                    new RewardParts(right ? 1 : 0, 0, 0),
+                    done,
+                    done && right,
+                    right ? StepOutcome.SOLVED : StepOutcome.OK,
+                    completion.text());
         }
 
         static boolean hits(char target, String text) {
@@ -96,13 +111,23 @@ class ClosedLoopLearningTest {
 
     @Test
     void eachRolesAdapterLearnsItsOwnRewardedAnswer(@TempDir Path dir) throws Exception {
-        String model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
-                "test", List.of("train.steps=12", "rollout.problemsPerStep=16",
-                        "rollout.k=8", "rollout.sampling.maxTokens=1",
-                        "train.learningRate=2.0e-3", "train.miniBatches=2",
-                        "train.warmupSteps=0", "train.schedule=constant", "train.checkpointEvery=0",
-                        "train.validateEvery=0", "validation.problems=0"));
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        RunConfig cfg = ConfigLoader.fromYaml(
+                "task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=12",
+                        "rollout.problemsPerStep=16",
+                        "rollout.k=8",
+                        "rollout.sampling.maxTokens=1",
+                        "train.learningRate=2.0e-3",
+                        "train.miniBatches=2",
+                        "train.warmupSteps=0",
+                        "train.schedule=constant",
+                        "train.checkpointEvery=0",
+                        "train.validateEvery=0",
+                        "validation.problems=0"));
         PolicyMap policies = PolicyMap.forLevel(Level.L2, List.of(A, B), model, Set.of());
         ProblemSource problems = (split, from, count) -> {
             List<Problem> out = new ArrayList<>();
@@ -120,21 +145,30 @@ class ClosedLoopLearningTest {
             double bBefore = rate(engine, b, B, targetB);
             CharTask task = new CharTask(Map.of(A, targetA, B, targetB));
 
-            org.pettingllms.core.train.StepReport last = new Trainer(cfg, task, problems, policies, engine.sampler(), engine.learner(),
-                    dir).run(false);
+            org.pettingllms.core.train.StepReport last =
+                    new Trainer(cfg, task, problems, policies, engine.sampler(), engine.learner(), dir).run(false);
 
             double aAfter = rate(engine, a, A, targetA);
             double bAfter = rate(engine, b, B, targetB);
             String curve = "'" + targetA + "' " + aBefore + " -> " + aAfter + ", '" + targetB + "' " + bBefore + " -> "
                     + bAfter;
             System.out.println("closed-loop learning: " + curve);
-            assertThat(aAfter).as("role a's adapter answers its target: " + curve).isGreaterThan(0.9);
-            assertThat(bAfter).as("role b's adapter answers its target: " + curve).isGreaterThan(0.9);
-            assertThat(rate(engine, b, A, targetA)).as("b's adapter did not learn a's target").isLessThan(0.5);
-            assertThat(rate(engine, a, B, targetB)).as("a's adapter did not learn b's target").isLessThan(0.5);
+            assertThat(aAfter)
+                    .as("role a's adapter answers its target: " + curve)
+                    .isGreaterThan(0.9);
+            assertThat(bAfter)
+                    .as("role b's adapter answers its target: " + curve)
+                    .isGreaterThan(0.9);
+            assertThat(rate(engine, b, A, targetA))
+                    .as("b's adapter did not learn a's target")
+                    .isLessThan(0.5);
+            assertThat(rate(engine, a, B, targetB))
+                    .as("a's adapter did not learn b's target")
+                    .isLessThan(0.5);
             assertThat(last.get(Metric.sampled("a", "solved"))).isGreaterThan(0.7);
             assertThat(last.get(Metric.train("sampler_gap", a)))
-                    .as("the learner recomputes the sampler's logprobs").isLessThan(1e-4);
+                    .as("the learner recomputes the sampler's logprobs")
+                    .isLessThan(1e-4);
         }
     }
 
@@ -142,22 +176,38 @@ class ClosedLoopLearningTest {
     void aSamplerOnStaleWeightsStopsTheStep(@TempDir Path dir) throws Exception {
         // the learner trains one copy of the weights, the sampler reads another that never receives the updates
         // (a server that missed an adapter load): the versions the sampler reads from its weights expose it
-        String model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
-                "test", List.of("train.steps=2", "rollout.problemsPerStep=2", "rollout.k=2",
-                        "rollout.sampling.maxTokens=1", "train.checkpointEvery=0", "train.validateEvery=0",
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        RunConfig cfg = ConfigLoader.fromYaml(
+                "task: {name: target-char}\npolicy: {model: '" + model + "', level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=2",
+                        "rollout.problemsPerStep=2",
+                        "rollout.k=2",
+                        "rollout.sampling.maxTokens=1",
+                        "train.checkpointEvery=0",
+                        "train.validateEvery=0",
                         "validation.problems=0"));
         PolicyMap policies = PolicyMap.forLevel(Level.L2, List.of(A, B), model, Set.of());
         ProblemSource problems = (split, from, count) -> java.util.stream.LongStream.range(from, from + count)
-                .mapToObj(i -> Problem.generated("p" + i, i)).toList();
+                .mapToObj(i -> Problem.generated("p" + i, i))
+                .toList();
         try (EmbeddedEngine trained = EmbeddedEngine.open(cfg, policies);
-             EmbeddedEngine stale = EmbeddedEngine.open(cfg, policies)) {
-            Trainer t = new Trainer(cfg, new CharTask(Map.of(A, 'x', B, 'y')), problems, policies, stale.sampler(),
-                    trained.learner(), dir);
+                EmbeddedEngine stale = EmbeddedEngine.open(cfg, policies)) {
+            Trainer t = new Trainer(
+                    cfg,
+                    new CharTask(Map.of(A, 'x', B, 'y')),
+                    problems,
+                    policies,
+                    stale.sampler(),
+                    trained.learner(),
+                    dir);
             t.step(0); // both copies are the untrained weights, version 0
             long now = trained.learner().publish(policies.policyOf(A));
             assertThat(now).isPositive();
-            assertThatThrownBy(() -> t.step(1)).hasMessageContaining("off-policy sample")
+            assertThatThrownBy(() -> t.step(1))
+                    .hasMessageContaining("off-policy sample")
                     .hasMessageContaining("weight version 0 of " + policies.policyOf(A))
                     .hasMessageContaining("version " + now + " was published");
         }
@@ -172,9 +222,12 @@ class ClosedLoopLearningTest {
             }
         }
         return counts.entrySet().stream()
-                .filter(e -> e.getValue() >= 5 && e.getValue() <= 128 && !e.getKey().equals(not))
-                .max(Map.Entry.comparingByValue()).orElseThrow(() -> new AssertionError("no character with 1-25% of "
-                        + "the first-token mass: " + counts)).getKey();
+                .filter(e ->
+                        e.getValue() >= 5 && e.getValue() <= 128 && !e.getKey().equals(not))
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow(
+                        () -> new AssertionError("no character with 1-25% of " + "the first-token mass: " + counts))
+                .getKey();
     }
 
     /** Share of 256 samples of {@code policy} (temperature 1, on {@code role}'s prompt) that start with {@code target}. */

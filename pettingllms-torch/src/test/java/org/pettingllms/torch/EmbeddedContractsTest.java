@@ -7,9 +7,9 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.testkit.LearnerContract;
 import org.pettingllms.testkit.SamplerContract;
@@ -59,8 +59,7 @@ class EmbeddedContractsTest {
 
     @Nested
     class AdapterSampler extends SamplerOn {
-        AdapterSampler() throws Exception {
-        }
+        AdapterSampler() throws Exception {}
 
         @Override
         protected PolicyRef policy() {
@@ -70,8 +69,7 @@ class EmbeddedContractsTest {
 
     @Nested
     class FullWeightSampler extends SamplerOn {
-        FullWeightSampler() throws Exception {
-        }
+        FullWeightSampler() throws Exception {}
 
         @Override
         protected PolicyRef policy() {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,15 +28,26 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * schedule so that the resumed optimizer steps must also pick up the schedule where it was.
  */
 class EmbeddedResumeTest {
-    static final String MODEL = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+    static final String MODEL =
+            SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
 
     @Test
     void aResumedRunHasTheMetricsOfAnUninterruptedOne(@TempDir Path dir) throws Exception {
-        RunConfig cfg = ConfigLoader.fromYaml("task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n",
-                "test", List.of("train.steps=3", "rollout.problemsPerStep=3", "rollout.k=3",
-                        "rollout.sampling.maxTokens=16", "train.miniBatches=2", "train.learningRate=5.0e-3",
-                        "train.schedule=cosine", "train.warmupSteps=1", "train.checkpointEvery=1",
-                        "train.validateEvery=0", "validation.problems=0",
+        RunConfig cfg = ConfigLoader.fromYaml(
+                "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n",
+                "test",
+                List.of(
+                        "train.steps=3",
+                        "rollout.problemsPerStep=3",
+                        "rollout.k=3",
+                        "rollout.sampling.maxTokens=16",
+                        "train.miniBatches=2",
+                        "train.learningRate=5.0e-3",
+                        "train.schedule=cosine",
+                        "train.warmupSteps=1",
+                        "train.checkpointEvery=1",
+                        "train.validateEvery=0",
+                        "validation.problems=0",
                         // one request (k rows) per generation batch: which requests meet in a batch depends on
                         // timing, and a batch's shape (shared prefills included) moves logits in their last bits
                         "engine.maxBatchRows=3"));
@@ -55,7 +65,8 @@ class EmbeddedResumeTest {
                 new Trainer(cfg, task, problems, policies, e.sampler(), e.learner(), dir.resolve("full")).run(false);
             }
             try (EmbeddedEngine e = EmbeddedEngine.open(cfg, policies)) {
-                Trainer killed = new Trainer(cfg, task, problems, policies, e.sampler(), e.learner(), dir.resolve("resumed"));
+                Trainer killed =
+                        new Trainer(cfg, task, problems, policies, e.sampler(), e.learner(), dir.resolve("resumed"));
                 killed.step(0);
                 killed.step(1);
             }
@@ -68,12 +79,14 @@ class EmbeddedResumeTest {
         assertThat(resumed).hasSize(3);
         for (int step = 0; step < 3; step++) {
             assertThat(resumed.get(step).step()).isEqualTo(step);
-            assertThat(resumed.get(step).values().keySet()).isEqualTo(full.get(step).values().keySet());
+            assertThat(resumed.get(step).values().keySet())
+                    .isEqualTo(full.get(step).values().keySet());
             for (var kv : full.get(step).values().entrySet()) {
                 if (kv.getKey().startsWith("time/") || kv.getKey().equals(Metric.TOKENS_PER_S)) {
                     continue;
                 }
-                assertThat(resumed.get(step).get(kv.getKey())).as("step %d %s", step, kv.getKey())
+                assertThat(resumed.get(step).get(kv.getKey()))
+                        .as("step %d %s", step, kv.getKey())
                         .isCloseTo(kv.getValue(), within(1e-5));
             }
         }

@@ -30,17 +30,19 @@ class GoldenLoraGradientTest {
         int[] ids = new int[golden.get("input_ids").get(0).size()];
         Arrays.setAll(ids, i -> golden.get("input_ids").get(0).get(i).asInt());
         try (DecoderModel model = DecoderModel.load(DIR, Device.cpu());
-             LoraAdapter adapter = LoraAdapter.load("golden", model, DIR.resolve("adapter"))) {
+                LoraAdapter adapter = LoraAdapter.load("golden", model, DIR.resolve("adapter"))) {
             Map<String, NDArray> params = adapter.parameters();
             params.values().forEach(p -> p.setRequiresGradient(true));
             // prompt = first token, completion = the rest: the mask selects every next-token prediction
-            SequenceBatch batch = new SequenceBatch(List.of(new int[] {ids[0]}),
-                    List.of(Arrays.copyOfRange(ids, 1, ids.length)));
+            SequenceBatch batch =
+                    new SequenceBatch(List.of(new int[] {ids[0]}), List.of(Arrays.copyOfRange(ids, 1, ids.length)));
             try (NDManager scope = model.manager().newSubManager();
-                 GradientCollector gc = Torch.engine().newGradientCollector()) {
+                    GradientCollector gc = Torch.engine().newGradientCollector()) {
                 SequenceBatch.Logprobs lp = batch.logprobs(model, scope, LoraRows.all(adapter, 1));
-                NDArray loss = lp.logprobs().mul(lp.mask()).sum().div(lp.mask().sum()).neg();
-                assertThat(loss.getFloat()).isCloseTo((float) golden.get("lora_loss").asDouble(), within(1e-4f));
+                NDArray loss =
+                        lp.logprobs().mul(lp.mask()).sum().div(lp.mask().sum()).neg();
+                assertThat(loss.getFloat())
+                        .isCloseTo((float) golden.get("lora_loss").asDouble(), within(1e-4f));
                 gc.backward(loss);
             }
             golden.get("lora_grads").fields().forEachRemaining(e -> {
@@ -55,8 +57,12 @@ class GoldenLoraGradientTest {
                     maxDiff = Math.max(maxDiff, Math.abs(g[i] - ref));
                 }
                 assertThat(g).hasSize(e.getValue().size());
-                assertThat(maxRef).as("reference gradient of %s is not trivial", e.getKey()).isGreaterThan(0);
-                assertThat(maxDiff / maxRef).as("relative error of %s", e.getKey()).isLessThan(1e-4);
+                assertThat(maxRef)
+                        .as("reference gradient of %s is not trivial", e.getKey())
+                        .isGreaterThan(0);
+                assertThat(maxDiff / maxRef)
+                        .as("relative error of %s", e.getKey())
+                        .isLessThan(1e-4);
             });
         }
     }

@@ -56,8 +56,8 @@ class GoldenQwen3Test {
     static float[] logits(LoraAdapter lora) {
         try (NDManager m = model.manager().newSubManager()) {
             Inputs.Batch in = Inputs.leftPadded(m, inputIds(), 0);
-            NDArray out = model.forward(in.ids(), in.positions(), in.bias(), null,
-                    lora == null ? null : LoraRows.all(lora, 2));
+            NDArray out = model.forward(
+                    in.ids(), in.positions(), in.bias(), null, lora == null ? null : LoraRows.all(lora, 2));
             assertThat(out.getShape().getShape()).containsExactly(2, 12, 96);
             return out.toFloatArray();
         }
@@ -101,7 +101,8 @@ class GoldenQwen3Test {
                     sum += Math.exp(l[(b * 12 + t) * 96 + v] - max);
                 }
                 double lp = l[(b * 12 + t) * 96 + ids.get(b)[t + 1]] - max - Math.log(sum);
-                assertThat(lp).isCloseTo(golden.get("token_logprobs").get(b).get(t).asDouble(), within(1e-4));
+                assertThat(lp)
+                        .isCloseTo(golden.get("token_logprobs").get(b).get(t).asDouble(), within(1e-4));
             }
         }
     }

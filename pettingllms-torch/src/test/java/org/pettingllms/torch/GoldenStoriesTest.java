@@ -27,13 +27,17 @@ class GoldenStoriesTest {
         int n = golden.get("greedy_new_tokens").size();
         try (DecoderModel model = DecoderModel.load(DIR, Device.cpu())) {
             assertThat(model.config().tieWordEmbeddings()).isTrue();
-            var r = Generator.generate(model, List.of(Generator.Request.greedy(new int[] {1}, n, null))).get(0);
+            var r = Generator.generate(model, List.of(Generator.Request.greedy(new int[] {1}, n, null)))
+                    .get(0);
             StringBuilder text = new StringBuilder();
             for (int i = 0; i < n; i++) {
-                assertThat(r.tokens()[i]).as("token %d", i).isEqualTo(golden.get("greedy_new_tokens").get(i).asInt());
+                assertThat(r.tokens()[i])
+                        .as("token %d", i)
+                        .isEqualTo(golden.get("greedy_new_tokens").get(i).asInt());
                 text.append(vocab.get(r.tokens()[i]).asText().replace('\u2581', ' '));
             }
-            assertThat(text.toString()).isEqualTo(golden.get("greedy_text").asText())
+            assertThat(text.toString())
+                    .isEqualTo(golden.get("greedy_text").asText())
                     .startsWith(" Once upon a time, there was a little girl named Lily.");
 
             // the first 16 positions' logits, teacher-forced

@@ -25,16 +25,18 @@ class ModelIoTest {
     @Test
     void freshModelsAreSeededAndEveryArchitectureRoundTripsThroughHuggingFaceFiles(@TempDir Path dir) throws Exception {
         for (String type : new String[] {"llama", "qwen2", "qwen3"}) {
-            ModelConfig cfg = new ModelConfig(type, 64, 32, 48, 2, 4, 2, 8, 1e-6, 10000, type.equals("llama"), false,
-                    128, 1, 2);
+            ModelConfig cfg =
+                    new ModelConfig(type, 64, 32, 48, 2, 4, 2, 8, 1e-6, 10000, type.equals("llama"), false, 128, 1, 2);
             try (DecoderModel a = DecoderModel.random(cfg, 7, Device.cpu());
-                 DecoderModel b = DecoderModel.random(cfg, 7, Device.cpu());
-                 DecoderModel c = DecoderModel.random(cfg, 8, Device.cpu())) {
+                    DecoderModel b = DecoderModel.random(cfg, 7, Device.cpu());
+                    DecoderModel c = DecoderModel.random(cfg, 8, Device.cpu())) {
                 assertThat(logits(a)).containsExactly(logits(b));
                 assertThat(logits(a)).isNotEqualTo(logits(c));
                 assertThat(a.parameters()).as(type).containsKey("model.layers.0.self_attn.q_proj.weight");
-                assertThat(a.parameters().containsKey("model.layers.0.self_attn.q_proj.bias")).isEqualTo(type.equals("qwen2"));
-                assertThat(a.parameters().containsKey("model.layers.0.self_attn.q_norm.weight")).isEqualTo(type.equals("qwen3"));
+                assertThat(a.parameters().containsKey("model.layers.0.self_attn.q_proj.bias"))
+                        .isEqualTo(type.equals("qwen2"));
+                assertThat(a.parameters().containsKey("model.layers.0.self_attn.q_norm.weight"))
+                        .isEqualTo(type.equals("qwen3"));
                 Path out = dir.resolve(type);
                 a.save(out);
                 assertThat(Files.readString(out.resolve("config.json"))).contains("\"model_type\" : \"" + type + "\"");
@@ -48,11 +50,15 @@ class ModelIoTest {
 
     @Test
     void unsupportedOrIncompleteModelsAreRefusedWithTheReason(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("config.json"), "{\"model_type\":\"gpt2\",\"vocab_size\":8,\"hidden_size\":8,"
-                + "\"intermediate_size\":8,\"num_hidden_layers\":1,\"num_attention_heads\":2}");
-        assertThatThrownBy(() -> DecoderModel.load(dir, Device.cpu())).hasMessageContaining("gpt2")
+        Files.writeString(
+                dir.resolve("config.json"),
+                "{\"model_type\":\"gpt2\",\"vocab_size\":8,\"hidden_size\":8,"
+                        + "\"intermediate_size\":8,\"num_hidden_layers\":1,\"num_attention_heads\":2}");
+        assertThatThrownBy(() -> DecoderModel.load(dir, Device.cpu()))
+                .hasMessageContaining("gpt2")
                 .hasMessageContaining("llama");
         Files.writeString(dir.resolve("config.json"), "{\"model_type\":\"llama\",\"vocab_size\":8}");
-        assertThatThrownBy(() -> DecoderModel.load(dir, Device.cpu())).hasMessageContaining("missing field 'hidden_size'");
+        assertThatThrownBy(() -> DecoderModel.load(dir, Device.cpu()))
+                .hasMessageContaining("missing field 'hidden_size'");
     }
 }

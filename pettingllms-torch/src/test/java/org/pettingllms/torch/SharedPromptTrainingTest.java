@@ -32,14 +32,20 @@ class SharedPromptTrainingTest {
     static final int[] P1 = {1, 64, 3};
     static final int[] P2 = {1, 9, 77, 31, 12};
     static final List<int[]> PROMPTS = List.of(P0, P0, P0, P1, P1, P2);
-    static final List<int[]> COMPLETIONS = List.of(new int[] {7, 8, 9, 10}, new int[] {11}, new int[] {12, 13},
-            new int[] {14, 15, 16, 17, 18}, new int[] {19, 20}, new int[] {21, 22, 23});
+    static final List<int[]> COMPLETIONS = List.of(
+            new int[] {7, 8, 9, 10},
+            new int[] {11},
+            new int[] {12, 13},
+            new int[] {14, 15, 16, 17, 18},
+            new int[] {19, 20},
+            new int[] {21, 22, 23});
     static final float[] WEIGHTS = {0.5f, -1.0f, 2.0f, 0.25f, -0.75f, 1.5f}; // advantages, some negative
 
     @BeforeAll
     static void load() throws Exception {
         model = DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu());
-        adapter = LoraAdapter.load("golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
+        adapter = LoraAdapter.load(
+                "golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
     }
 
     @AfterAll
@@ -104,7 +110,7 @@ class SharedPromptTrainingTest {
         params.values().forEach(p -> p.setRequiresGradient(true));
         SequenceBatch sb = new SequenceBatch(PROMPTS, COMPLETIONS);
         try (NDManager scope = model.manager().newSubManager();
-             GradientCollector gc = Torch.engine().newGradientCollector()) {
+                GradientCollector gc = Torch.engine().newGradientCollector()) {
             SequenceBatch.Logprobs lp = sb.logprobs(model, scope, a, false, share);
             NDArray w = scope.create(WEIGHTS, new Shape(WEIGHTS.length, 1));
             gc.backward(lp.logprobs().mul(lp.mask()).mul(w).sum());
@@ -131,7 +137,8 @@ class SharedPromptTrainingTest {
                 diff = Math.max(diff, Math.abs(got[i] - ref[i]));
             }
             maxRef = Math.max(maxRef, scale);
-            assertThat(diff).as("max gradient difference of %s (scale %s)", e.getKey(), scale)
+            assertThat(diff)
+                    .as("max gradient difference of %s (scale %s)", e.getKey(), scale)
                     .isLessThanOrEqualTo(1e-4 * Math.max(scale, 1e-3));
         }
         assertThat(maxRef).as("the gradients are not trivial").isGreaterThan(1e-3);

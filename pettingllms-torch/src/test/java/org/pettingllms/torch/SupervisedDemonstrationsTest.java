@@ -24,8 +24,8 @@ class SupervisedDemonstrationsTest {
     final List<Problem> problems = new SeededProblems("plan-path", 1).problems(ProblemSource.Split.TRAIN, 0, 400);
 
     SupervisedTraining.Settings settings(double alone) {
-        return new SupervisedTraining.Settings(1, 1, 1e-3, new Demonstrations.Settings(0.3, 0.5), List.of(), Map.of(),
-                alone);
+        return new SupervisedTraining.Settings(
+                1, 1, 1e-3, new Demonstrations.Settings(0.3, 0.5), List.of(), Map.of(), alone);
     }
 
     List<Demonstrations.Demo> all(double alone, long seed) {
@@ -40,9 +40,12 @@ class SupervisedDemonstrationsTest {
     @Test
     void aFractionOfTheProblemsAlsoTeachThePlannerAlone() {
         List<Demonstrations.Demo> demos = all(0.25, 7);
-        long alone = demos.stream().filter(d -> d.role().equals("plan") && !d.prompt().text().contains("\ntool: "))
+        long alone = demos.stream()
+                .filter(d -> d.role().equals("plan") && !d.prompt().text().contains("\ntool: "))
                 .count();
-        long teamPlan = demos.stream().filter(d -> d.prompt().text().contains("\ntool: ")).count();
+        long teamPlan = demos.stream()
+                .filter(d -> d.prompt().text().contains("\ntool: "))
+                .count();
         assertThat(teamPlan).as("every problem keeps its team demonstrations").isEqualTo(problems.size());
         // 400 problems at 25%: 100 expected, binomial sd 8.7
         assertThat(alone).isBetween(70L, 130L);

@@ -9,7 +9,8 @@ import org.pettingllms.torch.sampling.TokenSampler;
 
 class TokenSamplerTest {
     // logits ln(0.5), ln(0.3), ln(0.15), ln(0.05): probabilities 0.5, 0.3, 0.15, 0.05
-    final float[] logits = {(float) Math.log(0.5), (float) Math.log(0.3), (float) Math.log(0.15), (float) Math.log(0.05)};
+    final float[] logits = {(float) Math.log(0.5), (float) Math.log(0.3), (float) Math.log(0.15), (float) Math.log(0.05)
+    };
 
     int[] histogram(double temperature, int topK, double topP) {
         SplittableRandom rng = new SplittableRandom(1);
@@ -35,12 +36,12 @@ class TokenSamplerTest {
         int[] plain = histogram(1, 0, 1);
         assertThat(plain[0] / 40_000.0).isCloseTo(0.5, within(0.01));
         assertThat(plain[3] / 40_000.0).isCloseTo(0.05, within(0.005));
-        int[] top2 = histogram(1, 2, 1);          // renormalised 0.5/0.8, 0.3/0.8
+        int[] top2 = histogram(1, 2, 1); // renormalised 0.5/0.8, 0.3/0.8
         assertThat(top2[2] + top2[3]).isZero();
         assertThat(top2[0] / 40_000.0).isCloseTo(0.625, within(0.01));
-        int[] nucleus = histogram(1, 0, 0.75);    // 0.5 + 0.3 >= 0.75: the first two
+        int[] nucleus = histogram(1, 0, 0.75); // 0.5 + 0.3 >= 0.75: the first two
         assertThat(nucleus[2] + nucleus[3]).isZero();
-        int[] cold = histogram(0.5, 0, 1);        // p^2 = .25, .09, .0225, .0025 (sum .365): 0.25/0.365 = 0.685
+        int[] cold = histogram(0.5, 0, 1); // p^2 = .25, .09, .0225, .0025 (sum .365): 0.25/0.365 = 0.685
         assertThat(cold[0] / 40_000.0).isCloseTo(0.25 / 0.365, within(0.01));
     }
 

@@ -15,12 +15,12 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.LoraSettings;
 import org.pettingllms.torch.engine.PolicyRegistry;
@@ -37,8 +37,10 @@ class TorchLearnerTest {
     static final int[] PROMPT = {1, 17, 42, 5};
 
     static PolicyRegistry registry() throws Exception {
-        return new PolicyRegistry(Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu())),
-                new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()), 3);
+        return new PolicyRegistry(
+                Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu())),
+                new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()),
+                3);
     }
 
     static TrainSettings settings() {
@@ -59,7 +61,10 @@ class TorchLearnerTest {
         List<Generator.Result> res = Generator.generate(reg.model(ref.model()), reqs);
         List<TrainExample> out = new ArrayList<>();
         for (int i = 0; i < res.size(); i++) {
-            out.add(new TrainExample(IntSeq.of(PROMPT), IntSeq.of(res.get(i).tokens()), FloatSeq.of(res.get(i).logprobs()),
+            out.add(new TrainExample(
+                    IntSeq.of(PROMPT),
+                    IntSeq.of(res.get(i).tokens()),
+                    FloatSeq.of(res.get(i).logprobs()),
                     advantages[i]));
         }
         return out;
@@ -72,12 +77,14 @@ class TorchLearnerTest {
     }
 
     static double sequenceLogprob(PolicyRegistry reg, PolicyRef ref, TrainExample e) {
-        var r = Generator.generate(reg.model(ref.model()), List.of(Generator.Request.greedy(PROMPT, 1, reg.adapter(ref))));
+        var r = Generator.generate(
+                reg.model(ref.model()), List.of(Generator.Request.greedy(PROMPT, 1, reg.adapter(ref))));
         // recompute with the trainer's forward
-        var sb = new org.pettingllms.torch.train.SequenceBatch(List.of(PROMPT), List.of(e.completionTokens().toArray()));
+        var sb = new org.pettingllms.torch.train.SequenceBatch(
+                List.of(PROMPT), List.of(e.completionTokens().toArray()));
         try (var scope = reg.model(ref.model()).manager().newSubManager()) {
-            var lp = sb.logprobs(reg.model(ref.model()), scope, reg.adapter(ref) == null ? null
-                    : LoraRows.all(reg.adapter(ref), 1));
+            var lp = sb.logprobs(
+                    reg.model(ref.model()), scope, reg.adapter(ref) == null ? null : LoraRows.all(reg.adapter(ref), 1));
             return lp.logprobs().mul(lp.mask()).sum().getFloat() + 0 * r.size();
         }
     }
@@ -97,18 +104,21 @@ class TorchLearnerTest {
         float[][] firstLogprobs = new float[2][];
         for (int shared = 0; shared < 2; shared++) {
             try (PolicyRegistry reg = registry();
-                 TorchLearner learner = new TorchLearner(reg, new TrainSettings(2, false, shared == 1))) {
+                    TorchLearner learner = new TorchLearner(reg, new TrainSettings(2, false, shared == 1))) {
                 List<TrainExample> batch = new ArrayList<>();
                 for (int i = 0; i < prompts.length; i++) {
-                    batch.add(new TrainExample(IntSeq.of(prompts[i]), IntSeq.of(completions[i]),
-                            FloatSeq.of(new float[completions[i].length]), adv[i]));
+                    batch.add(new TrainExample(
+                            IntSeq.of(prompts[i]),
+                            IntSeq.of(completions[i]),
+                            FloatSeq.of(new float[completions[i].length]),
+                            adv[i]));
                 }
                 List<FloatSeq> old = learner.logprobs(TOOL, batch);
                 firstLogprobs[shared] = old.get(2).toArray();
                 List<TrainExample> onPolicy = new ArrayList<>();
                 for (int i = 0; i < batch.size(); i++) {
-                    onPolicy.add(new TrainExample(batch.get(i).promptTokens(), batch.get(i).completionTokens(),
-                            old.get(i), adv[i]));
+                    onPolicy.add(new TrainExample(
+                            batch.get(i).promptTokens(), batch.get(i).completionTokens(), old.get(i), adv[i]));
                 }
                 losses[shared] = learner.forwardBackward(TOOL, onPolicy, loss).loss();
                 learner.optimStep(TOOL, adam(1e-2));
@@ -133,19 +143,24 @@ class TorchLearnerTest {
     void aThreadThatRecordsGradientsCanStepAndRestore(@TempDir Path dir) throws Exception {
         // grad mode is per OS thread and on by default in a thread other than the engine's: the optimizer's and the
         // checkpoint's in-place writes into the weights (leaves that require gradients) must not depend on it
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             var before = snapshot(reg.adapter(TOOL).parameters());
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+            java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             Thread t = Thread.ofPlatform().start(() -> {
                 try {
                     ai.djl.pytorch.jni.JniUtils.setGradMode(true);
                     learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
-                    assertThat(learner.optimStep(TOOL, new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.1, 1.0)).skipped())
+                    assertThat(learner.optimStep(TOOL, new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.1, 1.0))
+                                    .skipped())
                             .isFalse();
                     learner.save(TOOL, dir.resolve("tool"));
                     learner.load(TOOL, dir.resolve("tool"));
-                    assertThat(Torch.recordingGradients()).as("the caller's grad mode is left as it was").isTrue();
+                    assertThat(Torch.recordingGradients())
+                            .as("the caller's grad mode is left as it was")
+                            .isTrue();
                 } catch (Throwable e) {
                     failure.set(e);
                 }
@@ -154,13 +169,15 @@ class TorchLearnerTest {
             assertThat(failure.get()).isNull();
             var after = snapshot(reg.adapter(TOOL).parameters());
             assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(after.get(k), before.get(k))))
-                    .as("the step moved the adapter").isNotEmpty();
+                    .as("the step moved the adapter")
+                    .isNotEmpty();
         }
     }
 
     @Test
     void aPositiveAdvantageMakesItsCompletionMoreLikely() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0, 1.0, -1.0);
             double before = sequenceLogprob(reg, TOOL, batch.get(0));
             double beforeNeg = sequenceLogprob(reg, TOOL, batch.get(1));
@@ -170,7 +187,9 @@ class TorchLearnerTest {
                 Learner.OptimStats o = learner.optimStep(TOOL, adam(1e-3));
                 assertThat(o.skipped()).isFalse();
                 if (step == 0) {
-                    assertThat(s.loss()).as("on-policy: rho = 1, loss = -mean A = 0").isCloseTo(0, within(1e-6));
+                    assertThat(s.loss())
+                            .as("on-policy: rho = 1, loss = -mean A = 0")
+                            .isCloseTo(0, within(1e-6));
                     assertThat(o.gradNorm()).isPositive();
                 }
             }
@@ -181,7 +200,8 @@ class TorchLearnerTest {
 
     @Test
     void updatingOneRolesAdapterLeavesTheOtherAndTheBaseUntouched() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             var planBefore = snapshot(reg.adapter(PLAN).parameters());
             var toolBefore = snapshot(reg.adapter(TOOL).parameters());
             var baseBefore = snapshot(reg.model("tiny").parameters());
@@ -190,9 +210,14 @@ class TorchLearnerTest {
             var planAfter = snapshot(reg.adapter(PLAN).parameters());
             var toolAfter = snapshot(reg.adapter(TOOL).parameters());
             planBefore.forEach((k, v) -> assertThat(planAfter.get(k)).as(k).containsExactly(v));
-            baseBefore.forEach((k, v) -> assertThat(reg.model("tiny").parameters().get(k).toFloatArray()).as(k).containsExactly(v));
-            assertThat(toolBefore.keySet().stream().anyMatch(k -> !java.util.Arrays.equals(toolBefore.get(k), toolAfter.get(k))))
-                    .as("the tool adapter changed").isTrue();
+            baseBefore.forEach(
+                    (k, v) -> assertThat(reg.model("tiny").parameters().get(k).toFloatArray())
+                            .as(k)
+                            .containsExactly(v));
+            assertThat(toolBefore.keySet().stream()
+                            .anyMatch(k -> !java.util.Arrays.equals(toolBefore.get(k), toolAfter.get(k))))
+                    .as("the tool adapter changed")
+                    .isTrue();
         }
     }
 
@@ -203,15 +228,22 @@ class TorchLearnerTest {
         // comment); on two threads this test failed in a full suite run (weights 0.0449 against 0.0439, ...)
         Torch.runOnOneThread(() -> {
             float[] uninterrupted;
-            try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+            try (PolicyRegistry reg = registry();
+                    TorchLearner learner = new TorchLearner(reg, settings())) {
                 List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
                 for (int i = 0; i < 3; i++) {
                     learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
                     learner.optimStep(PLAN, adam(5e-3));
                 }
-                uninterrupted = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
+                uninterrupted = reg.adapter(PLAN)
+                        .parameters()
+                        .values()
+                        .iterator()
+                        .next()
+                        .toFloatArray();
             }
-            try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+            try (PolicyRegistry reg = registry();
+                    TorchLearner learner = new TorchLearner(reg, settings())) {
                 List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2);
                 learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
                 learner.optimStep(PLAN, adam(5e-3));
@@ -225,7 +257,8 @@ class TorchLearnerTest {
                     assertThat(files.map(p -> p.getFileName().toString())).containsExactly("plan");
                 }
             }
-            try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+            try (PolicyRegistry reg = registry();
+                    TorchLearner learner = new TorchLearner(reg, settings())) {
                 List<TrainExample> batch = examples(reg, PLAN, 1.0, -0.5, 0.2); // fresh adapter: same samples as before
                 learner.load(PLAN, dir.resolve("plan"));
                 assertThat(reg.version(PLAN)).isEqualTo(1);
@@ -233,7 +266,12 @@ class TorchLearnerTest {
                     learner.forwardBackward(PLAN, batch, LossConfig.DEFAULT);
                     learner.optimStep(PLAN, adam(5e-3));
                 }
-                float[] resumed = reg.adapter(PLAN).parameters().values().iterator().next().toFloatArray();
+                float[] resumed = reg.adapter(PLAN)
+                        .parameters()
+                        .values()
+                        .iterator()
+                        .next()
+                        .toFloatArray();
                 assertThat(resumed).containsExactly(uninterrupted);
             }
         });
@@ -241,7 +279,8 @@ class TorchLearnerTest {
 
     @Test
     void memoryStaysFlatOverManySteps() throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
             learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
             learner.optimStep(TOOL, adam(1e-3));
@@ -252,7 +291,9 @@ class TorchLearnerTest {
                 learner.optimStep(TOOL, adam(1e-3));
                 Generator.generate(reg.model("tiny"), List.of(Generator.Request.greedy(PROMPT, 4, reg.adapter(TOOL))));
             }
-            assertThat(countAll(models)).as("arrays held by the model's managers").isEqualTo(arraysBefore);
+            assertThat(countAll(models))
+                    .as("arrays held by the model's managers")
+                    .isEqualTo(arraysBefore);
         }
     }
 
@@ -262,16 +303,21 @@ class TorchLearnerTest {
 
     @Test
     void fullFineTuningUpdatesTheModelAndSavesAHuggingFaceDirectory(@TempDir Path dir) throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             var before = snapshot(reg.model("tiny").parameters());
             learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
             learner.optimStep(BASE, adam(1e-3));
             var after = snapshot(reg.model("tiny").parameters());
-            assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(before.get(k), after.get(k))).count())
-                    .as("weights that changed").isGreaterThan(10);
+            assertThat(after.keySet().stream()
+                            .filter(k -> !java.util.Arrays.equals(before.get(k), after.get(k)))
+                            .count())
+                    .as("weights that changed")
+                    .isGreaterThan(10);
             learner.save(BASE, dir.resolve("model"));
             try (DecoderModel reloaded = DecoderModel.load(dir.resolve("model"), Device.cpu())) {
-                reloaded.parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(after.get(k)));
+                reloaded.parameters()
+                        .forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(after.get(k)));
                 assertThat(reloaded.config()).isEqualTo(reg.model("tiny").config());
             }
         }
@@ -280,18 +326,24 @@ class TorchLearnerTest {
     @Test
     void fullFineTuningWithKlUsesAFrozenCopyOfTheStartingWeights() throws Exception {
         LossConfig withKl = new LossConfig(0.2, 0.2, LossConfig.Aggregation.TOKEN_MEAN, 1.0, 0.0);
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             List<TrainExample> batch = examples(reg, BASE, 1.0, -1.0, 1.0, -1.0);
-            assertThat(learner.forwardBackward(BASE, batch, withKl).kl()).as("policy = reference").isCloseTo(0, within(1e-7));
+            assertThat(learner.forwardBackward(BASE, batch, withKl).kl())
+                    .as("policy = reference")
+                    .isCloseTo(0, within(1e-7));
             learner.optimStep(BASE, adam(3e-3));
             for (int step = 0; step < 4; step++) { // drift away on the advantages alone
                 learner.forwardBackward(BASE, batch, LossConfig.DEFAULT);
                 learner.optimStep(BASE, adam(3e-3));
             }
             List<TrainExample> noAdvantage = batch.stream()
-                    .map(e -> new TrainExample(e.promptTokens(), e.completionTokens(), e.oldLogprobs(), 0.0)).toList();
+                    .map(e -> new TrainExample(e.promptTokens(), e.completionTokens(), e.oldLogprobs(), 0.0))
+                    .toList();
             double drifted = learner.forwardBackward(BASE, noAdvantage, withKl).kl();
-            assertThat(drifted).as("the model moved away from the frozen reference").isGreaterThan(1e-5);
+            assertThat(drifted)
+                    .as("the model moved away from the frozen reference")
+                    .isGreaterThan(1e-5);
             learner.optimStep(BASE, adam(3e-3));
             double last = drifted;
             for (int step = 0; step < 5; step++) { // the KL term alone pulls the weights back
@@ -308,7 +360,8 @@ class TorchLearnerTest {
      */
     @Test
     void samplingSeesFullUpdatesAndLoadedCheckpoints(@TempDir Path dir) throws Exception {
-        try (PolicyRegistry reg = registry(); TorchLearner learner = new TorchLearner(reg, settings())) {
+        try (PolicyRegistry reg = registry();
+                TorchLearner learner = new TorchLearner(reg, settings())) {
             learner.forwardBackward(BASE, examples(reg, BASE, 1.0, -1.0), LossConfig.DEFAULT);
             learner.optimStep(BASE, adam(1e-2));
             assertSampledLogprobsMatchTheTrainers(reg);
@@ -317,7 +370,9 @@ class TorchLearnerTest {
             learner.forwardBackward(BASE, examples(reg, BASE, -1.0, 1.0), LossConfig.DEFAULT);
             learner.optimStep(BASE, adam(1e-2));
             learner.load(BASE, dir.resolve("ckpt"));
-            reg.model("tiny").parameters().forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(saved.get(k)));
+            reg.model("tiny")
+                    .parameters()
+                    .forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(saved.get(k)));
             assertSampledLogprobsMatchTheTrainers(reg);
         }
     }
@@ -325,13 +380,16 @@ class TorchLearnerTest {
     private static void assertSampledLogprobsMatchTheTrainers(PolicyRegistry reg) {
         DecoderModel model = reg.model("tiny");
         for (TrainExample e : examples(reg, BASE, 0.0, 0.0, 0.0)) {
-            var sb = new org.pettingllms.torch.train.SequenceBatch(List.of(PROMPT), List.of(e.completionTokens().toArray()));
-            try (var scope = model.manager().newSubManager(); var gc = Torch.engine().newGradientCollector()) {
+            var sb = new org.pettingllms.torch.train.SequenceBatch(
+                    List.of(PROMPT), List.of(e.completionTokens().toArray()));
+            try (var scope = model.manager().newSubManager();
+                    var gc = Torch.engine().newGradientCollector()) {
                 assertThat(Torch.recordingGradients()).isTrue();
                 float[] trainer = sb.logprobs(model, scope, null).logprobs().toFloatArray();
                 float[] sampled = e.oldLogprobs().toArray();
                 for (int j = 0; j < sampled.length; j++) {
-                    assertThat(trainer[trainer.length - sampled.length + j]).as("token %d", j)
+                    assertThat(trainer[trainer.length - sampled.length + j])
+                            .as("token %d", j)
                             .isCloseTo(sampled[j], within(1e-4f));
                 }
             }

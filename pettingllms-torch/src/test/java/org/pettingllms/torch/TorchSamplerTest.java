@@ -16,24 +16,24 @@ import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
+import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.PolicyRegistry;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TorchSampler;
-import org.pettingllms.text.TextCodec;
 
 class TorchSamplerTest {
     /** Printable ASCII to ids 3..97 folded into the 96-token test vocabulary; no stop tokens. */
@@ -66,7 +66,7 @@ class TorchSamplerTest {
     void theSamplersOneThreadLeavesOtherThreadsTheirCores() throws Exception {
         int before = onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads);
         try (PolicyRegistry reg = TorchLearnerTest.registry();
-             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000, 1)) {
+                TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000, 1)) {
             sampler.sample(new PolicyRef("tiny", "tool"), Prompt.compact("grid\n>"), 2, params(1));
             // the worker set its own count; a thread that starts now (a learner's) still gets the process-wide one
             assertThat(onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads)).isEqualTo(before);
@@ -85,17 +85,18 @@ class TorchSamplerTest {
         PolicyRef tool = new PolicyRef("tiny", "tool");
         PolicyRef plan = new PolicyRef("tiny", "plan");
         try (PolicyRegistry reg = TorchLearnerTest.registry();
-             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000)) {
+                TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000)) {
             List<List<Completion>> sequential = new ArrayList<>();
             for (int i = 0; i < 12; i++) {
-                sequential.add(sampler.sample(i % 2 == 0 ? tool : plan, Prompt.compact("grid " + i + "\n>"), 3, params(i)));
+                sequential.add(
+                        sampler.sample(i % 2 == 0 ? tool : plan, Prompt.compact("grid " + i + "\n>"), 3, params(i)));
             }
             List<Future<List<Completion>>> futures = new ArrayList<>();
             try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 for (int i = 0; i < 12; i++) {
                     int k = i;
-                    futures.add(pool.submit(() -> sampler.sample(k % 2 == 0 ? tool : plan,
-                            Prompt.compact("grid " + k + "\n>"), 3, params(k))));
+                    futures.add(pool.submit(() -> sampler.sample(
+                            k % 2 == 0 ? tool : plan, Prompt.compact("grid " + k + "\n>"), 3, params(k))));
                 }
             }
             for (int i = 0; i < 12; i++) {
@@ -105,12 +106,16 @@ class TorchSamplerTest {
                 for (int c = 0; c < 3; c++) {
                     assertThat(b.get(c).tokens()).isEqualTo(a.get(c).tokens());
                     assertThat(b.get(c).text()).isEqualTo(a.get(c).text());
-                    assertThat(b.get(c).logprobs().size()).isEqualTo(b.get(c).tokens().size());
+                    assertThat(b.get(c).logprobs().size())
+                            .isEqualTo(b.get(c).tokens().size());
                     for (int t = 0; t < a.get(c).logprobs().size(); t++) {
-                        assertThat(b.get(c).logprobs().get(t)).isCloseTo(a.get(c).logprobs().get(t), within(1e-4f));
+                        assertThat(b.get(c).logprobs().get(t))
+                                .isCloseTo(a.get(c).logprobs().get(t), within(1e-4f));
                     }
                 }
-                assertThat(a.get(0).tokens()).as("candidates differ").isNotEqualTo(a.get(1).tokens());
+                assertThat(a.get(0).tokens())
+                        .as("candidates differ")
+                        .isNotEqualTo(a.get(1).tokens());
             }
         }
     }
@@ -119,53 +124,86 @@ class TorchSamplerTest {
     void stopStringsEndTheTextAndWeightVersionsAreRecorded() throws Exception {
         PolicyRef tool = new PolicyRef("tiny", "tool");
         try (PolicyRegistry reg = TorchLearnerTest.registry();
-             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 100);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
-            Completion free = sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0);
+                TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 100);
+                TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
+            Completion free =
+                    sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0);
             String stop = free.text().substring(2, 3);
-            Completion cut = sampler.sample(tool, Prompt.compact("x>"),
-                    1, new SamplingParams(1.0, 0, 1.0, 8, List.of(stop), 3)).get(0);
-            assertThat(cut.text()).isEqualTo(free.text().substring(0, free.text().indexOf(stop)));
+            Completion cut = sampler.sample(
+                            tool, Prompt.compact("x>"), 1, new SamplingParams(1.0, 0, 1.0, 8, List.of(stop), 3))
+                    .get(0);
+            assertThat(cut.text())
+                    .isEqualTo(free.text().substring(0, free.text().indexOf(stop)));
             assertThat(cut.weightVersion()).isZero();
-            assertThat(learner.publish(tool)).as("publishing alone changes no weights").isZero();
-            assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0).weightVersion()).isZero();
+            assertThat(learner.publish(tool))
+                    .as("publishing alone changes no weights")
+                    .isZero();
+            assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3))
+                            .get(0)
+                            .weightVersion())
+                    .isZero();
             // an optimizer step changes the weights: samples from now on carry the new version
-            learner.forwardBackward(tool, List.of(new TrainExample(cut.promptTokens(), cut.tokens(), cut.logprobs(),
-                    1.0)), LossConfig.DEFAULT);
+            learner.forwardBackward(
+                    tool,
+                    List.of(new TrainExample(cut.promptTokens(), cut.tokens(), cut.logprobs(), 1.0)),
+                    LossConfig.DEFAULT);
             learner.optimStep(tool, TorchLearnerTest.adam(1e-3));
             assertThat(learner.publish(tool)).isEqualTo(1);
-            assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3)).get(0).weightVersion()).isEqualTo(1);
+            assertThat(sampler.sample(tool, Prompt.compact("x>"), 1, params(3))
+                            .get(0)
+                            .weightVersion())
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void anAtGrpoStepRunsEndToEndOnTheEmbeddedEngine() throws Exception {
         // rollout of a planning game with the tiny model, advantages, routing to per-role adapters, one update each
-        var task = new PlanningTask<>(new PlanPathGame(new PlanPathGame.Options(4, 4, 0.2)), List.of("tool", "plan"), 2);
+        var task =
+                new PlanningTask<>(new PlanPathGame(new PlanPathGame.Options(4, 4, 0.2)), List.of("tool", "plan"), 2);
         PolicyMap l2 = PolicyMap.forLevel(Level.L2, task.roles(), "tiny", Set.of());
         try (PolicyRegistry reg = TorchLearnerTest.registry();
-             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
-            RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, 4, true, PromptStyle.COMPACT,
-                    new SamplingParams(1.0, 0, 1.0, 6, List.of("\n"), 1), RewardMix.PAPER, 8);
-            RolloutResult r = new RolloutEngine(sampler).run(task,
-                    new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, 4), l2, cfg);
+                TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
+                TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
+            RolloutConfig cfg = new RolloutConfig(
+                    RolloutConfig.Mode.TREE,
+                    4,
+                    true,
+                    PromptStyle.COMPACT,
+                    new SamplingParams(1.0, 0, 1.0, 6, List.of("\n"), 1),
+                    RewardMix.PAPER,
+                    8);
+            RolloutResult r = new RolloutEngine(sampler)
+                    .run(task, new SeededProblems(task.id(), 0).problems(Split.TRAIN, 0, 4), l2, cfg);
             assertThat(r.samples()).isNotEmpty().allSatisfy(s -> {
                 assertThat(s.completionTokens().size()).isPositive();
-                assertThat(s.samplingLogprobs().size()).isEqualTo(s.completionTokens().size());
+                assertThat(s.samplingLogprobs().size())
+                        .isEqualTo(s.completionTokens().size());
                 assertThat(s.promptTokens().size()).isPositive();
             });
             List<ScoredSample> scored = Advantages.compute(Grouping.PROBLEM_ROLE_TURN.group(r.samples()), true);
             var routed = PolicyRouter.route(scored, l2);
             assertThat(routed).containsOnlyKeys(new PolicyRef("tiny", "tool"), new PolicyRef("tiny", "plan"));
             for (var e : routed.entrySet()) {
-                var stats = learner.forwardBackward(e.getKey(), e.getValue().stream().map(ScoredSample::toTrainExample)
-                        .toList(), LossConfig.DEFAULT);
+                var stats = learner.forwardBackward(
+                        e.getKey(),
+                        e.getValue().stream().map(ScoredSample::toTrainExample).toList(),
+                        LossConfig.DEFAULT);
                 assertThat(stats.tokens()).isPositive();
-                assertThat(stats.loss()).as("on-policy start: ratio 1").isCloseTo(
-                        -e.getValue().stream().mapToDouble(s -> s.advantage() * s.sample().completionTokens().size()).sum()
-                                / stats.tokens(), within(1e-4));
-                assertThat(learner.optimStep(e.getKey(), TorchLearnerTest.adam(1e-3)).skipped()).isFalse();
+                assertThat(stats.loss())
+                        .as("on-policy start: ratio 1")
+                        .isCloseTo(
+                                -e.getValue().stream()
+                                                .mapToDouble(s -> s.advantage()
+                                                        * s.sample()
+                                                                .completionTokens()
+                                                                .size())
+                                                .sum()
+                                        / stats.tokens(),
+                                within(1e-4));
+                assertThat(learner.optimStep(e.getKey(), TorchLearnerTest.adam(1e-3))
+                                .skipped())
+                        .isFalse();
                 learner.publish(e.getKey());
             }
         }
@@ -201,9 +239,16 @@ class TorchSamplerTest {
         @Override
         public org.pettingllms.core.data.Transition<Integer> step(Integer state, String role, Completion c) {
             String t = c.text();
-            double share = t.isEmpty() ? 0 : t.chars().filter(ch -> "AEIOU".indexOf(ch) >= 0).count() / (double) t.length();
-            return new org.pettingllms.core.data.Transition<>(state, new org.pettingllms.core.data.RewardParts(share, 0, 0),
-                    true, false, org.pettingllms.core.data.StepOutcome.OK, "");
+            double share = t.isEmpty()
+                    ? 0
+                    : t.chars().filter(ch -> "AEIOU".indexOf(ch) >= 0).count() / (double) t.length();
+            return new org.pettingllms.core.data.Transition<>(
+                    state,
+                    new org.pettingllms.core.data.RewardParts(share, 0, 0),
+                    true,
+                    false,
+                    org.pettingllms.core.data.StepOutcome.OK,
+                    "");
         }
     }
 
@@ -213,10 +258,16 @@ class TorchSamplerTest {
         PolicyMap l2 = PolicyMap.forLevel(Level.L2, task.roles(), "tiny", Set.of());
         PolicyRef speaker = l2.policyOf("speaker");
         try (PolicyRegistry reg = TorchLearnerTest.registry();
-             TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
-             TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
-            RolloutConfig cfg = new RolloutConfig(RolloutConfig.Mode.TREE, 8, true, PromptStyle.COMPACT,
-                    new SamplingParams(1.0, 0, 1.0, 6, List.of(), 1), RewardMix.PAPER, 8);
+                TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000);
+                TorchLearner learner = new TorchLearner(reg, TorchLearnerTest.settings())) {
+            RolloutConfig cfg = new RolloutConfig(
+                    RolloutConfig.Mode.TREE,
+                    8,
+                    true,
+                    PromptStyle.COMPACT,
+                    new SamplingParams(1.0, 0, 1.0, 6, List.of(), 1),
+                    RewardMix.PAPER,
+                    8);
             List<org.pettingllms.core.data.Problem> problems = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 problems.add(org.pettingllms.core.data.Problem.generated("p" + i, i));
@@ -224,13 +275,15 @@ class TorchSamplerTest {
             RolloutResult r = new RolloutEngine(sampler).run(task, problems, l2, cfg);
             List<ScoredSample> scored = Advantages.compute(Grouping.PROBLEM_ROLE_TURN.group(r.samples()), true);
             assertThat(scored).anyMatch(s -> s.advantage() != 0);
-            learner.forwardBackward(speaker, scored.stream().map(ScoredSample::toTrainExample).toList(),
-                    LossConfig.DEFAULT);
+            learner.forwardBackward(
+                    speaker, scored.stream().map(ScoredSample::toTrainExample).toList(), LossConfig.DEFAULT);
             learner.optimStep(speaker, TorchLearnerTest.adam(1e-3));
             // the surrogate improved: sum of A * (new logprob - sampling logprob) > 0
             double moved = 0;
             for (ScoredSample s : scored) {
-                moved += s.advantage() * (logprob(reg, speaker, s) - s.sample().samplingLogprobs().sum());
+                moved += s.advantage()
+                        * (logprob(reg, speaker, s)
+                                - s.sample().samplingLogprobs().sum());
             }
             assertThat(moved).isPositive();
         }
@@ -238,7 +291,8 @@ class TorchSamplerTest {
 
     /** The trainer's logprob of a sample's completion under the policy's current weights. */
     static double logprob(PolicyRegistry reg, PolicyRef ref, ScoredSample s) {
-        var sb = new org.pettingllms.torch.train.SequenceBatch(List.of(s.sample().promptTokens().toArray()),
+        var sb = new org.pettingllms.torch.train.SequenceBatch(
+                List.of(s.sample().promptTokens().toArray()),
                 List.of(s.sample().completionTokens().toArray()));
         var model = reg.model(ref.model());
         try (var scope = model.manager().newSubManager()) {

@@ -24,8 +24,7 @@ final class SumTask implements Task<SumTask.State>, ScriptedPlay {
     static final String CHECKER = "checker";
     private static final Pattern NUMBERS = Pattern.compile("add (\\d+) (\\d+)");
 
-    record State(int a, int b, String proposal) {
-    }
+    record State(int a, int b, String proposal) {}
 
     private final List<String> roles;
 
@@ -65,11 +64,21 @@ final class SumTask implements Task<SumTask.State>, ScriptedPlay {
         String answer = completion.text().strip();
         boolean right = answer.equals(String.valueOf(s.a() + s.b()));
         if (role.equals(ADDER)) {
-            return new Transition<>(new State(s.a(), s.b(), answer), new RewardParts(right ? 1 : 0, 0, 0), false,
-                    false, StepOutcome.OK, "proposed " + answer);
+            return new Transition<>(
+                    new State(s.a(), s.b(), answer),
+                    new RewardParts(right ? 1 : 0, 0, 0),
+                    false,
+                    false,
+                    StepOutcome.OK,
+                    "proposed " + answer);
         }
-        return new Transition<>(s, new RewardParts(right ? 1 : 0, right ? 1 : 0, 0), true, right,
-                right ? StepOutcome.SOLVED : StepOutcome.OK, "answered " + answer);
+        return new Transition<>(
+                s,
+                new RewardParts(right ? 1 : 0, right ? 1 : 0, 0),
+                true,
+                right,
+                right ? StepOutcome.SOLVED : StepOutcome.OK,
+                "answered " + answer);
     }
 
     /** Reads a and b from the prompt: right with probability {@code skill}, one too many otherwise. */

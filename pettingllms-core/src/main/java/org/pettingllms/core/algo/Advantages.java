@@ -14,8 +14,7 @@ import org.pettingllms.core.data.Sample;
 public final class Advantages {
     public static final double EPS = 1e-6;
 
-    private Advantages() {
-    }
+    private Advantages() {}
 
     public static List<ScoredSample> compute(Map<GroupKey, List<Sample>> groups, boolean normalizeByStd) {
         List<ScoredSample> out = new ArrayList<>();

@@ -15,7 +15,12 @@ import org.pettingllms.core.data.Sample;
  * lowest-std fraction); the number dropped is {@code floor(ratio * groups)}, ties broken by group order.
  */
 public record GroupFilter(Kind kind, double ratio) {
-    public enum Kind { NONE, ZERO_VARIANCE, MEAN, STD }
+    public enum Kind {
+        NONE,
+        ZERO_VARIANCE,
+        MEAN,
+        STD
+    }
 
     public static final GroupFilter NONE = new GroupFilter(Kind.NONE, 0);
 
@@ -49,8 +54,8 @@ public record GroupFilter(Kind kind, double ratio) {
                 return new GroupFilter(Kind.STD, ratio);
             }
         }
-        throw new IllegalArgumentException("unknown group filter '" + spec
-                + "'; expected one of: none, zero-variance, mean:<ratio>, std:<ratio>");
+        throw new IllegalArgumentException(
+                "unknown group filter '" + spec + "'; expected one of: none, zero-variance, mean:<ratio>, std:<ratio>");
     }
 
     public Map<GroupKey, List<Sample>> apply(Map<GroupKey, List<Sample>> groups) {
@@ -70,8 +75,8 @@ public record GroupFilter(Kind kind, double ratio) {
         };
     }
 
-    private Map<GroupKey, List<Sample>> dropLowest(Map<GroupKey, List<Sample>> groups,
-                                                   ToDoubleFunction<GroupStats> by) {
+    private Map<GroupKey, List<Sample>> dropLowest(
+            Map<GroupKey, List<Sample>> groups, ToDoubleFunction<GroupStats> by) {
         int drop = (int) Math.floor(ratio * groups.size());
         List<GroupKey> order = new ArrayList<>(groups.keySet());
         Map<GroupKey, Double> score = new LinkedHashMap<>();

@@ -19,8 +19,8 @@ public record GroupStats(Map<String, Double> unitRewards, double mean, double st
         for (Sample s : group) {
             Double prev = units.putIfAbsent(s.unitId(), s.reward());
             if (prev != null && prev != s.reward()) {
-                throw new IllegalArgumentException("samples of unit '" + s.unitId()
-                        + "' carry different rewards (" + prev + " vs " + s.reward() + "); a unit has one reward");
+                throw new IllegalArgumentException("samples of unit '" + s.unitId() + "' carry different rewards ("
+                        + prev + " vs " + s.reward() + "); a unit has one reward");
             }
         }
         int n = units.size();

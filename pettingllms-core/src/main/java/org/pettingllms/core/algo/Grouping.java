@@ -1,9 +1,9 @@
 package org.pettingllms.core.algo;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
 import org.pettingllms.core.data.GroupKey;
 import org.pettingllms.core.data.Sample;
 

@@ -6,7 +6,10 @@ package org.pettingllms.core.algo;
  * between values (reference defect 9).
  */
 public record LrSchedule(Kind kind, double baseLr, int warmupSteps, int totalSteps, double minLrRatio) {
-    public enum Kind { CONSTANT, COSINE }
+    public enum Kind {
+        CONSTANT,
+        COSINE
+    }
 
     public LrSchedule {
         if (!(baseLr > 0) || !Double.isFinite(baseLr)) {

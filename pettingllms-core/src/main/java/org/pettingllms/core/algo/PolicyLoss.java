@@ -12,8 +12,7 @@ import org.pettingllms.core.backend.LossConfig;
  * </pre>
  */
 public final class PolicyLoss {
-    private PolicyLoss() {
-    }
+    private PolicyLoss() {}
 
     public static double tokenLoss(double advantage, double logp, double oldLogp, LossConfig cfg) {
         double rho = Math.exp(logp - oldLogp);

@@ -13,8 +13,7 @@ import org.pettingllms.core.data.PolicyRef;
  * the update needs (reference defect 5), and routing fails loudly.
  */
 public final class PolicyRouter {
-    private PolicyRouter() {
-    }
+    private PolicyRouter() {}
 
     public static Map<PolicyRef, List<ScoredSample>> route(List<ScoredSample> samples, PolicyMap policies) {
         Map<PolicyRef, List<ScoredSample>> out = new LinkedHashMap<>();

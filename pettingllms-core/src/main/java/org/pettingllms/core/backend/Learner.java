@@ -1,10 +1,10 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * Trains policies. Mirrors the narrow APIs of large-scale training services (forward-backward, optimizer step,
@@ -52,10 +52,8 @@ public interface Learner {
      *                     from the ones that sampled the batch. On a step's first mini-batch it must be ~0 (the
      *                     learner recomputes what the sampler reported); later it measures the update's size.
      */
-    record LossStats(double loss, double clipFraction, double kl, double entropy, double logprobShift, long tokens) {
-    }
+    record LossStats(double loss, double clipFraction, double kl, double entropy, double logprobShift, long tokens) {}
 
     /** What one optimizer step did. */
-    record OptimStats(double gradNorm, double learningRate, boolean skipped) {
-    }
+    record OptimStats(double gradNorm, double learningRate, boolean skipped) {}
 }

@@ -9,8 +9,7 @@ package org.pettingllms.core.backend;
  * @param klCoef      weight of the k3 KL estimate to a frozen reference (0 = off)
  * @param entropyCoef weight of the entropy bonus (0 = off)
  */
-public record LossConfig(double clipLow, double clipHigh, Aggregation aggregation, double klCoef,
-                         double entropyCoef) {
+public record LossConfig(double clipLow, double clipHigh, Aggregation aggregation, double klCoef, double entropyCoef) {
     public enum Aggregation {
         /** mean over all completion tokens of the mini-batch (default) */
         TOKEN_MEAN,
@@ -22,8 +21,8 @@ public record LossConfig(double clipLow, double clipHigh, Aggregation aggregatio
 
     public LossConfig {
         if (clipLow < 0 || clipLow >= 1 || clipHigh < 0) {
-            throw new IllegalArgumentException("clip bounds need 0 <= clipLow < 1 and clipHigh >= 0, got "
-                    + clipLow + ", " + clipHigh);
+            throw new IllegalArgumentException(
+                    "clip bounds need 0 <= clipLow < 1 and clipHigh >= 0, got " + clipLow + ", " + clipHigh);
         }
         if (klCoef < 0 || entropyCoef < 0) {
             throw new IllegalArgumentException("klCoef and entropyCoef must be >= 0");

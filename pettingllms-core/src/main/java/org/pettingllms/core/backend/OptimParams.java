@@ -5,10 +5,11 @@ package org.pettingllms.core.backend;
  * the global gradient norm. The training loop owns the schedule and hands each step its parameters, so every
  * learner (embedded or remote) follows the same schedule.
  */
-public record OptimParams(double learningRate, double beta1, double beta2, double eps, double weightDecay,
-                          double maxGradNorm) {
+public record OptimParams(
+        double learningRate, double beta1, double beta2, double eps, double weightDecay, double maxGradNorm) {
     /** The AdamW moments every run uses unless it says otherwise. */
     public static final double BETA1 = 0.9;
+
     public static final double BETA2 = 0.999;
     public static final double EPS = 1e-8;
 
@@ -16,7 +17,10 @@ public record OptimParams(double learningRate, double beta1, double beta2, doubl
         if (!(learningRate >= 0) || !Double.isFinite(learningRate)) {
             throw new IllegalArgumentException("learning rate must be finite and >= 0, got " + learningRate);
         }
-        if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1) || !(eps > 0) || !(weightDecay >= 0)
+        if (!(beta1 >= 0 && beta1 < 1)
+                || !(beta2 >= 0 && beta2 < 1)
+                || !(eps > 0)
+                || !(weightDecay >= 0)
                 || !(maxGradNorm > 0)) {
             throw new IllegalArgumentException("need betas in [0, 1), eps > 0, weightDecay >= 0 and maxGradNorm > 0");
         }

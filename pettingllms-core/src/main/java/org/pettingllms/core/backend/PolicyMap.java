@@ -1,11 +1,11 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * Which policy acts for each role, and which roles learn. Untrained roles act but their samples are dropped
@@ -36,11 +36,13 @@ public record PolicyMap(Map<String, PolicyRef> byRole, Set<String> untrainedRole
         }
         Map<String, PolicyRef> map = new LinkedHashMap<>();
         for (String role : roles) {
-            map.put(role, switch (level) {
-                case L0, L1 -> PolicyRef.of(model);
-                case L2 -> new PolicyRef(model, role);
-                case L3 -> PolicyRef.of(model + "/" + role);
-            });
+            map.put(
+                    role,
+                    switch (level) {
+                        case L0, L1 -> PolicyRef.of(model);
+                        case L2 -> new PolicyRef(model, role);
+                        case L3 -> PolicyRef.of(model + "/" + role);
+                    });
         }
         return new PolicyMap(map, untrainedRoles);
     }

@@ -1,9 +1,9 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**

@@ -1,8 +1,8 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.util.List;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**

@@ -12,8 +12,7 @@ import java.util.List;
  * @param stop        stop strings (not included in the returned text)
  * @param seed        per-request seed: the same seed, prompt and weights give the same completions
  */
-public record SamplingParams(double temperature, int topK, double topP, int maxTokens, List<String> stop,
-                             long seed) {
+public record SamplingParams(double temperature, int topK, double topP, int maxTokens, List<String> stop, long seed) {
     public SamplingParams {
         if (temperature < 0 || !Double.isFinite(temperature)) {
             throw new IllegalArgumentException("temperature must be >= 0, got " + temperature);

@@ -1,7 +1,7 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.util.SplittableRandom;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**
@@ -18,7 +18,7 @@ public interface TextPolicy {
         if (p < 0 || p > 1) {
             throw new IllegalArgumentException("a probability must be in [0, 1], got " + p);
         }
-        return (policy, prompt, rng) -> rng.nextDouble() < p ? right.answer(policy, prompt, rng)
-                : wrong.answer(policy, prompt, rng);
+        return (policy, prompt, rng) ->
+                rng.nextDouble() < p ? right.answer(policy, prompt, rng) : wrong.answer(policy, prompt, rng);
     }
 }

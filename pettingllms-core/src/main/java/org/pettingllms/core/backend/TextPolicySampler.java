@@ -1,6 +1,5 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -8,6 +7,7 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
 
@@ -50,8 +50,8 @@ public final class TextPolicySampler implements Sampler {
                 text = new String(tokens, 0, tokens.length);
                 finish = FinishReason.LENGTH;
             }
-            out.add(new Completion(promptTokens, IntSeq.of(tokens), FloatSeq.of(new float[tokens.length]), text,
-                    finish, version));
+            out.add(new Completion(
+                    promptTokens, IntSeq.of(tokens), FloatSeq.of(new float[tokens.length]), text, finish, version));
         }
         return out;
     }

@@ -41,8 +41,7 @@ public final class ConfigLoader {
             .enable(MapperFeature.ACCEPT_CASE_INSENSITIVE_ENUMS)
             .build();
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     public static RunConfig load(Path file, List<String> overrides) {
         String yaml;
@@ -111,7 +110,8 @@ public final class ConfigLoader {
                 return JsonNodeFactory.instance.objectNode();
             }
             if (!node.isObject()) {
-                throw new ConfigException(source + ": expected a YAML mapping at the top level, found " + node.getNodeType());
+                throw new ConfigException(
+                        source + ": expected a YAML mapping at the top level, found " + node.getNodeType());
             }
             return node;
         } catch (JacksonException e) {
@@ -154,7 +154,8 @@ public final class ConfigLoader {
         try {
             value = raw.isBlank() ? TextNode.valueOf(raw) : MAPPER.readTree(raw);
         } catch (JacksonException e) {
-            throw new ConfigException("--set '" + override + "': the value is not valid YAML: " + e.getOriginalMessage());
+            throw new ConfigException(
+                    "--set '" + override + "': the value is not valid YAML: " + e.getOriginalMessage());
         }
         String[] parts = key.split("\\.");
         ObjectNode node = root;
@@ -172,18 +173,23 @@ public final class ConfigLoader {
     }
 
     private static String describe(JsonMappingException e, String prefix, String source) {
-        String path = prefix + e.getPath().stream()
-                .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                .collect(Collectors.joining("."))
-                .replace(".[", "[");
+        String path = prefix
+                + e.getPath().stream()
+                        .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                        .collect(Collectors.joining("."))
+                        .replace(".[", "[");
         String head = source + ": config key '" + path + "'";
         if (e instanceof UnrecognizedPropertyException u) {
-            return source + ": unknown config key '" + path + "'; allowed keys here: " + sorted(u.getKnownPropertyIds());
+            return source + ": unknown config key '" + path + "'; allowed keys here: "
+                    + sorted(u.getKnownPropertyIds());
         }
         if (e instanceof InvalidFormatException f) {
             Class<?> t = f.getTargetType();
             String allowed = t != null && t.isEnum()
-                    ? "one of " + Arrays.stream(t.getEnumConstants()).map(c -> c.toString().toLowerCase()).toList()
+                    ? "one of "
+                            + Arrays.stream(t.getEnumConstants())
+                                    .map(c -> c.toString().toLowerCase())
+                                    .toList()
                     : typeName(t);
             return head + ": expected " + allowed + ", got '" + f.getValue() + "'";
         }

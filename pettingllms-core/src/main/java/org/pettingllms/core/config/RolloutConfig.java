@@ -16,9 +16,18 @@ import org.pettingllms.core.data.PromptStyle;
  * @param mix          reward mix
  * @param concurrency  episodes in flight at once
  */
-public record RolloutConfig(Mode mode, int k, boolean greedySelect, PromptStyle style, SamplingParams sampling,
-                            RewardMix mix, int concurrency) {
-    public enum Mode { TREE, PARALLEL }
+public record RolloutConfig(
+        Mode mode,
+        int k,
+        boolean greedySelect,
+        PromptStyle style,
+        SamplingParams sampling,
+        RewardMix mix,
+        int concurrency) {
+    public enum Mode {
+        TREE,
+        PARALLEL
+    }
 
     public RolloutConfig {
         Objects.requireNonNull(mode, "mode");

@@ -3,11 +3,11 @@ package org.pettingllms.core.config;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.algo.GroupFilter;
-import org.pettingllms.core.algo.LrSchedule;
-import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.algo.Grouping;
+import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.PromptStyle;
 
@@ -15,8 +15,15 @@ import org.pettingllms.core.data.PromptStyle;
  * A run, as loaded from YAML over the defaults in {@code defaults.yaml} (see {@link ConfigLoader}). Every
  * section is a small immutable record; range checks live in the compact constructors.
  */
-public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, Algo algo, Train train, Engine engine,
-                        Validation validation) {
+public record RunConfig(
+        Run run,
+        TaskSpec task,
+        Policy policy,
+        Rollout rollout,
+        Algo algo,
+        Train train,
+        Engine engine,
+        Validation validation) {
 
     /**
      * @param seed the seed of every random choice in the run: its problems (runs with different seeds share none),
@@ -38,8 +45,8 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * @param roles    roles in turn order; empty means the task's own roles (e.g. {@code [plan]} for L0)
      * @param options  task-specific options, checked by the task's factory
      */
-    public record TaskSpec(String name, PromptStyle style, int maxTurns, List<String> roles,
-                           Map<String, Object> options) {
+    public record TaskSpec(
+            String name, PromptStyle style, int maxTurns, List<String> roles, Map<String, Object> options) {
         public TaskSpec {
             if (maxTurns < 1) {
                 throw new IllegalArgumentException("maxTurns must be >= 1, got " + maxTurns);
@@ -80,10 +87,21 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * @param probeTolerance mean absolute logprob gap allowed between a server and the learner after an adapter
      *                       load (the stale-weight guard)
      */
-    public record Rollout(RolloutConfig.Mode mode, int k, boolean greedySelect, int problemsPerStep,
-                          int concurrency, double alpha, double localWeight, double processWeight,
-                          Sampling sampling, List<String> servers, String protocol, String servedModel,
-                          int timeoutSeconds, double probeTolerance) {
+    public record Rollout(
+            RolloutConfig.Mode mode,
+            int k,
+            boolean greedySelect,
+            int problemsPerStep,
+            int concurrency,
+            double alpha,
+            double localWeight,
+            double processWeight,
+            Sampling sampling,
+            List<String> servers,
+            String protocol,
+            String servedModel,
+            int timeoutSeconds,
+            double probeTolerance) {
         public Rollout {
             servers = servers == null ? List.of() : List.copyOf(servers);
             if (k < 1) {
@@ -135,15 +153,34 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * @param checkpointEvery steps between checkpoints (0: only at the end)
      * @param validateEvery   steps between validations (0: never during training)
      */
-    public record Train(int steps, int miniBatches, int epochs, double learningRate, LrSchedule.Kind schedule,
-                        int warmupSteps, double minLrRatio, double weightDecay, double maxGradNorm, int microBatchSize,
-                        LossConfig.Aggregation aggregation, double clipLow, double clipHigh, double klCoef,
-                        double entropyCoef, int checkpointEvery, int validateEvery) {
+    public record Train(
+            int steps,
+            int miniBatches,
+            int epochs,
+            double learningRate,
+            LrSchedule.Kind schedule,
+            int warmupSteps,
+            double minLrRatio,
+            double weightDecay,
+            double maxGradNorm,
+            int microBatchSize,
+            LossConfig.Aggregation aggregation,
+            double clipLow,
+            double clipHigh,
+            double klCoef,
+            double entropyCoef,
+            int checkpointEvery,
+            int validateEvery) {
         public Train {
-            if (steps < 1 || miniBatches < 1 || epochs < 1 || microBatchSize < 1 || checkpointEvery < 0
+            if (steps < 1
+                    || miniBatches < 1
+                    || epochs < 1
+                    || microBatchSize < 1
+                    || checkpointEvery < 0
                     || validateEvery < 0) {
-                throw new IllegalArgumentException("need steps >= 1, miniBatches >= 1, epochs >= 1, microBatchSize >= 1, "
-                        + "checkpointEvery >= 0 and validateEvery >= 0");
+                throw new IllegalArgumentException(
+                        "need steps >= 1, miniBatches >= 1, epochs >= 1, microBatchSize >= 1, "
+                                + "checkpointEvery >= 0 and validateEvery >= 0");
             }
             lossConfig(clipLow, clipHigh, aggregation, klCoef, entropyCoef); // range checks
             lrSchedule(schedule, learningRate, warmupSteps, steps, minLrRatio, miniBatches, epochs);
@@ -164,8 +201,8 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
 
         /** The parameters of optimizer step {@code update} (0-based, counted as {@link #lr()} counts them). */
         public org.pettingllms.core.backend.OptimParams optim(long update) {
-            return org.pettingllms.core.backend.OptimParams.adamW(lr().lr((int) Math.min(Integer.MAX_VALUE, update)),
-                    weightDecay, maxGradNorm);
+            return org.pettingllms.core.backend.OptimParams.adamW(
+                    lr().lr((int) Math.min(Integer.MAX_VALUE, update)), weightDecay, maxGradNorm);
         }
 
         private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {
@@ -176,8 +213,8 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
          * The schedule in optimizer steps: warmup and horizon, given in training steps, scale
          * with the optimizer steps per training step.
          */
-        private static LrSchedule lrSchedule(LrSchedule.Kind k, double lr, int warmup, int steps, double min,
-                                             int miniBatches, int epochs) {
+        private static LrSchedule lrSchedule(
+                LrSchedule.Kind k, double lr, int warmup, int steps, double min, int miniBatches, int epochs) {
             int updates = Math.multiplyExact(miniBatches, epochs);
             return new LrSchedule(k, lr, Math.min(warmup, steps) * updates, Math.multiplyExact(steps, updates), min);
         }
@@ -187,8 +224,13 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * The embedded engine: device, batching, the sampler thread's PyTorch threads and the shape of fresh LoRA
      * adapters.
      */
-    public record Engine(String device, int maxBatchRows, int samplerThreads, int loraRank, double loraAlpha,
-                         List<String> loraTargets) {
+    public record Engine(
+            String device,
+            int maxBatchRows,
+            int samplerThreads,
+            int loraRank,
+            double loraAlpha,
+            List<String> loraTargets) {
         public Engine {
             loraTargets = List.copyOf(loraTargets);
             if (maxBatchRows < 1 || samplerThreads < 1 || loraRank < 1 || loraAlpha <= 0 || loraTargets.isEmpty()) {
@@ -208,8 +250,14 @@ public record RunConfig(Run run, TaskSpec task, Policy policy, Rollout rollout, 
      * trajectories per problem with the validation sampling parameters, the training reward mix.
      */
     public RolloutConfig validationRollout(long seed) {
-        return new RolloutConfig(RolloutConfig.Mode.PARALLEL, validation.samplesPerProblem(), false, task.style(),
-                validation.sampling().toParams(seed), rollout.mix(), rollout.concurrency());
+        return new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                validation.samplesPerProblem(),
+                false,
+                task.style(),
+                validation.sampling().toParams(seed),
+                rollout.mix(),
+                rollout.concurrency());
     }
 
     /** Validation: no tree sampling; {@code samplesPerProblem} trajectories per problem. */

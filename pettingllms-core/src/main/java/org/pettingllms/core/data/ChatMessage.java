@@ -4,7 +4,11 @@ import java.util.Objects;
 
 /** One chat message; {@code speaker} is the chat role (system, user, assistant), not the agent role. */
 public record ChatMessage(Speaker speaker, String content) {
-    public enum Speaker { SYSTEM, USER, ASSISTANT }
+    public enum Speaker {
+        SYSTEM,
+        USER,
+        ASSISTANT
+    }
 
     public ChatMessage {
         Objects.requireNonNull(speaker, "speaker");

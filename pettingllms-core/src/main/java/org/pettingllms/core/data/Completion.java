@@ -15,11 +15,22 @@ import java.util.Objects;
  * @param source        where it was sampled: empty in-process, else the server and the served model name
  *                      ({@code http://gpu1:8000 plan-v12})
  */
-public record Completion(IntSeq promptTokens, IntSeq tokens, FloatSeq logprobs, String text, FinishReason finish,
-                         long weightVersion, String source) {
+public record Completion(
+        IntSeq promptTokens,
+        IntSeq tokens,
+        FloatSeq logprobs,
+        String text,
+        FinishReason finish,
+        long weightVersion,
+        String source) {
     /** A completion sampled in-process. */
-    public Completion(IntSeq promptTokens, IntSeq tokens, FloatSeq logprobs, String text, FinishReason finish,
-                      long weightVersion) {
+    public Completion(
+            IntSeq promptTokens,
+            IntSeq tokens,
+            FloatSeq logprobs,
+            String text,
+            FinishReason finish,
+            long weightVersion) {
         this(promptTokens, tokens, logprobs, text, finish, weightVersion, "");
     }
 
@@ -31,9 +42,8 @@ public record Completion(IntSeq promptTokens, IntSeq tokens, FloatSeq logprobs, 
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(finish, "finish");
         if (tokens.size() != logprobs.size()) {
-            throw new IllegalArgumentException(
-                    "a completion needs one logprob per token: " + tokens.size() + " tokens, " + logprobs.size()
-                            + " logprobs");
+            throw new IllegalArgumentException("a completion needs one logprob per token: " + tokens.size()
+                    + " tokens, " + logprobs.size() + " logprobs");
         }
     }
 

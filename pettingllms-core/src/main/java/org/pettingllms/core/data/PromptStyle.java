@@ -5,4 +5,7 @@ package org.pettingllms.core.data;
  * with the model's chat template. {@code COMPACT}: short fixed-format text for tiny models trained from scratch,
  * fed to the model as plain text (no chat template).
  */
-public enum PromptStyle { CHAT, COMPACT }
+public enum PromptStyle {
+    CHAT,
+    COMPACT
+}

@@ -20,9 +20,19 @@ import java.util.Objects;
  * @param candidate    index of this candidate among the K of its decision (tree) or the trajectory index
  * @param chosen       true when the episode continued from this candidate
  */
-public record Sample(String problemId, String role, int turn, PolicyRef policy, Prompt prompt,
-                     Completion completion, RewardParts rewardParts, StepOutcome outcome, double reward, String unitId,
-                     int candidate, boolean chosen) {
+public record Sample(
+        String problemId,
+        String role,
+        int turn,
+        PolicyRef policy,
+        Prompt prompt,
+        Completion completion,
+        RewardParts rewardParts,
+        StepOutcome outcome,
+        double reward,
+        String unitId,
+        int candidate,
+        boolean chosen) {
     public Sample {
         Objects.requireNonNull(problemId, "problemId");
         Objects.requireNonNull(role, "role");
@@ -55,7 +65,18 @@ public record Sample(String problemId, String role, int turn, PolicyRef policy, 
     }
 
     public Sample withReward(double newReward) {
-        return new Sample(problemId, role, turn, policy, prompt, completion, rewardParts, outcome, newReward, unitId,
-                candidate, chosen);
+        return new Sample(
+                problemId,
+                role,
+                turn,
+                policy,
+                prompt,
+                completion,
+                rewardParts,
+                outcome,
+                newReward,
+                unitId,
+                candidate,
+                chosen);
     }
 }

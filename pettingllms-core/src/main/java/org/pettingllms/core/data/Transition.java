@@ -12,8 +12,8 @@ import java.util.Objects;
  * @param outcome what the step did (OK, penalised, terminal)
  * @param summary one short line for transcripts, for example {@code "RRD -> (3,4) invalid@2"}
  */
-public record Transition<S>(S next, RewardParts reward, boolean done, boolean success, StepOutcome outcome,
-                            String summary) {
+public record Transition<S>(
+        S next, RewardParts reward, boolean done, boolean success, StepOutcome outcome, String summary) {
     public Transition {
         Objects.requireNonNull(next, "next");
         Objects.requireNonNull(reward, "reward");

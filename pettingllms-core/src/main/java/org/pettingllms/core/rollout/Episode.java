@@ -1,13 +1,13 @@
 package org.pettingllms.core.rollout;
 
-import org.pettingllms.core.config.RolloutConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.Sample;
@@ -31,8 +31,7 @@ final class Episode<S> {
     private final Sampler sampler;
     private final boolean tree;
 
-    Episode(Task<S> task, Problem problem, int trajectory, PolicyMap policies, RolloutConfig config,
-            Sampler sampler) {
+    Episode(Task<S> task, Problem problem, int trajectory, PolicyMap policies, RolloutConfig config, Sampler sampler) {
         this.task = task;
         this.problem = problem;
         this.trajectory = trajectory;
@@ -57,8 +56,16 @@ final class Episode<S> {
                 envSteps += d.transitions.size();
                 samples.addAll(d.samples);
                 Transition<S> chosen = d.transitions.get(d.best);
-                path.add(new StepRecord(role, turn, d.prompt, d.candidates.get(d.best).text(), chosen.reward(),
-                        d.samples.get(d.best).reward(), chosen.outcome(), chosen.summary(), chosen.done(),
+                path.add(new StepRecord(
+                        role,
+                        turn,
+                        d.prompt,
+                        d.candidates.get(d.best).text(),
+                        chosen.reward(),
+                        d.samples.get(d.best).reward(),
+                        chosen.outcome(),
+                        chosen.summary(),
+                        chosen.done(),
                         chosen.success()));
                 state = chosen.next();
                 success = chosen.success();
@@ -73,17 +80,22 @@ final class Episode<S> {
         return new EpisodeResult(problem, trajectory, path, success, turns, samples, envSteps);
     }
 
-    private record Decision<S>(Prompt prompt, List<Completion> candidates, List<Transition<S>> transitions,
-                               List<Sample> samples, int best) {
-    }
+    private record Decision<S>(
+            Prompt prompt,
+            List<Completion> candidates,
+            List<Transition<S>> transitions,
+            List<Sample> samples,
+            int best) {}
 
     private Decision<S> decide(S state, String role, int turn) {
         Prompt prompt = task.prompt(state, role, turn, config.style());
         PolicyRef policy = policies.policyOf(role);
         int n = tree ? config.k() : 1;
-        SamplingParams params = config.sampling().withSeed(tree
-                ? Seeds.derive(config.sampling().seed(), problem.id(), role, turn)
-                : Seeds.derive(config.sampling().seed(), problem.id(), trajectory, role, turn));
+        SamplingParams params = config.sampling()
+                .withSeed(
+                        tree
+                                ? Seeds.derive(config.sampling().seed(), problem.id(), role, turn)
+                                : Seeds.derive(config.sampling().seed(), problem.id(), trajectory, role, turn));
         List<Completion> candidates = sampler.sample(policy, prompt, n, params);
         if (candidates.size() != n) {
             throw new RolloutException("sampler returned " + candidates.size() + " completions for n=" + n
@@ -100,8 +112,19 @@ final class Episode<S> {
         List<Sample> samples = new ArrayList<>(n);
         for (int c = 0; c < n; c++) {
             String unit = tree ? problem.id() + "|" + role + "|" + turn + "#" + c : problem.id() + "#" + trajectory;
-            samples.add(new Sample(problem.id(), role, turn, policy, prompt, candidates.get(c),
-                    transitions.get(c).reward(), transitions.get(c).outcome(), rewards[c], unit, tree ? c : trajectory, c == best));
+            samples.add(new Sample(
+                    problem.id(),
+                    role,
+                    turn,
+                    policy,
+                    prompt,
+                    candidates.get(c),
+                    transitions.get(c).reward(),
+                    transitions.get(c).outcome(),
+                    rewards[c],
+                    unit,
+                    tree ? c : trajectory,
+                    c == best));
         }
         return new Decision<>(prompt, candidates, transitions, samples, best);
     }

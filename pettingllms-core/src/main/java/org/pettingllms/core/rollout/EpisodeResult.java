@@ -11,8 +11,14 @@ import org.pettingllms.core.data.Sample;
  * @param turns      turns started (1 + index of the last turn played)
  * @param envSteps   calls to {@code Task.step}, all candidates included
  */
-public record EpisodeResult(Problem problem, int trajectory, List<StepRecord> path, boolean success, int turns,
-                            List<Sample> samples, long envSteps) {
+public record EpisodeResult(
+        Problem problem,
+        int trajectory,
+        List<StepRecord> path,
+        boolean success,
+        int turns,
+        List<Sample> samples,
+        long envSteps) {
     public EpisodeResult {
         path = List.copyOf(path);
         samples = List.copyOf(samples);

@@ -1,6 +1,5 @@
 package org.pettingllms.core.rollout;
 
-import org.pettingllms.core.config.RolloutConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -10,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.Task;
 

@@ -64,8 +64,8 @@ public final class DatasetProblems<T> implements ProblemSource {
             return out;
         }
         if (train.isEmpty()) {
-            throw new ConfigException("config key 'task.options.train': no training data for " + taskId
-                    + "; set it to a dataset file");
+            throw new ConfigException(
+                    "config key 'task.options.train': no training data for " + taskId + "; set it to a dataset file");
         }
         int[] order = null;
         long epochOfOrder = -1;

@@ -3,9 +3,9 @@ package org.pettingllms.core.task;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
@@ -16,8 +16,7 @@ import org.pettingllms.core.data.PromptStyle;
  */
 public interface Demonstrations {
     /** One role's prompt and the answer to learn. */
-    record Demo(String role, Prompt prompt, String answer) {
-    }
+    record Demo(String role, Prompt prompt, String answer) {}
 
     /**
      * @param noise fraction of deliberately imperfect answers
@@ -53,8 +52,8 @@ public interface Demonstrations {
     }
 
     /** Each role's first-turn prompt and the policy's answer, in turn order. */
-    static <S> List<Demo> fromScripted(Task<S> task, TextPolicy policy, Problem problem, PromptStyle style,
-                                       SplittableRandom rng) {
+    static <S> List<Demo> fromScripted(
+            Task<S> task, TextPolicy policy, Problem problem, PromptStyle style, SplittableRandom rng) {
         List<Demo> out = new ArrayList<>();
         S state = task.initialState(problem);
         for (String role : task.roles()) {

@@ -16,7 +16,9 @@ public interface ProblemSource {
      * looked at after every choice is made. The three share no problem.
      */
     enum Split {
-        TRAIN, VALIDATION, TEST;
+        TRAIN,
+        VALIDATION,
+        TEST;
 
         /** The lower-case name configs, problem ids and the command line use. */
         public String label() {

@@ -21,24 +21,26 @@ public record SeededProblems(String taskId, long runSeed) implements ProblemSour
     private static final long MASK = (1L << SPLIT_SHIFT) - 1;
     /** Run seeds fill the bits above a problem's index: 29 bits of run seed, 32 of index, 61 in all. */
     public static final long MAX_RUN_SEED = RunConfig.Run.MAX_SEED;
+
     public static final long MAX_INDEX = (1L << 32) - 1;
 
     public SeededProblems {
         if (runSeed < 0 || runSeed > MAX_RUN_SEED) {
-            throw new IllegalArgumentException("run seed " + runSeed + " is out of range: expected 0 to "
-                    + MAX_RUN_SEED);
+            throw new IllegalArgumentException(
+                    "run seed " + runSeed + " is out of range: expected 0 to " + MAX_RUN_SEED);
         }
     }
 
     @Override
     public List<Problem> problems(Split split, long from, int count) {
         if (from < 0 || count < 0 || from > MAX_INDEX || count - 1 > MAX_INDEX - from) {
-            throw new IllegalArgumentException("problems " + from + " to " + (from + count - 1)
-                    + " are out of range: expected 0 to " + MAX_INDEX);
+            throw new IllegalArgumentException(
+                    "problems " + from + " to " + (from + count - 1) + " are out of range: expected 0 to " + MAX_INDEX);
         }
         List<Problem> out = new ArrayList<>(count);
         for (long i = from; i < from + count; i++) {
-            out.add(Problem.generated(taskId + "/" + split.label() + "/" + i, generatorSeed(taskId, split, runSeed, i)));
+            out.add(Problem.generated(
+                    taskId + "/" + split.label() + "/" + i, generatorSeed(taskId, split, runSeed, i)));
         }
         return out;
     }

@@ -7,8 +7,7 @@ import org.pettingllms.core.config.RunConfig;
 
 /** Finds the {@link TaskProvider} for a task name. */
 public final class Tasks {
-    private Tasks() {
-    }
+    private Tasks() {}
 
     public static Task<?> create(RunConfig.TaskSpec spec) {
         TreeSet<String> known = new TreeSet<>();

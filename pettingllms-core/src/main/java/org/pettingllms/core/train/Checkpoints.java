@@ -72,8 +72,7 @@ public final class Checkpoints {
     }
 
     /** A checkpoint's step (0-based; -1 when no {@code latest.json} names it) and each policy's folder. */
-    private record Located(int step, Map<PolicyRef, Path> folders) {
-    }
+    private record Located(int step, Map<PolicyRef, Path> folders) {}
 
     private static Located locate(Path checkpoint, PolicyMap policies) throws IOException {
         Path stepDir = checkpoint;
@@ -84,7 +83,9 @@ public final class Checkpoints {
             stepDir = checkpoint.resolve(recorded.path("dir").asText());
         } else if (parent != null && Files.exists(parent.resolve("latest.json"))) {
             JsonNode l = JSON.readTree(parent.resolve("latest.json").toFile());
-            if (l.path("dir").asText().equals(checkpoint.toAbsolutePath().getFileName().toString())) {
+            if (l.path("dir")
+                    .asText()
+                    .equals(checkpoint.toAbsolutePath().getFileName().toString())) {
                 recorded = l;
             }
         }
@@ -95,14 +96,15 @@ public final class Checkpoints {
         Map<PolicyRef, Path> out = new LinkedHashMap<>();
         for (PolicyRef p : policies.trainedPolicies()) {
             String folder = recorded != null && recorded.path("policies").has(p.toString())
-                    ? recorded.path("policies").path(p.toString()).asText() : folder(policies, p);
+                    ? recorded.path("policies").path(p.toString()).asText()
+                    : folder(policies, p);
             Path f = stepDir.resolve(folder);
             if (!Files.isDirectory(f) && Files.isDirectory(stepDir.resolve(legacyFolder(p)))) {
                 f = stepDir.resolve(legacyFolder(p)); // written before folders were named by role
             }
             if (!Files.isDirectory(f)) {
-                throw new IllegalArgumentException("checkpoint " + stepDir + ": no folder '" + folder + "' for "
-                        + p + " (it holds " + list(stepDir) + "); was it written by a run of this config's level?");
+                throw new IllegalArgumentException("checkpoint " + stepDir + ": no folder '" + folder + "' for " + p
+                        + " (it holds " + list(stepDir) + "); was it written by a run of this config's level?");
             }
             out.put(p, f);
         }
@@ -111,8 +113,10 @@ public final class Checkpoints {
 
     /** A policy's folder: the role it serves, or {@code shared} when it serves several. */
     static String folder(PolicyMap policies, PolicyRef p) {
-        List<String> roles = policies.byRole().entrySet().stream().filter(e -> e.getValue().equals(p))
-                .map(Map.Entry::getKey).toList();
+        List<String> roles = policies.byRole().entrySet().stream()
+                .filter(e -> e.getValue().equals(p))
+                .map(Map.Entry::getKey)
+                .toList();
         return roles.size() == 1 ? roles.get(0) : "shared";
     }
 

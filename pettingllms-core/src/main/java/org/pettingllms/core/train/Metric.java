@@ -10,6 +10,7 @@ public final class Metric {
     public static final String VAL = "val/";
     /** Success of the episodes the rollout kept (best of K at each decision, in tree mode). */
     public static final String SUCCESS = "success/rate";
+
     public static final String TURNS = "episode/turns";
     public static final String EPISODES = "episode/count";
     public static final String TEAM_REWARD = "reward/team/mean";
@@ -18,19 +19,20 @@ public final class Metric {
     public static final String GROUPS = "groups/count";
     /** Share of groups whose rewards are all equal: they teach nothing. */
     public static final String GROUPS_CONSTANT = "groups/constant_frac";
+
     public static final String ADV_NONZERO = "adv/nonzero_frac";
     public static final String ADV_ABS_MEAN = "adv/abs_mean";
     public static final String COMPLETION_TOKENS = "tokens/completion";
     public static final String PROMPT_TOKENS = "tokens/prompt";
     /** Completion tokens per second of rollout and update together. */
     public static final String TOKENS_PER_S = "tokens/per_s";
+
     public static final String ROLLOUT_S = "time/rollout_s";
     public static final String UPDATE_S = "time/update_s";
     public static final String VALIDATE_S = "time/validate_s";
     public static final String STEP_S = "time/step_s";
 
-    private Metric() {
-    }
+    private Metric() {}
 
     /** A role's mean path reward; {@code local()} and {@code team()} parts under .../local and .../team. */
     public static String reward(String role) {

@@ -26,8 +26,13 @@ public final class MetricsLog {
 
     public void append(StepReport report) {
         try {
-            Files.writeString(file, JSON.writeValueAsString(report.toJson()) + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            Files.writeString(
+                    file,
+                    JSON.writeValueAsString(report.toJson()) + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND,
+                    StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

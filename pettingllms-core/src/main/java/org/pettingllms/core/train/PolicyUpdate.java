@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.PolicyRef;
 
 /**
  * One policy's update in a training step (AT-GRPO.md, "Policy loss": one PPO epoch by default, mini-batches):
@@ -28,8 +28,13 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
      * @param step the training step (0-based): its optimizer steps are schedule positions {@code step x
      *             updatesPerStep} onwards, so the schedule is the same whether or not a run was resumed
      */
-    static PolicyUpdate run(Learner learner, PolicyRef policy, List<TrainExample> examples, RunConfig.Train train,
-                            int step, long seed) {
+    static PolicyUpdate run(
+            Learner learner,
+            PolicyRef policy,
+            List<TrainExample> examples,
+            RunConfig.Train train,
+            int step,
+            long seed) {
         long firstUpdate = (long) step * train.updatesPerStep();
         double loss = 0, clip = 0, kl = 0, entropy = 0, shift = 0, gradNorm = 0, lr = 0;
         double samplerGap = 0;
@@ -58,8 +63,10 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
             }
         }
         double t = Math.max(1, tokens);
-        return new PolicyUpdate(new Learner.LossStats(loss / t, clip / t, kl / t, entropy / t,
-                shift / Math.max(1, laterTokens), tokens), samplerGap,
+        return new PolicyUpdate(
+                new Learner.LossStats(
+                        loss / t, clip / t, kl / t, entropy / t, shift / Math.max(1, laterTokens), tokens),
+                samplerGap,
                 new Learner.OptimStats(gradNorm / Math.max(1, updates), lr, skipped));
     }
 

@@ -7,8 +7,8 @@ import java.util.Map;
 import org.pettingllms.core.algo.GroupStats;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Learner;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.GroupKey;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
@@ -18,8 +18,7 @@ import org.pettingllms.core.rollout.StepRecord;
 
 /** The numbers of one training step under their {@link Metric} names. */
 final class StepMetrics {
-    private StepMetrics() {
-    }
+    private StepMetrics() {}
 
     /** Rollout numbers under {@code prefix} ("" for training, "val/" for validation). */
     static Map<String, Double> rollout(String prefix, RolloutResult r, List<String> roles) {
@@ -39,7 +38,9 @@ final class StepMetrics {
             m.put(prefix + Metric.reward(role), s.pathReward());
             m.put(prefix + "reward/" + role + "/local", s.pathLocal());
             m.put(prefix + "reward/" + role + "/team", s.pathTeam());
-            s.stops().forEach((outcome, frac) -> m.put(prefix + "stop/" + role + "/" + outcome.name().toLowerCase(), frac));
+            s.stops()
+                    .forEach((outcome, frac) ->
+                            m.put(prefix + "stop/" + role + "/" + outcome.name().toLowerCase(), frac));
         });
         return m;
     }
@@ -51,27 +52,41 @@ final class StepMetrics {
      * rollout kept (best of K at each decision). {@code groups/constant_frac}: the share of groups whose rewards are
      * all equal, which teach nothing.
      */
-    static Map<String, Double> training(List<Sample> samples, Map<GroupKey, List<Sample>> groups,
-                                        List<ScoredSample> scored, Map<PolicyRef, Learner.LossStats> losses,
-                                        Map<PolicyRef, Double> samplerGaps, Map<PolicyRef, Learner.OptimStats> optims) {
+    static Map<String, Double> training(
+            List<Sample> samples,
+            Map<GroupKey, List<Sample>> groups,
+            List<ScoredSample> scored,
+            Map<PolicyRef, Learner.LossStats> losses,
+            Map<PolicyRef, Double> samplerGaps,
+            Map<PolicyRef, Learner.OptimStats> optims) {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Metric.SAMPLES, (double) samples.size());
         m.put(Metric.SAMPLES_TRAINED, (double) scored.size());
         Map<String, List<Sample>> byRole = new LinkedHashMap<>();
-        samples.forEach(s -> byRole.computeIfAbsent(s.role(), k -> new ArrayList<>()).add(s));
+        samples.forEach(
+                s -> byRole.computeIfAbsent(s.role(), k -> new ArrayList<>()).add(s));
         byRole.forEach((role, list) -> {
             m.put(Metric.sampled(role, "solved"), share(list, StepOutcome.SOLVED));
             m.put(Metric.sampled(role, "invalid"), share(list, StepOutcome.INVALID_ACTION));
             m.put(Metric.sampled(role, "unparseable"), share(list, StepOutcome.UNPARSEABLE));
         });
         m.put(Metric.GROUPS, (double) groups.size());
-        long constant = groups.values().stream().filter(g -> GroupStats.of(g).constant()).count();
+        long constant = groups.values().stream()
+                .filter(g -> GroupStats.of(g).constant())
+                .count();
         m.put(Metric.GROUPS_CONSTANT, groups.isEmpty() ? 0.0 : constant / (double) groups.size());
         long nonZero = scored.stream().filter(s -> s.advantage() != 0).count();
         m.put(Metric.ADV_NONZERO, scored.isEmpty() ? 0.0 : nonZero / (double) scored.size());
-        m.put(Metric.ADV_ABS_MEAN, scored.stream().mapToDouble(s -> Math.abs(s.advantage())).average().orElse(0));
-        m.put(Metric.COMPLETION_TOKENS, (double) samples.stream().mapToLong(s -> s.completionTokens().size()).sum());
-        m.put(Metric.PROMPT_TOKENS, (double) samples.stream().mapToLong(s -> s.promptTokens().size()).sum());
+        m.put(
+                Metric.ADV_ABS_MEAN,
+                scored.stream()
+                        .mapToDouble(s -> Math.abs(s.advantage()))
+                        .average()
+                        .orElse(0));
+        m.put(Metric.COMPLETION_TOKENS, (double)
+                samples.stream().mapToLong(s -> s.completionTokens().size()).sum());
+        m.put(Metric.PROMPT_TOKENS, (double)
+                samples.stream().mapToLong(s -> s.promptTokens().size()).sum());
         losses.forEach((p, l) -> {
             m.put(Metric.train("loss", p), l.loss());
             m.put(Metric.train("clip_frac", p), l.clipFraction());
@@ -89,6 +104,8 @@ final class StepMetrics {
     }
 
     private static double share(List<Sample> samples, StepOutcome stop) {
-        return samples.isEmpty() ? 0 : samples.stream().filter(s -> s.outcome() == stop).count() / (double) samples.size();
+        return samples.isEmpty()
+                ? 0
+                : samples.stream().filter(s -> s.outcome() == stop).count() / (double) samples.size();
     }
 }

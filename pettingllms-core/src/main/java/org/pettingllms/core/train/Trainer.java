@@ -10,13 +10,13 @@ import org.pettingllms.core.algo.PolicyRouter;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.GroupKey;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Sample;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
@@ -40,14 +40,27 @@ public final class Trainer {
     private final Checkpoints checkpoints;
     private final Transcripts transcripts;
 
-    public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
-                   Learner learner, Path runDir) {
+    public Trainer(
+            RunConfig cfg,
+            Task<?> task,
+            ProblemSource problems,
+            PolicyMap policies,
+            Sampler sampler,
+            Learner learner,
+            Path runDir) {
         this(cfg, task, problems, policies, sampler, learner, runDir, RolloutProgress.NONE);
     }
 
     /** @param progress told as rollout and validation episodes finish (a console progress bar) */
-    public Trainer(RunConfig cfg, Task<?> task, ProblemSource problems, PolicyMap policies, Sampler sampler,
-                   Learner learner, Path runDir, RolloutProgress progress) {
+    public Trainer(
+            RunConfig cfg,
+            Task<?> task,
+            ProblemSource problems,
+            PolicyMap policies,
+            Sampler sampler,
+            Learner learner,
+            Path runDir,
+            RolloutProgress progress) {
         this.cfg = cfg;
         this.task = task;
         this.problems = problems;
@@ -66,12 +79,11 @@ public final class Trainer {
 
     /** Runs steps {@code from .. steps-1}, or resumes after the last checkpoint; returns the last step's metrics. */
     public StepReport run(boolean resume) throws IOException {
-        return run(resume, m -> { });
+        return run(resume, m -> {});
     }
 
     /** As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). */
-    public StepReport run(boolean resume, java.util.function.Consumer<StepReport> onStep)
-            throws IOException {
+    public StepReport run(boolean resume, java.util.function.Consumer<StepReport> onStep) throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         transcripts.truncateFrom(from);
@@ -98,7 +110,8 @@ public final class Trainer {
         Map<String, Double> taskMetrics = task.drainMetrics();
         long t1 = System.nanoTime();
         // 4. groups by (problem, role, turn) or an ablation; optional filter
-        Map<GroupKey, List<Sample>> groups = cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
+        Map<GroupKey, List<Sample>> groups =
+                cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
         // 5. GRPO advantages per group
         List<ScoredSample> scored = Advantages.compute(groups, cfg.algo().normalizeByStd());
         // 6. each sample to its role's policy; untrained roles dropped
@@ -111,8 +124,12 @@ public final class Trainer {
         routed.forEach((policy, samples) -> {
             if (!samples.isEmpty()) {
                 // seeded by the policy's place, not its name: moving the model directory keeps a run reproducible
-                PolicyUpdate u = PolicyUpdate.run(learner, policy,
-                        samples.stream().map(ScoredSample::toTrainExample).toList(), cfg.train(), step,
+                PolicyUpdate u = PolicyUpdate.run(
+                        learner,
+                        policy,
+                        samples.stream().map(ScoredSample::toTrainExample).toList(),
+                        cfg.train(),
+                        step,
                         Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)));
                 losses.put(policy, u.loss());
                 optims.put(policy, u.optim());
@@ -130,7 +147,8 @@ public final class Trainer {
             RolloutResult val = validate();
             m.putAll(StepMetrics.rollout(Metric.VAL, val, task.roles()));
             task.drainMetrics().forEach((k, v) -> m.put(Metric.VAL + k, v));
-            transcripts.append(step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
+            transcripts.append(
+                    step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
         long t3 = System.nanoTime();
         m.put(Metric.ROLLOUT_S, (t1 - t0) / 1e9);
@@ -152,12 +170,19 @@ public final class Trainer {
      */
     public RolloutResult validate() {
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
-        return engine.run(task, problems.problems(ProblemSource.Split.VALIDATION, cfg.validation().firstProblem(),
-                cfg.validation().problems()), policies, rc);
+        return engine.run(
+                task,
+                problems.problems(
+                        ProblemSource.Split.VALIDATION,
+                        cfg.validation().firstProblem(),
+                        cfg.validation().problems()),
+                policies,
+                rc);
     }
 
     private RolloutConfig rolloutConfig(int step) {
-        return cfg.rollout().toRolloutConfig(cfg.task().style(), Seeds.derive(cfg.run().seed(), "rollout", step));
+        return cfg.rollout()
+                .toRolloutConfig(cfg.task().style(), Seeds.derive(cfg.run().seed(), "rollout", step));
     }
 
     private static boolean due(int step, int every) {

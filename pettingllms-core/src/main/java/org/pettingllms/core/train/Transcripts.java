@@ -29,12 +29,19 @@ final class Transcripts {
     void append(int step, List<EpisodeResult> episodes) {
         StringBuilder lines = new StringBuilder();
         for (EpisodeResult e : episodes) {
-            ObjectNode o = JSON.createObjectNode().put("step", step).put("problem", e.problem().id())
+            ObjectNode o = JSON.createObjectNode()
+                    .put("step", step)
+                    .put("problem", e.problem().id())
                     .put("success", e.success());
             ArrayNode path = o.putArray("path");
             for (StepRecord s : e.path()) {
-                path.addObject().put("turn", s.turn()).put("role", s.role()).put("prompt", s.prompt().text())
-                        .put("answer", s.answer()).put("summary", s.summary()).put("reward", s.mixedReward())
+                path.addObject()
+                        .put("turn", s.turn())
+                        .put("role", s.role())
+                        .put("prompt", s.prompt().text())
+                        .put("answer", s.answer())
+                        .put("summary", s.summary())
+                        .put("reward", s.mixedReward())
                         .put("stop", s.outcome().name());
             }
             lines.append(o).append('\n');

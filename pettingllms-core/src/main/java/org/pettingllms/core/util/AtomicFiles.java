@@ -12,8 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * readers (and a resumed run) see the old file or the new one, never half of one.
  */
 public final class AtomicFiles {
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     /** A temporary file beside {@code target}, to be handed to {@link #publish}. */
     public static Path tempBeside(Path target) throws IOException {

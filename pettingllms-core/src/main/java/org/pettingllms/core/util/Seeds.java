@@ -5,8 +5,7 @@ package org.pettingllms.core.util;
  * Stable across JVMs and thread schedules: the result depends only on the inputs.
  */
 public final class Seeds {
-    private Seeds() {
-    }
+    private Seeds() {}
 
     public static long derive(long base, Object... parts) {
         long h = mix(base ^ 0x9E3779B97F4A7C15L);

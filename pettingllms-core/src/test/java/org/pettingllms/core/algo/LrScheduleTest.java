@@ -9,9 +9,9 @@ class LrScheduleTest {
     @Test
     void warmupThenCosineToTheMinimum() {
         LrSchedule s = new LrSchedule(LrSchedule.Kind.COSINE, 1e-3, 2, 10, 0.1);
-        assertThat(s.lr(0)).isCloseTo(0.5e-3, within(1e-15));   // (0+1)/2
-        assertThat(s.lr(1)).isCloseTo(1e-3, within(1e-15));     // (1+1)/2
-        assertThat(s.lr(2)).isCloseTo(1e-3, within(1e-15));     // progress 0: cos 1
+        assertThat(s.lr(0)).isCloseTo(0.5e-3, within(1e-15)); // (0+1)/2
+        assertThat(s.lr(1)).isCloseTo(1e-3, within(1e-15)); // (1+1)/2
+        assertThat(s.lr(2)).isCloseTo(1e-3, within(1e-15)); // progress 0: cos 1
         // progress (6-2)/8 = 0.5: 0.1 + 0.9 * 0.5 = 0.55
         assertThat(s.lr(6)).isCloseTo(0.55e-3, within(1e-15));
         assertThat(s.lr(10)).isCloseTo(0.1e-3, within(1e-15));

@@ -8,7 +8,7 @@ import org.pettingllms.core.backend.LossConfig;
 
 class PolicyLossTest {
     final LossConfig cfg = LossConfig.DEFAULT;
-    final double up = Math.log(1.5);   // rho = 1.5
+    final double up = Math.log(1.5); // rho = 1.5
     final double down = Math.log(0.5); // rho = 0.5
 
     @Test
@@ -31,8 +31,10 @@ class PolicyLossTest {
     void aggregation() {
         double[][] losses = {{1, 2, 3}, {4}, {}};
         // token mean: 10 / 4 = 2.5; sequence mean of token means: (2 + 4) / 2 = 3
-        assertThat(PolicyLoss.aggregate(losses, LossConfig.Aggregation.TOKEN_MEAN)).isEqualTo(2.5);
-        assertThat(PolicyLoss.aggregate(losses, LossConfig.Aggregation.SEQUENCE_MEAN_TOKEN_MEAN)).isEqualTo(3.0);
+        assertThat(PolicyLoss.aggregate(losses, LossConfig.Aggregation.TOKEN_MEAN))
+                .isEqualTo(2.5);
+        assertThat(PolicyLoss.aggregate(losses, LossConfig.Aggregation.SEQUENCE_MEAN_TOKEN_MEAN))
+                .isEqualTo(3.0);
     }
 
     @Test

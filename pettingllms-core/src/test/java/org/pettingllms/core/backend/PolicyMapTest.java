@@ -1,12 +1,12 @@
 package org.pettingllms.core.backend;
 
-import org.pettingllms.core.data.PolicyRef;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.PolicyRef;
 
 class PolicyMapTest {
     final List<String> roles = List.of("tool", "plan");

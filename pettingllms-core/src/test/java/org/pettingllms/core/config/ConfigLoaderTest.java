@@ -11,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.algo.Grouping;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.config.RolloutConfig;
 
 class ConfigLoaderTest {
     static final String MINIMAL = "task:\n  name: plan-path\npolicy:\n  model: tiny\n";
@@ -34,8 +33,13 @@ class ConfigLoaderTest {
 
     @Test
     void overridesWinOverTheFileAndKeepTheirTypes() {
-        RunConfig c = load(MINIMAL + "rollout:\n  k: 8\n", "rollout.k=2", "policy.level=l2",
-                "task.roles=[plan]", "rollout.sampling.temperature=0.7", "task.options.size=6");
+        RunConfig c = load(
+                MINIMAL + "rollout:\n  k: 8\n",
+                "rollout.k=2",
+                "policy.level=l2",
+                "task.roles=[plan]",
+                "rollout.sampling.temperature=0.7",
+                "task.options.size=6");
         assertThat(c.rollout().k()).isEqualTo(2);
         assertThat(c.policy().level()).isEqualTo(Level.L2);
         assertThat(c.task().roles()).containsExactly("plan");
@@ -57,25 +61,27 @@ class ConfigLoaderTest {
     @Test
     void wrongTypesSayWhatWasExpected() {
         assertThatThrownBy(() -> load(MINIMAL, "rollout.k=four"))
-                .hasMessageContaining("config key 'rollout.k'").hasMessageContaining("an integer");
+                .hasMessageContaining("config key 'rollout.k'")
+                .hasMessageContaining("an integer");
         assertThatThrownBy(() -> load(MINIMAL, "rollout.mode=bushy"))
-                .hasMessageContaining("'rollout.mode'").hasMessageContaining("[tree, parallel]");
+                .hasMessageContaining("'rollout.mode'")
+                .hasMessageContaining("[tree, parallel]");
         assertThatThrownBy(() -> load(MINIMAL, "rollout.greedySelect=maybe"))
-                .hasMessageContaining("'rollout.greedySelect'").hasMessageContaining("true or false");
+                .hasMessageContaining("'rollout.greedySelect'")
+                .hasMessageContaining("true or false");
     }
 
     @Test
     void missingRequiredValuesAreNamed() {
-        assertThatThrownBy(() -> load("policy:\n  model: tiny\n"))
-                .hasMessageContaining("'task.name' is required");
+        assertThatThrownBy(() -> load("policy:\n  model: tiny\n")).hasMessageContaining("'task.name' is required");
     }
 
     @Test
     void outOfRangeValuesExplainTheRange() {
         assertThatThrownBy(() -> load(MINIMAL, "rollout.k=0"))
-                .hasMessageContaining("'rollout'").hasMessageContaining("k must be >= 1, got 0");
-        assertThatThrownBy(() -> load(MINIMAL, "algo.groupFilter=best"))
-                .hasMessageContaining("zero-variance");
+                .hasMessageContaining("'rollout'")
+                .hasMessageContaining("k must be >= 1, got 0");
+        assertThatThrownBy(() -> load(MINIMAL, "algo.groupFilter=best")).hasMessageContaining("zero-variance");
     }
 
     @Test
@@ -83,7 +89,8 @@ class ConfigLoaderTest {
         Path f = dir.resolve("bad.yaml");
         Files.writeString(f, "task:\n  name: [unclosed\n");
         assertThatThrownBy(() -> ConfigLoader.load(f, List.of()))
-                .hasMessageContaining("bad.yaml").hasMessageContaining("line");
+                .hasMessageContaining("bad.yaml")
+                .hasMessageContaining("line");
         assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("nope.yaml"), List.of()))
                 .hasMessageContaining("config file not found");
         assertThatThrownBy(() -> load(MINIMAL, "rollout.k.x=1")).hasMessageContaining("'rollout.k' is a value");
@@ -92,11 +99,11 @@ class ConfigLoaderTest {
 
     @Test
     void taskOptionsBindOverTheirDefaults() {
-        record Opts(int size, double wallProb) {
-        }
+        record Opts(int size, double wallProb) {}
         Opts o = ConfigLoader.bindOptions(java.util.Map.of("size", 6), new Opts(10, 0.2), "task.options.", "run.yaml");
         assertThat(o).isEqualTo(new Opts(6, 0.2));
-        assertThatThrownBy(() -> ConfigLoader.bindOptions(java.util.Map.of("siz", 6), new Opts(10, 0.2),
-                "task.options.", "run.yaml")).hasMessageContaining("unknown config key 'task.options.siz'");
+        assertThatThrownBy(() -> ConfigLoader.bindOptions(
+                        java.util.Map.of("siz", 6), new Opts(10, 0.2), "task.options.", "run.yaml"))
+                .hasMessageContaining("unknown config key 'task.options.siz'");
     }
 }

@@ -51,8 +51,11 @@ class ProblemSplitsTest {
         }
         assertThat(bits / 1000).isBetween(26.0, 35.0);
         // another task draws other problems
-        assertThat(new SeededProblems("sudoku", 2).problems(Split.TRAIN, 0, 50)).extracting(Problem::seed)
-                .doesNotContainAnyElementsOf(s.problems(Split.TRAIN, 0, 50).stream().map(Problem::seed).toList());
+        assertThat(new SeededProblems("sudoku", 2).problems(Split.TRAIN, 0, 50))
+                .extracting(Problem::seed)
+                .doesNotContainAnyElementsOf(s.problems(Split.TRAIN, 0, 50).stream()
+                        .map(Problem::seed)
+                        .toList());
     }
 
     @Test
@@ -84,11 +87,15 @@ class ProblemSplitsTest {
         assertThat(rows(d.problems(Split.TEST, 0, 10))).containsExactly(-1, -2);
         assertThat(d.problems(Split.VALIDATION, 3, 1).get(0).id()).isEqualTo("math/validation/3");
         DatasetProblems<Integer> evalOnly = new DatasetProblems<>("math", List.of(), List.of(1), 7);
-        assertThatThrownBy(() -> evalOnly.problems(Split.VALIDATION, 0, 5)).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("task.options.train").hasMessageContaining("no validation problems");
+        assertThatThrownBy(() -> evalOnly.problems(Split.VALIDATION, 0, 5))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("task.options.train")
+                .hasMessageContaining("no validation problems");
     }
 
     static List<Integer> rows(List<Problem> ps) {
-        return ps.stream().map(p -> (Integer) p.fields().get(DatasetProblems.ITEM)).toList();
+        return ps.stream()
+                .map(p -> (Integer) p.fields().get(DatasetProblems.ITEM))
+                .toList();
     }
 }

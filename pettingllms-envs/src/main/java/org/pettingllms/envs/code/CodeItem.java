@@ -21,8 +21,7 @@ public record CodeItem(String id, String question, List<TestCase> tests, String 
     }
 
     /** A stdin/stdout test. For function problems, {@code input} is a call expression and {@code output} its value. */
-    public record TestCase(String input, String output) {
-    }
+    public record TestCase(String input, String output) {}
 
     /**
      * HumanEval's harness: the program is the function, {@code testCode} defines {@code check(candidate)}.
@@ -30,6 +29,5 @@ public record CodeItem(String id, String question, List<TestCase> tests, String 
      * @param prompt     the function signature and docstring the coder completes
      * @param entryPoint the function's name
      */
-    public record Functional(String prompt, String entryPoint, String testCode) {
-    }
+    public record Functional(String prompt, String entryPoint, String testCode) {}
 }

@@ -5,12 +5,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.code.CodeItem.TestCase;
+import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
@@ -37,15 +37,18 @@ public final class CodeOracle implements TextPolicy {
             return "I do not know this problem.";
         }
         boolean compact = prompt.style() == PromptStyle.COMPACT;
-        boolean tester = text.contains(CodePrompts.TESTER_SYSTEM) || text.contains("Write test cases")
+        boolean tester = text.contains(CodePrompts.TESTER_SYSTEM)
+                || text.contains("Write test cases")
                 || compact && text.contains(" " + CodeTask.TESTER + "\n");
         if (tester) {
-            return compact && item.functional() != null ? TestBlocks.formatCalls(tests(item))
+            return compact && item.functional() != null
+                    ? TestBlocks.formatCalls(tests(item))
                     : TestBlocks.format(tests(item));
         }
-        String program = wrong ? item.functional() != null
-                ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
-                : "print('wrong answer')\n"
+        String program = wrong
+                ? item.functional() != null
+                        ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
+                        : "print('wrong answer')\n"
                 : item.solution() != null ? item.solution() : "print('no reference solution')\n";
         return compact ? program : CodeBlocks.fence(program);
     }

@@ -19,18 +19,27 @@ final class CodePrompts {
     private static final int MAX_COMPACT_FAILS = 3;
     private static final int MAX_COMPACT_LINE = 40;
 
-    private CodePrompts() {
-    }
+    private CodePrompts() {}
 
     static Prompt compact(String taskId, CodeState s, String role) {
-        StringBuilder sb = new StringBuilder(taskId).append(' ').append(role).append('\n')
-                .append(s.item().question().strip()).append('\n');
+        StringBuilder sb = new StringBuilder(taskId)
+                .append(' ')
+                .append(role)
+                .append('\n')
+                .append(s.item().question().strip())
+                .append('\n');
         if (role.equals(CodeTask.CODER) && s.program() != null) {
             sb.append(clip(s.program().strip())).append('\n');
         }
-        for (CodeRunner.Outcome o : s.mismatches().subList(0, Math.min(MAX_COMPACT_FAILS, s.mismatches().size()))) {
-            sb.append("fail ").append(oneLine(o.test().input())).append("==").append(oneLine(o.test().output()))
-                    .append(" got ").append(oneLine(o.actual())).append('\n');
+        for (CodeRunner.Outcome o : s.mismatches()
+                .subList(0, Math.min(MAX_COMPACT_FAILS, s.mismatches().size()))) {
+            sb.append("fail ")
+                    .append(oneLine(o.test().input()))
+                    .append("==")
+                    .append(oneLine(o.test().output()))
+                    .append(" got ")
+                    .append(oneLine(o.actual()))
+                    .append('\n');
         }
         if (s.mismatches().isEmpty() && !s.tests().isEmpty() && s.program() != null) {
             sb.append("pass ").append(s.tests().size()).append('\n');
@@ -48,16 +57,18 @@ final class CodePrompts {
         CodeItem item = s.item();
         StringBuilder u = new StringBuilder();
         if (item.functional() != null) {
-            u.append("Complete the following Python function.\n\n```python\n").append(item.functional().prompt())
+            u.append("Complete the following Python function.\n\n```python\n")
+                    .append(item.functional().prompt())
                     .append("```\n\n");
         } else {
             u.append("Problem:\n").append(item.question()).append("\n\n");
         }
         history(u, s);
-        u.append(item.functional() != null
-                ? "Write the complete function (with its imports) in one ```python``` block."
-                : "Write a complete Python program that reads the input from standard input and prints the answer"
-                + " to standard output. Put it in one ```python``` block.");
+        u.append(
+                item.functional() != null
+                        ? "Write the complete function (with its imports) in one ```python``` block."
+                        : "Write a complete Python program that reads the input from standard input and prints the answer"
+                                + " to standard output. Put it in one ```python``` block.");
         if (s.program() != null) {
             u.append(" Fix the program if the tests show it is wrong.");
         }
@@ -68,16 +79,19 @@ final class CodePrompts {
         CodeItem item = s.item();
         StringBuilder u = new StringBuilder();
         if (item.functional() != null) {
-            u.append("Function to test:\n```python\n").append(item.functional().prompt()).append("```\n\n");
+            u.append("Function to test:\n```python\n")
+                    .append(item.functional().prompt())
+                    .append("```\n\n");
         } else {
             u.append("Problem:\n").append(item.question()).append("\n\n");
         }
         history(u, s);
-        u.append(item.functional() != null
-                ? "Write test cases: each Test Input is one call of the function, each Test Output the expected"
-                + " value as a Python literal. Use this format for each case:\n"
-                : "Write test cases: each Test Input is the exact standard input, each Test Output the exact"
-                + " expected standard output. Use this format for each case:\n");
+        u.append(
+                item.functional() != null
+                        ? "Write test cases: each Test Input is one call of the function, each Test Output the expected"
+                                + " value as a Python literal. Use this format for each case:\n"
+                        : "Write test cases: each Test Input is the exact standard input, each Test Output the exact"
+                                + " expected standard output. Use this format for each case:\n");
         u.append("**Test Input:**\n```\n...\n```\n**Test Output:**\n```\n...\n```");
         return build(TESTER_SYSTEM, u.toString(), style);
     }
@@ -89,13 +103,19 @@ final class CodePrompts {
         if (!s.mismatches().isEmpty()) {
             u.append("Mismatches of the current program on the tester's tests:\n");
             for (CodeRunner.Outcome o : s.mismatches()) {
-                u.append("- input: ").append(clip(o.test().input().strip())).append("\n  expected: ")
-                        .append(clip(o.test().output().strip())).append("\n  actual: ").append(clip(o.actual().strip()))
+                u.append("- input: ")
+                        .append(clip(o.test().input().strip()))
+                        .append("\n  expected: ")
+                        .append(clip(o.test().output().strip()))
+                        .append("\n  actual: ")
+                        .append(clip(o.actual().strip()))
                         .append("\n");
             }
             u.append("\n");
         } else if (!s.tests().isEmpty() && s.program() != null) {
-            u.append("The current program passes the tester's ").append(s.tests().size()).append(" tests.\n\n");
+            u.append("The current program passes the tester's ")
+                    .append(s.tests().size())
+                    .append(" tests.\n\n");
         }
     }
 

@@ -30,8 +30,7 @@ public final class CodeRows {
     private static final Logger LOG = LoggerFactory.getLogger(CodeRows.class);
     private static final int PYTHON3 = 3;
 
-    private CodeRows() {
-    }
+    private CodeRows() {}
 
     public static List<CodeItem> load(Path file) {
         List<CodeItem> out = new ArrayList<>();
@@ -55,28 +54,42 @@ public final class CodeRows {
 
     /** The problem of a row, or null for a function-call row that this loader skips. */
     static CodeItem item(Row row) {
-        String id = row.optionalText("task_id").or(() -> row.optionalText("problem_id"))
-                .or(() -> row.optionalText("question_id")).or(() -> row.optionalText("id"))
+        String id = row.optionalText("task_id")
+                .or(() -> row.optionalText("problem_id"))
+                .or(() -> row.optionalText("question_id"))
+                .or(() -> row.optionalText("id"))
                 .orElse(Long.toString(row.line()));
         Map<String, Object> f = row.fields();
         if (f.containsKey("entry_point") && f.containsKey("test")) {
             String prompt = row.text("prompt");
-            return new CodeItem(id, prompt, List.of(), prompt + row.text("canonical_solution"),
+            return new CodeItem(
+                    id,
+                    prompt,
+                    List.of(),
+                    prompt + row.text("canonical_solution"),
                     new CodeItem.Functional(prompt, row.text("entry_point"), row.text("test")));
         }
         if (f.containsKey("test_input") || f.containsKey("test_output")) {
-            List<CodeItem.TestCase> tests = zip(row, "test_input", row.list("test_input"), "test_output",
-                    row.list("test_output"));
-            return new CodeItem(id, row.text("question", "problem", "description"), tests,
-                    row.optionalText("solution").orElse(null), null);
+            List<CodeItem.TestCase> tests =
+                    zip(row, "test_input", row.list("test_input"), "test_output", row.list("test_output"));
+            return new CodeItem(
+                    id,
+                    row.text("question", "problem", "description"),
+                    tests,
+                    row.optionalText("solution").orElse(null),
+                    null);
         }
         if (f.containsKey("input_output")) {
             Map<?, ?> io = row.object("input_output");
             if (io.containsKey("fn_name")) {
                 return null;
             }
-            List<CodeItem.TestCase> tests = zip(row, "input_output.inputs", list(row, io, "inputs"),
-                    "input_output.outputs", list(row, io, "outputs"));
+            List<CodeItem.TestCase> tests = zip(
+                    row,
+                    "input_output.inputs",
+                    list(row, io, "inputs"),
+                    "input_output.outputs",
+                    list(row, io, "outputs"));
             String solution = null;
             if (row.fields().get("solutions") != null) {
                 List<?> sols = row.list("solutions");
@@ -89,8 +102,8 @@ public final class CodeRows {
             for (String field : List.of("public_tests", "private_tests", "generated_tests")) {
                 if (f.get(field) != null) {
                     Map<?, ?> t = row.object(field);
-                    tests.addAll(zip(row, field + ".input", list(row, t, "input"), field + ".output",
-                            list(row, t, "output")));
+                    tests.addAll(zip(
+                            row, field + ".input", list(row, t, "input"), field + ".output", list(row, t, "output")));
                 }
             }
             return new CodeItem(id, row.text("description", "question"), tests, contestsPython(row), null);
@@ -122,14 +135,14 @@ public final class CodeRows {
         if (parent.get(key) instanceof List<?> l) {
             return l;
         }
-        throw new DatasetException(row.where() + ": field '" + key + "' is " + Row.describe(parent.get(key))
-                + " (expected a list)");
+        throw new DatasetException(
+                row.where() + ": field '" + key + "' is " + Row.describe(parent.get(key)) + " (expected a list)");
     }
 
     private static List<CodeItem.TestCase> zip(Row row, String inName, List<?> in, String outName, List<?> out) {
         if (in.size() != out.size()) {
-            throw new DatasetException(row.where() + ": fields '" + inName + "' and '" + outName + "' differ in length ("
-                    + in.size() + " inputs, " + out.size() + " outputs)");
+            throw new DatasetException(row.where() + ": fields '" + inName + "' and '" + outName
+                    + "' differ in length (" + in.size() + " inputs, " + out.size() + " outputs)");
         }
         List<CodeItem.TestCase> tests = new ArrayList<>(in.size());
         for (int i = 0; i < in.size(); i++) {
@@ -183,8 +196,10 @@ public final class CodeRows {
                 inf.end();
                 String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
                 if (!text.strip().startsWith("[")) {
-                    throw row.error(field, "decompresses to something other than a JSON list (a pickled release?)"
-                            + " convert it to JSON first");
+                    throw row.error(
+                            field,
+                            "decompresses to something other than a JSON list (a pickled release?)"
+                                    + " convert it to JSON first");
                 }
                 return new Row(row.file(), row.line(), Map.of(field, text)).list(field);
             } catch (IllegalArgumentException | java.util.zip.DataFormatException e) {

@@ -29,17 +29,18 @@ public final class CodeRunner {
     }
 
     /** What a test did to a program. @param actual the program's output, or why it failed */
-    public record Outcome(TestCase test, boolean passed, String actual) {
-    }
+    public record Outcome(TestCase test, boolean passed, String actual) {}
 
     /** Fraction of the problem's ground-truth tests the program passes (at most {@code maxTests} of them). */
     public double groundTruth(String program, CodeItem item, int maxTests) {
         if (item.functional() != null && item.tests().isEmpty()) {
             CodeItem.Functional f = item.functional();
-            Execution e = sandbox.run(program + "\n\n" + f.testCode() + "\n\ncheck(" + f.entryPoint() + ")\n", "", limits);
+            Execution e =
+                    sandbox.run(program + "\n\n" + f.testCode() + "\n\ncheck(" + f.entryPoint() + ")\n", "", limits);
             return e.ok() ? 1.0 : 0.0;
         }
-        List<TestCase> tests = item.tests().subList(0, Math.min(maxTests, item.tests().size()));
+        List<TestCase> tests =
+                item.tests().subList(0, Math.min(maxTests, item.tests().size()));
         return passRatio(run(program, tests, item));
     }
 
@@ -77,11 +78,17 @@ public final class CodeRunner {
         for (int i = 0; i < tests.size(); i++) {
             TestCase t = tests.get(i);
             String mark = "'" + runMark + i + " ";
-            h.append("try:\n    __value = eval(").append(pythonString(t.input().strip())).append(")\n")
-                    .append("    try:\n        __ok = bool(__value == eval(").append(pythonString(t.output().strip()))
+            h.append("try:\n    __value = eval(")
+                    .append(pythonString(t.input().strip()))
+                    .append(")\n")
+                    .append("    try:\n        __ok = bool(__value == eval(")
+                    .append(pythonString(t.output().strip()))
                     .append("))\n    except Exception:\n        __ok = False\n")
-                    .append("    print(").append(mark).append("' + ('1 ' if __ok else '0 ') + repr(__value).replace('\\n', ' '))\n")
-                    .append("except Exception as __e:\n    print(").append(mark)
+                    .append("    print(")
+                    .append(mark)
+                    .append("' + ('1 ' if __ok else '0 ') + repr(__value).replace('\\n', ' '))\n")
+                    .append("except Exception as __e:\n    print(")
+                    .append(mark)
                     .append("0 ' + type(__e).__name__ + ': ' + str(__e).replace('\\n', ' '))\n");
         }
         Execution e = sandbox.run(h.toString(), "", limits);
@@ -108,11 +115,17 @@ public final class CodeRunner {
     }
 
     private static String pythonString(String s) {
-        return "'" + s.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\r", "\\r") + "'";
+        return "'"
+                + s.replace("\\", "\\\\")
+                        .replace("'", "\\'")
+                        .replace("\n", "\\n")
+                        .replace("\r", "\\r") + "'";
     }
 
     public static double passRatio(List<Outcome> outcomes) {
-        return outcomes.isEmpty() ? 0 : outcomes.stream().filter(Outcome::passed).count() / (double) outcomes.size();
+        return outcomes.isEmpty()
+                ? 0
+                : outcomes.stream().filter(Outcome::passed).count() / (double) outcomes.size();
     }
 
     private Outcome stdioTest(String program, TestCase t) {

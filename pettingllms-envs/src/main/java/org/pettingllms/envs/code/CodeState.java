@@ -11,8 +11,8 @@ import org.pettingllms.envs.code.CodeItem.TestCase;
  * @param mismatches the latest program's failures on the tester's tests, shown to both roles next turn
  * @param passRatio  the latest program's ground-truth pass ratio
  */
-public record CodeState(CodeItem item, String program, List<TestCase> tests, List<CodeRunner.Outcome> mismatches,
-                        double passRatio) {
+public record CodeState(
+        CodeItem item, String program, List<TestCase> tests, List<CodeRunner.Outcome> mismatches, double passRatio) {
     public CodeState {
         tests = List.copyOf(tests);
         mismatches = List.copyOf(mismatches);

@@ -12,9 +12,9 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.Demonstrations;
-import org.pettingllms.envs.data.Items;
-import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.code.CodeItem.TestCase;
+import org.pettingllms.envs.data.DatasetTask;
+import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
@@ -35,14 +35,25 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
     private final int maxTests;
     private final int maxTesterTests;
 
-    public CodeTask(List<String> roles, int maxTurns, List<CodeItem> train, List<CodeItem> test, CodeRunner runner,
-                    int maxTests, int maxTesterTests) {
+    public CodeTask(
+            List<String> roles,
+            int maxTurns,
+            List<CodeItem> train,
+            List<CodeItem> test,
+            CodeRunner runner,
+            int maxTests,
+            int maxTesterTests) {
         this(roles, maxTurns, new Items.Listed<>(train, test, CodeItem.class), runner, maxTests, maxTesterTests);
     }
 
     /** @param items the problems: files, or generated function tasks ({@link FunctionTasks}) */
-    public CodeTask(List<String> roles, int maxTurns, Items<CodeItem> items, CodeRunner runner, int maxTests,
-                    int maxTesterTests) {
+    public CodeTask(
+            List<String> roles,
+            int maxTurns,
+            Items<CodeItem> items,
+            CodeRunner runner,
+            int maxTests,
+            int maxTesterTests) {
         super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns, items);
         this.runner = runner;
         this.maxTests = maxTests;
@@ -70,7 +81,9 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
 
     @Override
     public Transition<CodeState> step(CodeState state, String role, Completion completion) {
-        return checkRole(role).equals(CODER) ? coderStep(state, completion.text()) : testerStep(state, completion.text());
+        return checkRole(role).equals(CODER)
+                ? coderStep(state, completion.text())
+                : testerStep(state, completion.text());
     }
 
     /**
@@ -81,22 +94,31 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
      */
     private Transition<CodeState> coderStep(CodeState s, String text) {
         Optional<String> fenced = CodeBlocks.lastPython(text);
-        Optional<String> code = fenced.or(() -> text.contains("```") || text.isBlank() ? Optional.empty()
-                : Optional.of(text));
+        Optional<String> code =
+                fenced.or(() -> text.contains("```") || text.isBlank() ? Optional.empty() : Optional.of(text));
         double pass = code.isEmpty() ? 0 : runner.groundTruth(code.get(), s.item(), maxTests);
         if (code.isEmpty() || fenced.isEmpty() && pass == 0 && !runner.compiles(text)) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
-            return new Transition<>(next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE,
-                    "no code block");
+            return new Transition<>(
+                    next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE, "no code block");
         }
         List<CodeRunner.Outcome> mismatches = mismatches(code.get(), s.tests(), s.item());
         CodeState next = new CodeState(s.item(), code.get(), s.tests(), mismatches, pass);
         boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();
         boolean done = roles().size() == 1 || passesTester;
-        return new Transition<>(next, new RewardParts(pass, pass, 0), done, next.success(),
+        return new Transition<>(
+                next,
+                new RewardParts(pass, pass, 0),
+                done,
+                next.success(),
                 next.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
-                "ground truth %.0f%%, tester tests %s".formatted(100 * pass, s.tests().isEmpty() ? "none"
-                        : (s.tests().size() - mismatches.size()) + "/" + s.tests().size()));
+                "ground truth %.0f%%, tester tests %s"
+                        .formatted(
+                                100 * pass,
+                                s.tests().isEmpty()
+                                        ? "none"
+                                        : (s.tests().size() - mismatches.size()) + "/"
+                                                + s.tests().size()));
     }
 
     private Transition<CodeState> testerStep(CodeState s, String text) {
@@ -106,22 +128,35 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         }
         if (tests.isEmpty()) {
             CodeState next = new CodeState(s.item(), s.program(), List.of(), List.of(), s.passRatio());
-            return new Transition<>(next, new RewardParts(0, s.passRatio(), 0), false, s.success(),
-                    StepOutcome.UNPARSEABLE, "no test cases");
+            return new Transition<>(
+                    next,
+                    new RewardParts(0, s.passRatio(), 0),
+                    false,
+                    s.success(),
+                    StepOutcome.UNPARSEABLE,
+                    "no test cases");
         }
-        double local = s.item().solution() == null ? 0
+        double local = s.item().solution() == null
+                ? 0
                 : CodeRunner.passRatio(runner.run(s.item().solution(), tests, s.item()));
-        List<CodeRunner.Outcome> mismatches = s.program() == null ? List.of() : mismatches(s.program(), tests, s.item());
+        List<CodeRunner.Outcome> mismatches =
+                s.program() == null ? List.of() : mismatches(s.program(), tests, s.item());
         CodeState next = new CodeState(s.item(), s.program(), tests, mismatches, s.passRatio());
         boolean done = s.program() != null && mismatches.isEmpty();
-        return new Transition<>(next, new RewardParts(local, s.passRatio(), 0), done, s.success(),
+        return new Transition<>(
+                next,
+                new RewardParts(local, s.passRatio(), 0),
+                done,
+                s.success(),
                 s.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
-                "%d tests, reference passes %.0f%%, program fails %d".formatted(tests.size(), 100 * local,
-                        mismatches.size()));
+                "%d tests, reference passes %.0f%%, program fails %d"
+                        .formatted(tests.size(), 100 * local, mismatches.size()));
     }
 
     private List<CodeRunner.Outcome> mismatches(String program, List<TestCase> tests, CodeItem item) {
-        return runner.run(program, tests, item).stream().filter(o -> !o.passed()).toList();
+        return runner.run(program, tests, item).stream()
+                .filter(o -> !o.passed())
+                .toList();
     }
 
     @Override

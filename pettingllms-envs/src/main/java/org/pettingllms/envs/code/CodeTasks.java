@@ -22,14 +22,20 @@ public final class CodeTasks implements TaskProvider {
      * @param maxTesterTests tests taken from one tester answer
      * @param sandboxSlots   programs run at once; 0: one per CPU
      */
-    public record CodeOptions(String train, String test, String generator, int timeoutSeconds, int maxTests,
-                              int maxTesterTests, int sandboxSlots) {
+    public record CodeOptions(
+            String train,
+            String test,
+            String generator,
+            int timeoutSeconds,
+            int maxTests,
+            int maxTesterTests,
+            int sandboxSlots) {
         public static final CodeOptions DEFAULT = new CodeOptions("", "", "", 5, 20, 5, 0);
 
         public CodeOptions {
             if (timeoutSeconds < 1 || maxTests < 1 || maxTesterTests < 1 || sandboxSlots < 0) {
-                throw new IllegalArgumentException("timeoutSeconds, maxTests and maxTesterTests must be >= 1,"
-                        + " sandboxSlots >= 0");
+                throw new IllegalArgumentException(
+                        "timeoutSeconds, maxTests and maxTesterTests must be >= 1," + " sandboxSlots >= 0");
             }
         }
     }
@@ -47,7 +53,11 @@ public final class CodeTasks implements TaskProvider {
         CodeRunner runner = new CodeRunner(box, box.limits().withWallTime(Duration.ofSeconds(o.timeoutSeconds())));
         Items<CodeItem> items = o.generator().isBlank()
                 ? DatasetSources.files(o.train(), o.test(), CodeRows::load, CodeItem.class)
-                : DatasetSources.generated(o.generator(), FunctionTasks.NAME, o.train(), o.test(),
+                : DatasetSources.generated(
+                        o.generator(),
+                        FunctionTasks.NAME,
+                        o.train(),
+                        o.test(),
                         seed -> FunctionTasks.of(seed).item());
         return new CodeTask(roles, spec.maxTurns(), items, runner, o.maxTests(), o.maxTesterTests());
     }

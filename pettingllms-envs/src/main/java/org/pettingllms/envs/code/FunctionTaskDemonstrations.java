@@ -7,8 +7,8 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.Demonstrations.Settings;
-import org.pettingllms.envs.code.FunctionTasks.FunctionTask;
 import org.pettingllms.envs.code.CodeItem.TestCase;
+import org.pettingllms.envs.code.FunctionTasks.FunctionTask;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
@@ -25,8 +25,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
 final class FunctionTaskDemonstrations {
     private static final int TESTER_TESTS = 3;
 
-    private FunctionTaskDemonstrations() {
-    }
+    private FunctionTaskDemonstrations() {}
 
     static List<Demo> of(CodeTask task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         FunctionTask ft = FunctionTasks.of(problem.seed());
@@ -40,15 +39,21 @@ final class FunctionTaskDemonstrations {
                     coderReading = reading(ft, rng);
                     String program = ft.program(coderReading);
                     out.add(new Demo(role, prompt, style == PromptStyle.CHAT ? CodeBlocks.fence(program) : program));
-                    state = new CodeState(state.item(), program, state.tests(),
-                            outcomes(ft, coderReading, state.tests()), state.passRatio());
+                    state = new CodeState(
+                            state.item(),
+                            program,
+                            state.tests(),
+                            outcomes(ft, coderReading, state.tests()),
+                            state.passRatio());
                     continue;
                 }
                 List<TestCase> tests = testerTests(ft, settings.noise(), rng);
-                out.add(new Demo(role, prompt, style == PromptStyle.CHAT ? TestBlocks.format(tests)
-                        : TestBlocks.formatCalls(tests)));
-                state = new CodeState(state.item(), state.program(), tests, outcomes(ft, coderReading, tests),
-                        state.passRatio());
+                out.add(new Demo(
+                        role,
+                        prompt,
+                        style == PromptStyle.CHAT ? TestBlocks.format(tests) : TestBlocks.formatCalls(tests)));
+                state = new CodeState(
+                        state.item(), state.program(), tests, outcomes(ft, coderReading, tests), state.passRatio());
             }
             if (task.roles().size() == 1 || state.mismatches().isEmpty()) {
                 break; // the episode ends: one role, or the function passes the tester's tests

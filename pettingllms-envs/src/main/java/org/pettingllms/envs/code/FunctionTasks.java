@@ -6,8 +6,8 @@ import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.envs.data.ContentSplit;
 import org.pettingllms.envs.code.CodeItem.TestCase;
+import org.pettingllms.envs.data.ContentSplit;
 
 /**
  * Generated function tasks: the CPU-scale problem source of {@code code-v1} ({@code task.options.generator:
@@ -36,12 +36,13 @@ public final class FunctionTasks {
 
     private static final Pattern NUMBER = Pattern.compile("-?\\d+");
 
-    private FunctionTasks() {
-    }
+    private FunctionTasks() {}
 
     /** What the function computes from the numbers that pass the filters. */
     public enum Aggregate {
-        SUM("the sum of", false), COUNT("the count of", false), MAX("the largest of", false),
+        SUM("the sum of", false),
+        COUNT("the count of", false),
+        MAX("the largest of", false),
         SQUARES("the sum of the squares of", true);
 
         public final String words;
@@ -75,7 +76,13 @@ public final class FunctionTasks {
 
     /** A filter's test of {@code x}. */
     public enum Condition {
-        AT_LEAST(true), AT_MOST(true), OVER(false), UNDER(false), EVEN(false), ODD(false), NOT_MULTIPLE(true),
+        AT_LEAST(true),
+        AT_MOST(true),
+        OVER(false),
+        UNDER(false),
+        EVEN(false),
+        ODD(false),
+        NOT_MULTIPLE(true),
         OTHER_THAN(true);
 
         /** Whether demonstrations misread this wording more often than not. */
@@ -245,11 +252,19 @@ public final class FunctionTasks {
         for (List<Integer> xs : lists) {
             long v = bare.value(xs, right);
             tests.add(new TestCase(call(xs), Long.toString(v)));
-            check.append("    assert candidate(").append(literal(xs)).append(") == ").append(v).append('\n');
+            check.append("    assert candidate(")
+                    .append(literal(xs))
+                    .append(") == ")
+                    .append(v)
+                    .append('\n');
         }
         String stub = "def " + ENTRY + "(xs):\n    \"\"\"" + question + "\"\"\"\n";
-        CodeItem item = new CodeItem(NAME + "-" + Long.toUnsignedString(idSeed, 36), question, tests,
-                bare.reference(), new CodeItem.Functional(stub, ENTRY, check.toString()));
+        CodeItem item = new CodeItem(
+                NAME + "-" + Long.toUnsignedString(idSeed, 36),
+                question,
+                tests,
+                bare.reference(),
+                new CodeItem.Functional(stub, ENTRY, check.toString()));
         return new FunctionTask(item, aggregate, filters);
     }
 

@@ -15,8 +15,7 @@ public final class TestBlocks {
             "\\*\\*Test Input:?\\*\\*:?\\s*```[^\\n]*\\n(.*?)```\\s*\\*\\*Test Output:?\\*\\*:?\\s*```[^\\n]*\\n(.*?)```",
             Pattern.DOTALL);
 
-    private TestBlocks() {
-    }
+    private TestBlocks() {}
 
     /** The tests in {@code text}, at most {@code max}. */
     public static List<TestCase> parse(String text, int max) {
@@ -31,8 +30,11 @@ public final class TestBlocks {
     public static String format(List<TestCase> tests) {
         StringBuilder sb = new StringBuilder();
         for (TestCase t : tests) {
-            sb.append("**Test Input:**\n```\n").append(t.input().strip()).append("\n```\n**Test Output:**\n```\n")
-                    .append(t.output().strip()).append("\n```\n\n");
+            sb.append("**Test Input:**\n```\n")
+                    .append(t.input().strip())
+                    .append("\n```\n**Test Output:**\n```\n")
+                    .append(t.output().strip())
+                    .append("\n```\n\n");
         }
         return sb.toString();
     }

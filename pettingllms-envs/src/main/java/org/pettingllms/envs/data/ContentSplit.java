@@ -15,8 +15,7 @@ import org.pettingllms.core.util.Seeds;
 public final class ContentSplit {
     private static final int MAX_DRAWS = 1000;
 
-    private ContentSplit() {
-    }
+    private ContentSplit() {}
 
     /** A generator's draw: the row of a seed (null when that seed makes none); {@code idSeed} names the row. */
     @FunctionalInterface

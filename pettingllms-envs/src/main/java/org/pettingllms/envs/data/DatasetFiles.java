@@ -25,11 +25,9 @@ import java.util.Map;
  */
 public final class DatasetFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, Object>> ROW = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, Object>> ROW = new TypeReference<>() {};
 
-    private DatasetFiles() {
-    }
+    private DatasetFiles() {}
 
     public static List<Row> read(Path file) {
         if (!Files.isRegularFile(file)) {
@@ -67,25 +65,25 @@ public final class DatasetFiles {
 
     private static List<Row> jsonArray(Path file) {
         try {
-            List<Map<String, Object>> all = JSON.readValue(file.toFile(), new TypeReference<>() {
-            });
+            List<Map<String, Object>> all = JSON.readValue(file.toFile(), new TypeReference<>() {});
             List<Row> rows = new ArrayList<>(all.size());
             for (int i = 0; i < all.size(); i++) {
                 rows.add(new Row(file, i + 1, all.get(i)));
             }
             return rows;
         } catch (IOException e) {
-            throw new DatasetException("dataset file " + file + " is not a JSON array of objects: " + e.getMessage(), e);
+            throw new DatasetException(
+                    "dataset file " + file + " is not a JSON array of objects: " + e.getMessage(), e);
         }
     }
 
     private static List<Row> parquet(Path file) {
         List<Row> rows = new ArrayList<>();
-        String sql = "SELECT to_json(t)::VARCHAR FROM read_parquet('" + file.toAbsolutePath().toString().replace("'", "''")
-                + "') AS t";
+        String sql = "SELECT to_json(t)::VARCHAR FROM read_parquet('"
+                + file.toAbsolutePath().toString().replace("'", "''") + "') AS t";
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
-             PreparedStatement st = c.prepareStatement(sql);
-             ResultSet rs = st.executeQuery()) {
+                PreparedStatement st = c.prepareStatement(sql);
+                ResultSet rs = st.executeQuery()) {
             long row = 0;
             while (rs.next()) {
                 row++;
@@ -101,12 +99,13 @@ public final class DatasetFiles {
         try {
             Map<String, Object> m = JSON.readValue(text, ROW);
             if (m == null) {
-                throw new DatasetException(file.getFileName() + " line " + line + ": expected a JSON object, found null");
+                throw new DatasetException(
+                        file.getFileName() + " line " + line + ": expected a JSON object, found null");
             }
             return m;
         } catch (JsonProcessingException e) {
-            throw new DatasetException(file.getFileName() + " line " + line + ": not a JSON object ("
-                    + e.getOriginalMessage() + ")", e);
+            throw new DatasetException(
+                    file.getFileName() + " line " + line + ": not a JSON object (" + e.getOriginalMessage() + ")", e);
         }
     }
 }

@@ -13,8 +13,7 @@ import org.pettingllms.core.config.ConfigException;
  * problems are rows of a file; each task's provider binds its own options and calls these.
  */
 public final class DatasetSources {
-    private DatasetSources() {
-    }
+    private DatasetSources() {}
 
     /**
      * Items from files: the train file (optional: a run that only evaluates needs none) and the test file.
@@ -26,11 +25,11 @@ public final class DatasetSources {
     }
 
     /** Items from the task's generator, checked: its name, and no data files beside it. */
-    public static <T> Items<T> generated(String name, String expected, String train, String test,
-                                         LongFunction<T> generator) {
+    public static <T> Items<T> generated(
+            String name, String expected, String train, String test, LongFunction<T> generator) {
         if (!name.equals(expected)) {
-            throw new ConfigException("config key 'task.options.generator': unknown generator '" + name
-                    + "'; expected " + expected + " (or leave it empty and set train and test files)");
+            throw new ConfigException("config key 'task.options.generator': unknown generator '" + name + "'; expected "
+                    + expected + " (or leave it empty and set train and test files)");
         }
         if (!train.isBlank() || !test.isBlank()) {
             throw new ConfigException("config key 'task.options.generator': problems are generated, so 'train' and"

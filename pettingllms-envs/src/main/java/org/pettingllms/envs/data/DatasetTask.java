@@ -19,8 +19,8 @@ public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
     /** @param lineUps the allowed role lists, the multi-agent one first */
     protected DatasetTask(List<String> roles, List<List<String>> lineUps, int maxTurns, Items<T> items) {
         if (!lineUps.contains(roles)) {
-            throw new IllegalArgumentException(id() + " has roles " + String.join(" or ", lineUps.stream()
-                    .map(Object::toString).toList()) + ", got " + roles);
+            throw new IllegalArgumentException(id() + " has roles "
+                    + String.join(" or ", lineUps.stream().map(Object::toString).toList()) + ", got " + roles);
         }
         this.roles = List.copyOf(roles);
         this.maxTurns = maxTurns;

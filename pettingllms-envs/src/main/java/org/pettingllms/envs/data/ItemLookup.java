@@ -5,8 +5,7 @@ import java.util.function.Function;
 
 /** Finds a dataset item by its text inside a prompt (the oracle policies' way of knowing which problem it is). */
 public final class ItemLookup {
-    private ItemLookup() {
-    }
+    private ItemLookup() {}
 
     /**
      * The item whose key occurs in {@code text}; when several do (one question can contain another), the longest

@@ -37,8 +37,9 @@ public record Row(Path file, long line, Map<String, Object> fields) {
 
     /** A required non-blank text field, one of {@code names} (numbers are accepted and written as text). */
     public String text(String... names) {
-        String name = firstPresent(names).orElseThrow(() -> new DatasetException(
-                where() + ": missing field " + String.join(" | ", names) + " (expected text)"));
+        String name = firstPresent(names)
+                .orElseThrow(() -> new DatasetException(
+                        where() + ": missing field " + String.join(" | ", names) + " (expected text)"));
         return textOf(name);
     }
 

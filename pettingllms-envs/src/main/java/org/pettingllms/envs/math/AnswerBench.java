@@ -12,19 +12,20 @@ import java.util.function.IntFunction;
  */
 public final class AnswerBench {
     /** One kind of answer: a model text and its reference for the i-th check (every check a new pair). */
-    private record Kind(String name, IntFunction<String[]> pair) {
-    }
+    private record Kind(String name, IntFunction<String[]> pair) {}
 
     private static final List<Kind> KINDS = List.of(
             new Kind("plain_number", i -> new String[] {"So in total she has " + i + " apples.\n#### " + i, "" + i}),
-            new Kind("boxed_fraction", i -> new String[] {"Hence the ratio is $\\boxed{\\dfrac{" + i + "}{" + (i + 1)
-                    + "}}$.", "\\frac{" + 2 * i + "}{" + (2 * i + 2) + "}"}),
-            new Kind("tuple", i -> new String[] {"The point is \\boxed{(" + i + ", \\frac{1}{2})}", "(" + i + ", 0.5)"}),
+            new Kind("boxed_fraction", i -> new String[] {
+                "Hence the ratio is $\\boxed{\\dfrac{" + i + "}{" + (i + 1) + "}}$.",
+                "\\frac{" + 2 * i + "}{" + (2 * i + 2) + "}"
+            }),
+            new Kind(
+                    "tuple", i -> new String[] {"The point is \\boxed{(" + i + ", \\frac{1}{2})}", "(" + i + ", 0.5)"}),
             new Kind("relation", i -> new String[] {"\\boxed{x \\geq " + i + "}", "[" + i + ", \\infty)"}),
             new Kind("symbolic", i -> new String[] {"\\boxed{(x+" + i + ")^2}", "x^2+" + 2 * i + "x+" + i * i}));
 
-    private AnswerBench() {
-    }
+    private AnswerBench() {}
 
     /** Checks each kind for about {@code seconds} after a warm-up; checks per second and microseconds per check. */
     public static Map<String, Object> run(double seconds) {

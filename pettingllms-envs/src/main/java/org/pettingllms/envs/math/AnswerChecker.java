@@ -24,19 +24,26 @@ public final class AnswerChecker {
     public static final double REL_TOL = 1e-6;
     /** The most one check may take, all its symbolic questions together. */
     public static final Duration CHECK_DEADLINE = Duration.ofSeconds(8);
+
     private static final Duration SYMJA_DEADLINE = Duration.ofSeconds(5);
     private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
-    private static final Pattern SCI = Pattern.compile("([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
-    private static final Pattern FRAC = Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
+    private static final Pattern SCI = Pattern.compile(
+            "([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
+    private static final Pattern FRAC =
+            Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
     private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
 
     /**
      * What {@code check-answer} shows: the extracted answer and the rule that found it (null when the text states
      * none), both normal forms, the verdict and why.
      */
-    public record Verdict(String extracted, AnswerExtractor.Method method, String candidate, String reference,
-            boolean correct, String reason) {
-    }
+    public record Verdict(
+            String extracted,
+            AnswerExtractor.Method method,
+            String candidate,
+            String reference,
+            boolean correct,
+            String reason) {}
 
     /** A comparison's outcome with its reason. */
     record Match(boolean equal, String reason) {
@@ -49,8 +56,7 @@ public final class AnswerChecker {
         }
     }
 
-    private AnswerChecker() {
-    }
+    private AnswerChecker() {}
 
     /** Extracts the final answer of {@code modelText} and compares it with {@code reference}. */
     public static boolean isCorrect(String modelText, String reference) {
@@ -71,8 +77,8 @@ public final class AnswerChecker {
         }
         String answer = found.get().answer();
         Match m = compare(answer, reference);
-        return new Verdict(answer, found.get().method(), LatexAnswers.normalize(answer).full(), ref, m.equal(),
-                m.reason());
+        return new Verdict(
+                answer, found.get().method(), LatexAnswers.normalize(answer).full(), ref, m.equal(), m.reason());
     }
 
     static Match compare(String candidate, String reference) {
@@ -94,7 +100,8 @@ public final class AnswerChecker {
         Optional<Matrix> cm = Matrix.parse(c.text());
         Optional<Matrix> rm = Matrix.parse(r.text());
         if (cm.isPresent() || rm.isPresent()) {
-            return cm.isPresent() && rm.isPresent() ? cm.get().matches(rm.get(), deadline)
+            return cm.isPresent() && rm.isPresent()
+                    ? cm.get().matches(rm.get(), deadline)
                     : Match.no("a matrix against something that is not one");
         }
         Optional<Relations.Region> cr = Relations.region(c.full());
@@ -105,10 +112,11 @@ public final class AnswerChecker {
         Optional<Relations.Equation> ce = Relations.equation(c.full());
         Optional<Relations.Equation> re = Relations.equation(r.full());
         if (ce.isPresent() && re.isPresent() && !(c.prefixed() && r.prefixed())) {
-            Optional<Boolean> f = SymjaMath.get().equalUpToFactor(ce.get().zeroForm(), re.get().zeroForm(),
-                    symjaTime(deadline));
-            return f.map(e -> e ? Match.yes("equations equal up to a non-zero factor")
-                    : Match.no("equations that are not multiples of each other"))
+            Optional<Boolean> f = SymjaMath.get()
+                    .equalUpToFactor(ce.get().zeroForm(), re.get().zeroForm(), symjaTime(deadline));
+            return f.map(e -> e
+                            ? Match.yes("equations equal up to a non-zero factor")
+                            : Match.no("equations that are not multiples of each other"))
                     .orElseGet(() -> Match.no("computer algebra could not compare the equations"));
         }
         if (ce.isPresent() != re.isPresent()) { // P(A) = 1/2 against 1/2
@@ -130,7 +138,8 @@ public final class AnswerChecker {
         if (cc.isPresent() || rc.isPresent()) {
             Collection one = cc.orElseGet(rc::get); // {5} against 5: a one-element set is its element
             if (one.open().equals("{") && one.items().size() == 1) {
-                return cc.isPresent() ? match(one.items().get(0), reference, deadline)
+                return cc.isPresent()
+                        ? match(one.items().get(0), reference, deadline)
                         : match(candidate, one.items().get(0), deadline);
             }
             return Match.no("a " + one.kind() + " against a single value");
@@ -141,9 +150,12 @@ public final class AnswerChecker {
     /** {@code a \pm b} as the set {@code \{a+b, a-b\}}; only one {@code \pm}, outside any bracket. */
     private static Optional<String> plusMinus(String s) {
         int at = s.indexOf("\\pm");
-        if (at < 0 || s.indexOf("\\pm", at + 1) >= 0 || Character.isLetter(charAt(s, at + 3))
-                || !LatexAnswers.splitTopLevel(s, "\\pm").equals(List.of(s.substring(0, at).strip(),
-                        s.substring(at + 3).strip()))) {
+        if (at < 0
+                || s.indexOf("\\pm", at + 1) >= 0
+                || Character.isLetter(charAt(s, at + 3))
+                || !LatexAnswers.splitTopLevel(s, "\\pm")
+                        .equals(List.of(
+                                s.substring(0, at).strip(), s.substring(at + 3).strip()))) {
             return Optional.empty();
         }
         String a = s.substring(0, at).strip();
@@ -156,16 +168,24 @@ public final class AnswerChecker {
     }
 
     /** Inequalities and intervals compared as the sets of reals they describe. */
-    private static Match regions(LatexAnswers.Normal c, LatexAnswers.Normal r, Optional<Relations.Region> cr,
-            Optional<Relations.Region> rr, long deadline) {
-        if (cr.isPresent() && rr.isPresent() && cr.get().variable() != null && rr.get().variable() != null
+    private static Match regions(
+            LatexAnswers.Normal c,
+            LatexAnswers.Normal r,
+            Optional<Relations.Region> cr,
+            Optional<Relations.Region> rr,
+            long deadline) {
+        if (cr.isPresent()
+                && rr.isPresent()
+                && cr.get().variable() != null
+                && rr.get().variable() != null
                 && !cr.get().variable().equals(rr.get().variable())) {
             return Match.no("relations about different variables (" + cr.get().variable() + ", "
                     + rr.get().variable() + ")");
         }
         String a = cr.map(Relations.Region::intervals).orElse(c.text());
         String b = rr.map(Relations.Region::intervals).orElse(r.text());
-        if (cr.isEmpty() && Collection.parse(a).isEmpty() || rr.isEmpty() && Collection.parse(b).isEmpty()) {
+        if (cr.isEmpty() && Collection.parse(a).isEmpty()
+                || rr.isEmpty() && Collection.parse(b).isEmpty()) {
             return Match.no("a relation against a value");
         }
         Match m = match(a, b, deadline);
@@ -184,13 +204,16 @@ public final class AnswerChecker {
         if (!isWord(c.text()) || !isWord(r.text())) {
             Optional<Boolean> symbolic = SymjaMath.get().equal(c.text(), r.text(), symjaTime(deadline));
             if (symbolic.isPresent() || !isWord(c.text()) || !isWord(r.text())) {
-                return symbolic.map(e -> e ? Match.yes("equal by computer algebra")
-                        : Match.no("different by computer algebra"))
-                        .orElseGet(() -> Match.no(System.nanoTime() > deadline ? "no decision within the deadline"
-                                : "computer algebra could not read one of them"));
+                return symbolic.map(e ->
+                                e ? Match.yes("equal by computer algebra") : Match.no("different by computer algebra"))
+                        .orElseGet(() -> Match.no(
+                                System.nanoTime() > deadline
+                                        ? "no decision within the deadline"
+                                        : "computer algebra could not read one of them"));
             }
         }
-        boolean same = plain(c.text()).equals(plain(r.text())) && !plain(c.text()).isEmpty();
+        boolean same =
+                plain(c.text()).equals(plain(r.text())) && !plain(c.text()).isEmpty();
         return same ? Match.yes("the same words") : Match.no("different words");
     }
 
@@ -200,8 +223,7 @@ public final class AnswerChecker {
     }
 
     /** A plain number (exact when decimal), or a fraction of plain numbers. */
-    record Number(BigDecimal exact, double value) {
-    }
+    record Number(BigDecimal exact, double value) {}
 
     static Optional<Number> number(String s) {
         if (s.matches("(?s).*\\d\\s+\\d.*")) { // "12 34" is two numbers (12 345 was joined by normalisation)
@@ -264,8 +286,10 @@ public final class AnswerChecker {
                 return Match.no("different integers");
             }
         }
-        return SymjaMath.close(a.value(), b.value()) ? Match.yes("numbers equal within relative tolerance 1e-6")
-                : Match.no("numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
+        return SymjaMath.close(a.value(), b.value())
+                ? Match.yes("numbers equal within relative tolerance 1e-6")
+                : Match.no(
+                        "numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
     }
 
     private static boolean isInteger(BigDecimal d) {
@@ -296,7 +320,9 @@ public final class AnswerChecker {
             List<List<String>> rows = new ArrayList<>();
             for (String row : body.split("\\\\\\\\")) {
                 if (!row.isBlank()) {
-                    rows.add(List.of(row.split("&", -1)).stream().map(String::strip).toList());
+                    rows.add(List.of(row.split("&", -1)).stream()
+                            .map(String::strip)
+                            .toList());
                 }
             }
             return rows.isEmpty() ? Optional.empty() : Optional.of(new Matrix(rows));
@@ -329,10 +355,12 @@ public final class AnswerChecker {
                 return Optional.of(new Collection("", "", union, false));
             }
             if (s.startsWith("\\{") && s.endsWith("\\}")) { // one element allowed: {5} is a set
-                return Optional.of(new Collection("{", "}", LatexAnswers.splitTopLevel(s.substring(2, s.length() - 2), ","),
-                        false));
+                return Optional.of(new Collection(
+                        "{", "}", LatexAnswers.splitTopLevel(s.substring(2, s.length() - 2), ","), false));
             }
-            if (s.length() >= 2 && "([".indexOf(s.charAt(0)) >= 0 && ")]".indexOf(s.charAt(s.length() - 1)) >= 0
+            if (s.length() >= 2
+                    && "([".indexOf(s.charAt(0)) >= 0
+                    && ")]".indexOf(s.charAt(s.length() - 1)) >= 0
                     && enclosesAll(s)) {
                 List<String> items = LatexAnswers.splitTopLevel(s.substring(1, s.length() - 1), ",");
                 if (items.size() > 1) { // "(5)" is a parenthesised scalar

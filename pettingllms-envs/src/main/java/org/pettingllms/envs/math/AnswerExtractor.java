@@ -35,8 +35,7 @@ public final class AnswerExtractor {
     }
 
     /** An extracted answer and the rule that found it. */
-    public record Extraction(String answer, Method method) {
-    }
+    public record Extraction(String answer, Method method) {}
 
     private static final Pattern CHAT_TOKENS =
             Pattern.compile("<\\|[A-Za-z0-9_]{1,40}\\|>|</?s>|<eos>|<(?:start|end)_of_turn>");
@@ -44,8 +43,9 @@ public final class AnswerExtractor {
     private static final Pattern END_OF_TURN =
             Pattern.compile("<\\|(?:im_end|eot_id|endoftext|end)\\|>|</s>|<eos>|<end_of_turn>");
     /** A note after the answer: "64 (note: I checked ...)", "64 -- since ...". */
-    private static final Pattern TRAILING_NOTE =
-            Pattern.compile("(?i)\\s+(?:\\((?:note|i\\.e\\.|since|because|which|as|this|from)\\b|--|—).*$", Pattern.DOTALL);
+    private static final Pattern TRAILING_NOTE = Pattern.compile(
+            "(?i)\\s+(?:\\((?:note|i\\.e\\.|since|because|which|as|this|from)\\b|--|—).*$", Pattern.DOTALL);
+
     private static final Pattern ANSWER_PHRASE = Pattern.compile(
             "(?i)(?:final\\s+answer|the\\s+answer|answer)\\s*(?:is\\s*[:：]?|[:：]|=)\\s*(?:\\\\boxed\\s*)?");
     private static final Pattern HASHES = Pattern.compile("(?m)^\\s*####\\s*(.+)$");
@@ -60,17 +60,17 @@ public final class AnswerExtractor {
     private static final Pattern NUMBER = Pattern.compile(
             "(?<![\\w.\\\\{^_])-?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:/\\d+)?(?![\\w}^_]|\\.\\d)");
     /** What may stand between boxes that belong to one answer: delimiters, punctuation, "and", "or". */
-    private static final Pattern BOX_JOINER =
-            Pattern.compile("(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
+    private static final Pattern BOX_JOINER = Pattern.compile(
+            "(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
                     + "|\\b[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*=)*");
+
     private static final Pattern BOX = Pattern.compile("\\\\(?:boxed|fbox)\\s*\\{");
     private static final Pattern SENTENCE_END = Pattern.compile("\\.(?=\\s|$)|\\n|(?i)\\s+I hope\\b");
 
     /** Longer than this after an answer phrase is prose ("the answer is not obvious because ..."). */
     private static final int MAX_PHRASE = 120;
 
-    private AnswerExtractor() {
-    }
+    private AnswerExtractor() {}
 
     public static Optional<String> extract(String text) {
         return find(text).map(Extraction::answer);
@@ -135,15 +135,18 @@ public final class AnswerExtractor {
             return Optional.empty();
         }
         int first = boxes.size() - 1;
-        while (first > 0 && BOX_JOINER.matcher(text.substring(boxes.get(first - 1)[3], boxes.get(first)[0])).matches()) {
+        while (first > 0
+                && BOX_JOINER
+                        .matcher(text.substring(boxes.get(first - 1)[3], boxes.get(first)[0]))
+                        .matches()) {
             first--;
         }
         List<String> parts = new ArrayList<>();
         for (int i = first; i < boxes.size(); i++) {
             parts.add(text.substring(boxes.get(i)[1], boxes.get(i)[2]).strip());
         }
-        return Optional.of(new Extraction(String.join(", ", parts),
-                parts.size() > 1 ? Method.BOXED_LIST : Method.BOXED));
+        return Optional.of(
+                new Extraction(String.join(", ", parts), parts.size() > 1 ? Method.BOXED_LIST : Method.BOXED));
     }
 
     /** Every closed box as {command start, content start, content end, after the closing brace}, in order. */
@@ -187,7 +190,11 @@ public final class AnswerExtractor {
         }
         Matcher end = SENTENCE_END.matcher(rest);
         String sentence = (end.find() ? rest.substring(0, end.start()) : rest).strip();
-        sentence = TRAILING_NOTE.matcher(sentence).replaceFirst("").replaceAll("[*_]+$", "").strip();
+        sentence = TRAILING_NOTE
+                .matcher(sentence)
+                .replaceFirst("")
+                .replaceAll("[*_]+$", "")
+                .strip();
         return sentence.length() > MAX_PHRASE ? Optional.empty() : nonBlank(sentence); // prose, not an answer
     }
 
@@ -208,7 +215,8 @@ public final class AnswerExtractor {
             return Optional.empty();
         }
         List<String> sides = LatexAnswers.splitTopLevel(last, "=");
-        if (sides.size() > 1 && !sides.get(sides.size() - 1).isBlank()
+        if (sides.size() > 1
+                && !sides.get(sides.size() - 1).isBlank()
                 && !sides.get(0).replaceAll("\\\\[a-zA-Z]+", "").matches(".*[a-zA-Z].*")) {
             return Optional.of(sides.get(sides.size() - 1));
         }

@@ -12,18 +12,36 @@ import java.util.regex.Pattern;
  * {@code x =} are removed, so that what is left is the mathematical content.
  */
 final class LatexAnswers {
-    private static final List<String> WRAPPERS = List.of("\\text", "\\textbf", "\\textit", "\\textrm", "\\textnormal",
-            "\\textsf", "\\texttt", "\\textup", "\\emph", "\\mathrm", "\\mathbf", "\\mathsf", "\\mathtt", "\\mathit",
-            "\\mathnormal", "\\mbox", "\\hbox", "\\operatorname", "\\boxed");
+    private static final List<String> WRAPPERS = List.of(
+            "\\text",
+            "\\textbf",
+            "\\textit",
+            "\\textrm",
+            "\\textnormal",
+            "\\textsf",
+            "\\texttt",
+            "\\textup",
+            "\\emph",
+            "\\mathrm",
+            "\\mathbf",
+            "\\mathsf",
+            "\\mathtt",
+            "\\mathit",
+            "\\mathnormal",
+            "\\mbox",
+            "\\hbox",
+            "\\operatorname",
+            "\\boxed");
     /** Sizing and style switches that carry no mathematical content. */
     private static final Pattern SWITCHES = Pattern.compile("\\\\(?:left|right|[bB]igg?[lr]?|displaystyle|textstyle|"
             + "scriptstyle)(?![a-zA-Z])\\.?|(?<!\\\\)\\\\[!,;: ]|\\\\quad|\\\\qquad");
+
     private static final Pattern TRAILING_UNIT =
             Pattern.compile("\\s*(?<![\\\\a-zA-Z])[a-zA-Z]{2,}(\\s*\\^\\s*\\{?\\d\\}?)?(/[a-zA-Z]{1,3})?\\.?\\s*$");
     private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
     private static final Pattern SPACED_THOUSANDS = Pattern.compile("-?\\d{1,3}( \\d{3})+(\\.\\d+)?");
-    private static final Pattern PREFIX = Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in)\\s*(.+)$",
-            Pattern.DOTALL);
+    private static final Pattern PREFIX =
+            Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in)\\s*(.+)$", Pattern.DOTALL);
     /** Relation symbols in their many spellings, each to one canonical form. */
     private static final Map<Pattern, String> RELATIONS = relations(
             "\\\\(?:leqslant|leq|le)(?![a-zA-Z])|≤|<=", " \\\\le ",
@@ -31,6 +49,7 @@ final class LatexAnswers {
             "\\\\(?:neq|ne)(?![a-zA-Z])|≠|!=|<>", " \\\\ne ",
             "\\\\lt(?![a-zA-Z])", " < ",
             "\\\\gt(?![a-zA-Z])", " > ");
+
     private static final Pattern PERCENT_WORD = Pattern.compile("(?s).*\\d\\s*(?:\\\\text\\{\\s*)?percent\\b.*");
 
     /**
@@ -59,8 +78,7 @@ final class LatexAnswers {
         }
     }
 
-    private LatexAnswers() {
-    }
+    private LatexAnswers() {}
 
     private static Map<Pattern, String> relations(String... regexAndReplacement) {
         Map<Pattern, String> out = new LinkedHashMap<>();
@@ -75,7 +93,10 @@ final class LatexAnswers {
         s = s.replace("\\$", "").replace("$", "");
         s = s.replace(",\\!", ",").replace("{,}", ",");
         s = SWITCHES.matcher(s).replaceAll(" ");
-        s = s.replace("~", " ").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace("\\cfrac", "\\frac");
+        s = s.replace("~", " ")
+                .replace("\\dfrac", "\\frac")
+                .replace("\\tfrac", "\\frac")
+                .replace("\\cfrac", "\\frac");
         s = s.replaceAll("\\^\\s*\\{?\\s*\\\\circ\\s*\\}?", "").replace("°", "").replace("\\degree", "");
         boolean percent = s.contains("%") || PERCENT_WORD.matcher(s).matches();
         s = s.replace("\\%", "").replace("%", "");

@@ -2,8 +2,8 @@ package org.pettingllms.envs.math;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.math.MathRows.MathItem;
@@ -31,8 +31,10 @@ public final class MathOracle implements TextPolicy {
             return "I do not know this problem.";
         }
         String answer = wrong ? wrongAnswer(item.answer()) : item.answer();
-        boolean tool = text.contains(MathPrompts.TOOL_SYSTEM) || text.contains("Write a Python program")
-                || text.contains("write a program") || text.startsWith("math-v1 " + MathTask.TOOL + "\n");
+        boolean tool = text.contains(MathPrompts.TOOL_SYSTEM)
+                || text.contains("Write a Python program")
+                || text.contains("write a program")
+                || text.startsWith("math-v1 " + MathTask.TOOL + "\n");
         if (tool) {
             return "```python\nprint(" + pythonString(answer) + ")\n```";
         }

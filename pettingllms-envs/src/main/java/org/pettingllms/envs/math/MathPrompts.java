@@ -16,20 +16,28 @@ final class MathPrompts {
     private static final int MAX_SOLUTION_CHARS = 2000;
     /** Start the compact prompt's lines with the tool's printed output and the reasoner's answer. */
     static final String COMPACT_TOOL = "tool: ";
+
     static final String COMPACT_REASONER = "reasoner: ";
     private static final int MAX_COMPACT_LINE = 40;
 
-    private MathPrompts() {
-    }
+    private MathPrompts() {}
 
     static Prompt compact(String taskId, MathState s, String role) {
-        StringBuilder sb = new StringBuilder(taskId).append(' ').append(role).append('\n')
-                .append(s.item().question()).append('\n');
+        StringBuilder sb = new StringBuilder(taskId)
+                .append(' ')
+                .append(role)
+                .append('\n')
+                .append(s.item().question())
+                .append('\n');
         if (s.tool() != null) {
             sb.append(COMPACT_TOOL).append(oneLine(s.tool().output())).append('\n');
         }
         if (s.reasoner() != null) {
-            sb.append(COMPACT_REASONER).append(s.reasoner().answer() == null ? "(none)" : oneLine(s.reasoner().answer()))
+            sb.append(COMPACT_REASONER)
+                    .append(
+                            s.reasoner().answer() == null
+                                    ? "(none)"
+                                    : oneLine(s.reasoner().answer()))
                     .append('\n');
         }
         return Prompt.compact(sb.append('>').toString());
@@ -42,36 +50,52 @@ final class MathPrompts {
     }
 
     static Prompt reasoner(MathState s) {
-        StringBuilder u = new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
+        StringBuilder u =
+                new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
         history(u, s);
-        u.append(s.tool() == null && s.reasoner() == null
-                ? "Please think step by step and output the final answer in \\boxed{} format."
-                : "Check the solutions above. If one is right, adopt its answer; otherwise correct it. Think step by"
-                + " step and output the final answer in \\boxed{} format.");
+        u.append(
+                s.tool() == null && s.reasoner() == null
+                        ? "Please think step by step and output the final answer in \\boxed{} format."
+                        : "Check the solutions above. If one is right, adopt its answer; otherwise correct it. Think step by"
+                                + " step and output the final answer in \\boxed{} format.");
         return Prompt.chat(REASONER_SYSTEM, u.toString());
     }
 
     static Prompt tool(MathState s) {
-        StringBuilder u = new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
+        StringBuilder u =
+                new StringBuilder("Problem:\n").append(s.item().question()).append("\n\n");
         history(u, s);
-        u.append(s.tool() == null && s.reasoner() == null
-                ? "Write a Python program that computes the answer and prints only the final answer. Put the"
-                + " program in a ```python``` block."
-                : "Check the solutions above. If one is right, write a program that prints its answer; otherwise"
-                + " fix the computation. Put the program in a ```python``` block and print only the final answer.");
+        u.append(
+                s.tool() == null && s.reasoner() == null
+                        ? "Write a Python program that computes the answer and prints only the final answer. Put the"
+                                + " program in a ```python``` block."
+                        : "Check the solutions above. If one is right, write a program that prints its answer; otherwise"
+                                + " fix the computation. Put the program in a ```python``` block and print only the final answer.");
         return Prompt.chat(TOOL_SYSTEM, u.toString());
     }
 
     private static void history(StringBuilder u, MathState s) {
         if (s.reasoner() != null) {
-            u.append("Reasoning agent's latest solution:\n").append(tail(s.reasoner().solution())).append("\n")
-                    .append("Its answer: ").append(s.reasoner().answer() == null ? "(none)" : s.reasoner().answer())
+            u.append("Reasoning agent's latest solution:\n")
+                    .append(tail(s.reasoner().solution()))
+                    .append("\n")
+                    .append("Its answer: ")
+                    .append(
+                            s.reasoner().answer() == null
+                                    ? "(none)"
+                                    : s.reasoner().answer())
                     .append("\n\n");
         }
         if (s.tool() != null) {
-            u.append("Code agent's latest program:\n").append(s.tool().code().isEmpty() ? "(no code block)"
-                    : "```python\n" + tail(s.tool().code()) + "```").append("\n")
-                    .append("Its output: ").append(tail(s.tool().output().strip())).append("\n\n");
+            u.append("Code agent's latest program:\n")
+                    .append(
+                            s.tool().code().isEmpty()
+                                    ? "(no code block)"
+                                    : "```python\n" + tail(s.tool().code()) + "```")
+                    .append("\n")
+                    .append("Its output: ")
+                    .append(tail(s.tool().output().strip()))
+                    .append("\n\n");
         }
     }
 

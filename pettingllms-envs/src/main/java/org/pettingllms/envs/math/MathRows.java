@@ -15,11 +15,9 @@ import org.pettingllms.envs.data.Row;
  */
 public final class MathRows {
     /** @param answer the reference final answer, as text */
-    public record MathItem(String id, String question, String answer) {
-    }
+    public record MathItem(String id, String question, String answer) {}
 
-    private MathRows() {
-    }
+    private MathRows() {}
 
     public static List<MathItem> load(Path file) {
         List<MathItem> out = new ArrayList<>();
@@ -38,15 +36,18 @@ public final class MathRows {
         if (!context.isEmpty()) {
             question = context.strip() + "\n\n" + question;
         }
-        String id = row.optionalText("id").or(() -> row.optionalText("idx")).or(() -> row.optionalText("task_id"))
+        String id = row.optionalText("id")
+                .or(() -> row.optionalText("idx"))
+                .or(() -> row.optionalText("task_id"))
                 .orElse(Long.toString(row.line()));
         return new MathItem(id, question, answer(row));
     }
 
     private static String answer(Row row) {
-        String field = row.firstPresent("gt", "final_answer", "answer", "solution").orElseThrow(() ->
-                new DatasetException(row.where() + ": missing field gt | final_answer | answer | solution"
-                        + " (expected the reference answer)"));
+        String field = row.firstPresent("gt", "final_answer", "answer", "solution")
+                .orElseThrow(
+                        () -> new DatasetException(row.where() + ": missing field gt | final_answer | answer | solution"
+                                + " (expected the reference answer)"));
         Object v = row.fields().get(field);
         if (v instanceof List<?> items) {
             if (items.isEmpty()) {
@@ -54,7 +55,8 @@ public final class MathRows {
             }
             List<String> parts = new ArrayList<>();
             for (Object o : items) {
-                parts.add(String.valueOf(o).strip().replaceAll("^\\$+|\\$+$", "").strip());
+                parts.add(
+                        String.valueOf(o).strip().replaceAll("^\\$+|\\$+$", "").strip());
             }
             return String.join(", ", parts);
         }

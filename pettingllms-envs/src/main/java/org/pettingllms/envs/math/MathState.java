@@ -13,12 +13,10 @@ public record MathState(MathItem item, ToolAttempt tool, ReasonerAttempt reasone
      * @param output what it printed, or why it failed
      * @param answer the answer it printed, or null when it printed none
      */
-    public record ToolAttempt(String code, String output, String answer) {
-    }
+    public record ToolAttempt(String code, String output, String answer) {}
 
     /** @param answer the extracted final answer, or null when there was none */
-    public record ReasonerAttempt(String solution, String answer) {
-    }
+    public record ReasonerAttempt(String solution, String answer) {}
 
     static MathState start(MathItem item) {
         return new MathState(item, null, null, false);

@@ -37,8 +37,13 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
     private final Sandbox sandbox;
     private final SandboxLimits toolLimits;
 
-    public MathTask(List<String> roles, int maxTurns, List<MathItem> train, List<MathItem> test, Sandbox sandbox,
-                    Duration toolTimeout) {
+    public MathTask(
+            List<String> roles,
+            int maxTurns,
+            List<MathItem> train,
+            List<MathItem> test,
+            Sandbox sandbox,
+            Duration toolTimeout) {
         this(roles, maxTurns, new Items.Listed<>(train, test, MathItem.class), sandbox, toolTimeout);
     }
 
@@ -70,7 +75,9 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
 
     @Override
     public Transition<MathState> step(MathState state, String role, Completion completion) {
-        return checkRole(role).equals(TOOL) ? toolStep(state, completion.text()) : reasonerStep(state, completion.text());
+        return checkRole(role).equals(TOOL)
+                ? toolStep(state, completion.text())
+                : reasonerStep(state, completion.text());
     }
 
     /**
@@ -81,12 +88,13 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
         Optional<String> fenced = CodeBlocks.lastPython(text);
         // an unfenced answer is run as it is; if it has a broken fence or is no Python at all, it is unparseable
         Execution run = fenced.isPresent() || !text.contains("```") && !text.isBlank()
-                ? sandbox.run(fenced.orElse(text), "", toolLimits) : null;
+                ? sandbox.run(fenced.orElse(text), "", toolLimits)
+                : null;
         if (run == null || fenced.isEmpty() && run.stderr().contains("SyntaxError")) {
-            MathState next = new MathState(s.item(), new MathState.ToolAttempt("", "no ```python``` block", null),
-                    s.reasoner(), s.success());
-            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE,
-                    "no code block");
+            MathState next = new MathState(
+                    s.item(), new MathState.ToolAttempt("", "no ```python``` block", null), s.reasoner(), s.success());
+            return new Transition<>(
+                    next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE, "no code block");
         }
         return toolOutput(s, fenced.orElse(text), run.ok() ? run.stdout() : null, run.summary());
     }
@@ -100,30 +108,45 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
         String out = printed == null ? "" : printed.strip();
         if (out.isEmpty()) {
             String why = printed == null ? failure : "printed nothing";
-            MathState next = new MathState(s.item(), new MathState.ToolAttempt(code, why, null), s.reasoner(),
-                    s.success());
-            return new Transition<>(next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.INVALID_ACTION, why);
+            MathState next =
+                    new MathState(s.item(), new MathState.ToolAttempt(code, why, null), s.reasoner(), s.success());
+            return new Transition<>(
+                    next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.INVALID_ACTION, why);
         }
         String last = out.lines().reduce((a, b) -> b).orElse("").strip();
         String answer = AnswerExtractor.lastBoxed(last).orElse(last);
         boolean correct = AnswerChecker.equivalent(answer, s.item().answer());
-        MathState next = new MathState(s.item(), new MathState.ToolAttempt(code, out, answer), s.reasoner(),
-                s.success());
-        return new Transition<>(next, new RewardParts(correct ? 1 : 0, 0, 0), false, s.success(), StepOutcome.OK,
+        MathState next =
+                new MathState(s.item(), new MathState.ToolAttempt(code, out, answer), s.reasoner(), s.success());
+        return new Transition<>(
+                next,
+                new RewardParts(correct ? 1 : 0, 0, 0),
+                false,
+                s.success(),
+                StepOutcome.OK,
                 "printed " + clip(answer) + (correct ? " (correct)" : " (wrong)"));
     }
 
     private Transition<MathState> reasonerStep(MathState s, String text) {
         Optional<String> answer = AnswerExtractor.extract(text);
-        boolean correct = answer.map(a -> AnswerChecker.equivalent(a, s.item().answer())).orElse(false);
-        MathState next = new MathState(s.item(), s.tool(), new MathState.ReasonerAttempt(text, answer.orElse(null)),
-                correct);
-        boolean agree = answer.isPresent() && s.tool() != null && s.tool().answer() != null
+        boolean correct =
+                answer.map(a -> AnswerChecker.equivalent(a, s.item().answer())).orElse(false);
+        MathState next =
+                new MathState(s.item(), s.tool(), new MathState.ReasonerAttempt(text, answer.orElse(null)), correct);
+        boolean agree = answer.isPresent()
+                && s.tool() != null
+                && s.tool().answer() != null
                 && AnswerChecker.equivalent(s.tool().answer(), answer.get());
         boolean done = roles().size() == 1 || agree;
         double r = correct ? 1 : 0;
-        StepOutcome stop = answer.isEmpty() ? StepOutcome.UNPARSEABLE : done && correct ? StepOutcome.SOLVED : StepOutcome.OK;
-        return new Transition<>(next, new RewardParts(r, r, 0), done, correct, stop,
+        StepOutcome stop =
+                answer.isEmpty() ? StepOutcome.UNPARSEABLE : done && correct ? StepOutcome.SOLVED : StepOutcome.OK;
+        return new Transition<>(
+                next,
+                new RewardParts(r, r, 0),
+                done,
+                correct,
+                stop,
                 "answer " + answer.map(MathTask::clip).orElse("(none)") + (correct ? " (correct)" : " (wrong)")
                         + (agree ? ", agrees with the tool" : ""));
     }

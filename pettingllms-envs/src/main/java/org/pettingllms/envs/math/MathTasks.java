@@ -35,14 +35,19 @@ public final class MathTasks implements TaskProvider {
         MathOptions o = ConfigLoader.bindOptions(spec.options(), MathOptions.DEFAULT, "task.options.", "task.options");
         List<String> roles = spec.roles().isEmpty() ? List.of(MathTask.TOOL, MathTask.REASONER) : spec.roles();
         Sandbox box = roles.contains(MathTask.TOOL)
-                ? Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots())) : null;
+                ? Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots()))
+                : null;
         return new MathTask(roles, spec.maxTurns(), items(o), box, Duration.ofSeconds(o.toolTimeoutSeconds()));
     }
 
     private static Items<MathItem> items(MathOptions o) {
         return o.generator().isBlank()
                 ? DatasetSources.files(o.train(), o.test(), MathRows::load, MathItem.class)
-                : DatasetSources.generated(o.generator(), WordProblems.NAME, o.train(), o.test(),
+                : DatasetSources.generated(
+                        o.generator(),
+                        WordProblems.NAME,
+                        o.train(),
+                        o.test(),
                         seed -> WordProblems.of(seed).item());
     }
 }

@@ -18,8 +18,7 @@ final class Relations {
     private static final String INF = "\\infty";
 
     /** The set a relation describes, as interval text ({@code [4, \infty)}); {@code variable} may be null. */
-    record Region(String variable, String intervals) {
-    }
+    record Region(String variable, String intervals) {}
 
     /** An equation {@code left = right}. */
     record Equation(String left, String right) {
@@ -29,8 +28,7 @@ final class Relations {
         }
     }
 
-    private Relations() {
-    }
+    private Relations() {}
 
     /** {@code x \ge 4}, {@code 4 \le x}, {@code 1 < x \le 5}, {@code x \ne 3} as intervals; empty for anything else. */
     static Optional<Region> region(String s) {
@@ -60,12 +58,12 @@ final class Relations {
             String a = ops.get(0);
             String b = ops.get(1);
             if (isLess(a) && isLess(b)) { // lo < x <= hi
-                return Optional.of(new Region(parts.get(1), bracket(a, true) + parts.get(0) + ", " + parts.get(2)
-                        + bracket(b, false)));
+                return Optional.of(new Region(
+                        parts.get(1), bracket(a, true) + parts.get(0) + ", " + parts.get(2) + bracket(b, false)));
             }
             if (isGreater(a) && isGreater(b)) { // hi > x >= lo
-                return Optional.of(new Region(parts.get(1), bracket(b, true) + parts.get(2) + ", " + parts.get(0)
-                        + bracket(a, false)));
+                return Optional.of(new Region(
+                        parts.get(1), bracket(b, true) + parts.get(2) + ", " + parts.get(0) + bracket(a, false)));
             }
         }
         return Optional.empty();
@@ -74,8 +72,11 @@ final class Relations {
     /** One equation with one {@code =} at the top level (not a list of them); empty otherwise. */
     static Optional<Equation> equation(String s) {
         List<String> sides = LatexAnswers.splitTopLevel(s, "=");
-        if (sides.size() != 2 || sides.get(0).isEmpty() || sides.get(1).isEmpty()
-                || LatexAnswers.splitTopLevel(s, ",").size() > 1 || !topLevel(s).isEmpty()) {
+        if (sides.size() != 2
+                || sides.get(0).isEmpty()
+                || sides.get(1).isEmpty()
+                || LatexAnswers.splitTopLevel(s, ",").size() > 1
+                || !topLevel(s).isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(new Equation(sides.get(0), sides.get(1)));
@@ -123,7 +124,8 @@ final class Relations {
         int[] depth = new int[s.length() + 1]; // depth[i]: brackets open before index i
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            depth[i + 1] = depth[i] + (c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0);
+            depth[i + 1] =
+                    depth[i] + (c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0);
         }
         List<int[]> out = new ArrayList<>();
         Matcher m = OPERATOR.matcher(s);

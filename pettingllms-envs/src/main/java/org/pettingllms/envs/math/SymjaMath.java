@@ -51,8 +51,8 @@ final class SymjaMath {
         return ask(() -> proportional(a, b), deadline, a, b);
     }
 
-    private synchronized Optional<Boolean> ask(java.util.concurrent.Callable<Optional<Boolean>> question,
-            Duration deadline, String a, String b) {
+    private synchronized Optional<Boolean> ask(
+            java.util.concurrent.Callable<Optional<Boolean>> question, Duration deadline, String a, String b) {
         Future<Optional<Boolean>> f = thread.submit(question);
         try {
             return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
@@ -175,9 +175,11 @@ final class SymjaMath {
     static String forSymja(String latex) {
         String s = latex.replaceAll("(?<![\\\\a-zA-Z])([a-zA-Z])\\s*\\(", "$1 \\\\cdot (");
         // \sin 2x is sin(2x) in LaTeX, not sin(2) x
-        s = s.replaceAll("\\\\(sin|cos|tan|sec|csc|cot|ln)\\s*(\\^\\s*(?:\\d|\\{\\d+\\}))?\\s*(\\d+[a-zA-Z])(?![a-zA-Z])",
+        s = s.replaceAll(
+                "\\\\(sin|cos|tan|sec|csc|cot|ln)\\s*(\\^\\s*(?:\\d|\\{\\d+\\}))?\\s*(\\d+[a-zA-Z])(?![a-zA-Z])",
                 "\\\\$1$2{$3}");
-        return s.replaceAll("\\\\binom\\s*\\{([^{}]*)\\}\\s*\\{([^{}]*)\\}", "\\\\frac{($1)!}{($2)! \\\\cdot (($1)-($2))!}");
+        return s.replaceAll(
+                "\\\\binom\\s*\\{([^{}]*)\\}\\s*\\{([^{}]*)\\}", "\\\\frac{($1)!}{($2)! \\\\cdot (($1)-($2))!}");
     }
 
     private Optional<Double> numeric(IExpr x) {

@@ -22,8 +22,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * reasoner's weakness is arithmetic on three- and four-digit numbers, which the tool's program does exactly.
  */
 final class WordProblemDemonstrations {
-    private WordProblemDemonstrations() {
-    }
+    private WordProblemDemonstrations() {}
 
     static List<Demo> of(MathTask task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         WordProblem wp = WordProblems.of(problem.seed());
@@ -43,8 +42,10 @@ final class WordProblemDemonstrations {
                 state = task.toolOutput(state, program, printed + "\n", "").next();
                 continue;
             }
-            boolean adopt = state.tool() != null && state.tool().answer() != null && rng.nextDouble() < settings.adopt();
-            out.add(new Demo(role, prompt, adopt ? boxed(state.tool().answer()) : workedOut(wp, settings.noise(), rng)));
+            boolean adopt =
+                    state.tool() != null && state.tool().answer() != null && rng.nextDouble() < settings.adopt();
+            out.add(new Demo(
+                    role, prompt, adopt ? boxed(state.tool().answer()) : workedOut(wp, settings.noise(), rng)));
         }
         return out;
     }
@@ -72,7 +73,12 @@ final class WordProblemDemonstrations {
             if (products(s)) {
                 long product = s.a() * s.b();
                 operand = k++ == slip ? slipped(product, rng) : product;
-                sb.append(s.a()).append('*').append(s.b()).append('=').append(operand).append('\n');
+                sb.append(s.a())
+                        .append('*')
+                        .append(s.b())
+                        .append('=')
+                        .append(operand)
+                        .append('\n');
             }
             String left = switch (s.kind()) {
                 case FIND, RECEIVE, BUY_PACKS -> x + "+" + operand;

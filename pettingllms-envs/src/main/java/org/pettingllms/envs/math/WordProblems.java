@@ -30,18 +30,33 @@ public final class WordProblems {
     /** How often a warm-up program reads a hard wording (or a moved step's order) right. */
     public static final double READ_RIGHT = 0.35;
 
-    private static final String[][] PEOPLE = {{"Ann", "she"}, {"Ben", "he"}, {"Cara", "she"}, {"Dev", "he"},
-            {"Eva", "she"}, {"Finn", "he"}, {"Gia", "she"}, {"Hugo", "he"}};
-    private static final String[] THINGS = {"stickers", "marbles", "coins", "cards", "shells", "stamps", "beads",
-            "pencils"};
+    private static final String[][] PEOPLE = {
+        {"Ann", "she"},
+        {"Ben", "he"},
+        {"Cara", "she"},
+        {"Dev", "he"},
+        {"Eva", "she"},
+        {"Finn", "he"},
+        {"Gia", "she"},
+        {"Hugo", "he"}
+    };
+    private static final String[] THINGS = {
+        "stickers", "marbles", "coins", "cards", "shells", "stamps", "beads", "pencils"
+    };
 
-    private WordProblems() {
-    }
+    private WordProblems() {}
 
     /** What a step does, how it is worded, how a program writes it, and how it is misread. */
     public enum Kind {
-        FIND(false), RECEIVE(true), GIVE(false), LOSE(false), BUY_PACKS(true), SELL_BOXES(true), DOUBLE(false),
-        TRIPLE(true), SHARE(true);
+        FIND(false),
+        RECEIVE(true),
+        GIVE(false),
+        LOSE(false),
+        BUY_PACKS(true),
+        SELL_BOXES(true),
+        DOUBLE(false),
+        TRIPLE(true),
+        SHARE(true);
 
         /** Whether demonstrations misread this wording more often than not. */
         public final boolean hard;
@@ -195,20 +210,33 @@ public final class WordProblems {
         String name = person[0];
         String pronoun = person[1];
         String capital = Character.toUpperCase(pronoun.charAt(0)) + pronoun.substring(1);
-        StringBuilder q = new StringBuilder(name).append(" has ").append(start).append(' ').append(things).append(". ")
-                .append(capital).append(' ');
+        StringBuilder q = new StringBuilder(name)
+                .append(" has ")
+                .append(start)
+                .append(' ')
+                .append(things)
+                .append(". ")
+                .append(capital)
+                .append(' ');
         List<Step> written = moved ? steps.subList(1, steps.size()) : steps;
         for (int i = 0; i < written.size(); i++) {
             q.append(i == 0 ? "" : ", then ").append(written.get(i).words());
         }
         q.append('.');
         if (moved) {
-            q.append(" Before all that, ").append(pronoun).append(' ').append(steps.get(0).words()).append('.');
+            q.append(" Before all that, ")
+                    .append(pronoun)
+                    .append(' ')
+                    .append(steps.get(0).words())
+                    .append('.');
         }
         q.append(" How many ").append(things).append(" does ").append(name).append(" have now?");
         long answer = run(start, steps, new boolean[steps.size()]);
-        return new WordProblem(new MathItem(NAME + "-" + Long.toUnsignedString(idSeed, 36), q.toString(),
-                Long.toString(answer)), start, steps, moved);
+        return new WordProblem(
+                new MathItem(NAME + "-" + Long.toUnsignedString(idSeed, 36), q.toString(), Long.toString(answer)),
+                start,
+                steps,
+                moved);
     }
 
     /** A step of {@code kind} that keeps the count positive and whole, or null when none fits {@code x}. */

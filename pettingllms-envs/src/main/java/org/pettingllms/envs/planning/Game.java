@@ -63,6 +63,5 @@ public interface Game<B, A> {
     String answerFormat();
 
     /** The outcome of executing an action on a board. */
-    record Outcome<B>(B board, double reward, boolean anyInvalid, boolean done, boolean success, String summary) {
-    }
+    record Outcome<B>(B board, double reward, boolean anyInvalid, boolean done, boolean success, String summary) {}
 }

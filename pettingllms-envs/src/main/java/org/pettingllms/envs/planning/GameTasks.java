@@ -60,14 +60,15 @@ public abstract class GameTasks<O> implements TaskProvider {
         return game.apply(ConfigLoader.bindOptions(options, defaults, "task.options.", "task.options"));
     }
 
-    private static <B, A> PlanningTask<B, A> create(Game<B, A> game, List<String> roles, int maxTurns,
-                                                    PlanningTask.ToolMode mode) {
+    private static <B, A> PlanningTask<B, A> create(
+            Game<B, A> game, List<String> roles, int maxTurns, PlanningTask.ToolMode mode) {
         if (mode == PlanningTask.ToolMode.PROGRAM && game.toolPrograms().isEmpty()) {
-            throw new ConfigException("config key 'task.options.tool': " + game.id() + " has no tool programs yet;"
-                    + " use 'answer'");
+            throw new ConfigException(
+                    "config key 'task.options.tool': " + game.id() + " has no tool programs yet;" + " use 'answer'");
         }
         ToolRunner runner = mode == PlanningTask.ToolMode.PROGRAM && roles.contains(PlanningTask.TOOL)
-                ? new ToolRunner(Sandbox.create(PROGRAM_LIMITS, Sandbox.slots(0)), PROGRAM_LIMITS) : null;
+                ? new ToolRunner(Sandbox.create(PROGRAM_LIMITS, Sandbox.slots(0)), PROGRAM_LIMITS)
+                : null;
         return new PlanningTask<>(game, roles, maxTurns, runner == null ? PlanningTask.ToolMode.ANSWER : mode, runner);
     }
 
@@ -77,8 +78,9 @@ public abstract class GameTasks<O> implements TaskProvider {
         return switch (String.valueOf(v)) {
             case "answer" -> PlanningTask.ToolMode.ANSWER;
             case "program" -> PlanningTask.ToolMode.PROGRAM;
-            default -> throw new ConfigException("config key 'task.options.tool': expected answer or program, got '"
-                    + v + "'");
+            default ->
+                throw new ConfigException(
+                        "config key 'task.options.tool': expected answer or program, got '" + v + "'");
         };
     }
 }

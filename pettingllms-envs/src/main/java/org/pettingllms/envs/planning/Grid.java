@@ -9,8 +9,7 @@ import java.util.function.IntPredicate;
 
 /** Row-major grid helpers shared by the grid games: cell indices, Manhattan distance, BFS. */
 public final class Grid {
-    private Grid() {
-    }
+    private Grid() {}
 
     public static int manhattan(int a, int b, int cols) {
         return Math.abs(a / cols - b / cols) + Math.abs(a % cols - b % cols);
@@ -62,8 +61,8 @@ public final class Grid {
         int cols = rows.get(0).length();
         for (int i = 0; i < rows.size(); i++) {
             if (rows.get(i).length() != cols) {
-                throw new IllegalArgumentException("board row " + i + " has " + rows.get(i).length()
-                        + " cells, expected " + cols);
+                throw new IllegalArgumentException(
+                        "board row " + i + " has " + rows.get(i).length() + " cells, expected " + cols);
             }
         }
         return rows;

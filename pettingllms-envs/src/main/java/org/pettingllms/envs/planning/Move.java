@@ -10,7 +10,10 @@ import java.util.regex.Pattern;
 
 /** Grid moves U/D/L/R = (-1,0), (+1,0), (0,-1), (0,+1), and how answers write them. */
 public enum Move {
-    U(-1, 0), D(1, 0), L(0, -1), R(0, 1);
+    U(-1, 0),
+    D(1, 0),
+    L(0, -1),
+    R(0, 1);
 
     public final int dr;
     public final int dc;
@@ -38,7 +41,9 @@ public enum Move {
 
     private static Optional<List<Move>> parseCompact(String answer) {
         String line = answer.strip().lines().findFirst().orElse("").replaceAll("[\\s,]", "");
-        if (line.isEmpty() || line.length() > MAX_MOVES || !COMPACT.matcher(line).matches()) {
+        if (line.isEmpty()
+                || line.length() > MAX_MOVES
+                || !COMPACT.matcher(line).matches()) {
             return Optional.empty();
         }
         List<Move> moves = new ArrayList<>(line.length());
@@ -85,7 +90,8 @@ public enum Move {
 
     /** Chat form {@code **Actions List**: ["R", "R", "D"]}. */
     public static String chat(List<Move> moves) {
-        return "**" + CHAT_MARKER + "**: " + moves.stream().map(m -> "\"" + m.name() + "\"").toList();
+        return "**" + CHAT_MARKER + "**: "
+                + moves.stream().map(m -> "\"" + m.name() + "\"").toList();
     }
 
     public static List<Move> random(SplittableRandom rng, int count) {

@@ -17,8 +17,7 @@ final class PlanningPrompts {
     /** Starts the compact planner prompt's line with the tool's proposal or printed answer. */
     static final String COMPACT_TOOL = "tool: ";
 
-    private PlanningPrompts() {
-    }
+    private PlanningPrompts() {}
 
     static <B, A> Prompt compact(Game<B, A> game, PlanningState<B> state, String role) {
         StringBuilder sb = new StringBuilder();
@@ -35,16 +34,17 @@ final class PlanningPrompts {
         return Prompt.compact(sb.toString());
     }
 
-    static <B, A> Prompt chat(Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team,
-                              boolean program) {
+    static <B, A> Prompt chat(
+            Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team, boolean program) {
         StringBuilder u = new StringBuilder();
         if (role.equals(PlanningTask.TOOL) && program) {
             u.append("You are the tool agent. Write a Python program that reads the board below from standard input "
                     + "(its rows as shown) and prints the answer on one line; answer with the program in a ```python "
                     + "block. Its output is shown to the planning agent.\n\n");
         } else if (role.equals(PlanningTask.TOOL)) {
-            u.append("You are the tool agent. Propose a plan for the puzzle below. Your plan is simulated on the "
-                    + "current board without changing it, and the simulated result is shown to the planning agent.\n\n");
+            u.append(
+                    "You are the tool agent. Propose a plan for the puzzle below. Your plan is simulated on the "
+                            + "current board without changing it, and the simulated result is shown to the planning agent.\n\n");
         } else if (team && program) {
             u.append("You are the planning agent. Decide the plan that is executed on the board. A tool agent "
                     + "wrote a program for this board, and you see what it printed; use it or improve on it.\n\n");
@@ -55,7 +55,11 @@ final class PlanningPrompts {
             u.append("Solve the puzzle below. Your plan is executed on the board.\n\n");
         }
         u.append("Rules: ").append(game.rules()).append("\n\n");
-        u.append("Current board (turn ").append(turn + 1).append("):\n").append(game.render(state.board())).append("\n\n");
+        u.append("Current board (turn ")
+                .append(turn + 1)
+                .append("):\n")
+                .append(game.render(state.board()))
+                .append("\n\n");
         if (!state.lastPlan().isEmpty()) {
             u.append("Last executed plan: ").append(state.lastPlan()).append("\n\n");
         }
@@ -63,8 +67,12 @@ final class PlanningPrompts {
             if (program) {
                 u.append(CHAT_PROGRAM_OUTPUT).append(state.proposal()).append("\n\n");
             } else {
-                u.append("Tool agent's proposal: ").append(state.proposal()).append('\n')
-                        .append("Simulated result: ").append(state.proposalOutcome()).append("\n\n");
+                u.append("Tool agent's proposal: ")
+                        .append(state.proposal())
+                        .append('\n')
+                        .append("Simulated result: ")
+                        .append(state.proposalOutcome())
+                        .append("\n\n");
             }
         }
         u.append(game.answerFormat());

@@ -36,7 +36,10 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     public static final double PROGRAM_FAILURE = -2.0;
 
     /** How the tool role answers. */
-    public enum ToolMode { ANSWER, PROGRAM }
+    public enum ToolMode {
+        ANSWER,
+        PROGRAM
+    }
 
     private final Game<B, A> game;
     private final List<String> roles;
@@ -128,25 +131,37 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
             double p = game.unparseablePenalty();
             String note = "unparseable answer";
             PlanningState<B> next = tool
-                    ? new PlanningState<>(state.board(), oneLine(completion.text()), note, state.lastPlan(), state.success())
+                    ? new PlanningState<>(
+                            state.board(), oneLine(completion.text()), note, state.lastPlan(), state.success())
                     : new PlanningState<>(state.board(), "", "", note, state.success());
-            return new Transition<>(next, new RewardParts(p, tool ? 0 : p, 0), false, false, StepOutcome.UNPARSEABLE, note);
+            return new Transition<>(
+                    next, new RewardParts(p, tool ? 0 : p, 0), false, false, StepOutcome.UNPARSEABLE, note);
         }
         Game.Outcome<B> out = game.apply(state.board(), action.get());
         String answer = game.format(action.get(), PromptStyle.COMPACT);
         if (tool) {
             // simulated only: the real board stays as it is
-            PlanningState<B> next = new PlanningState<>(state.board(), answer, out.summary(), state.lastPlan(),
-                    state.success());
-            return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false, simulatedStop(out),
+            PlanningState<B> next =
+                    new PlanningState<>(state.board(), answer, out.summary(), state.lastPlan(), state.success());
+            return new Transition<>(
+                    next,
+                    new RewardParts(out.reward(), 0, 0),
+                    false,
+                    false,
+                    simulatedStop(out),
                     answer + " -> " + out.summary());
         }
-        PlanningState<B> next = new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(),
-                out.success());
-        StepOutcome stop = out.success() ? StepOutcome.SOLVED
-                : out.done() ? StepOutcome.STEP_LIMIT
-                : out.anyInvalid() ? StepOutcome.INVALID_ACTION : StepOutcome.OK;
-        return new Transition<>(next, new RewardParts(out.reward(), out.reward(), 0), out.done(), out.success(), stop,
+        PlanningState<B> next =
+                new PlanningState<>(out.board(), "", "", answer + " -> " + out.summary(), out.success());
+        StepOutcome stop = out.success()
+                ? StepOutcome.SOLVED
+                : out.done() ? StepOutcome.STEP_LIMIT : out.anyInvalid() ? StepOutcome.INVALID_ACTION : StepOutcome.OK;
+        return new Transition<>(
+                next,
+                new RewardParts(out.reward(), out.reward(), 0),
+                out.done(),
+                out.success(),
+                stop,
                 answer + " -> " + out.summary());
     }
 
@@ -158,11 +173,21 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         Optional<A> action = run.ok() ? game.parse(run.output()) : Optional.empty();
         PlanningState<B> next = new PlanningState<>(state.board(), run.shown(), "", state.lastPlan(), state.success());
         if (action.isEmpty()) {
-            return new Transition<>(next, new RewardParts(PROGRAM_FAILURE, 0, 0), false, false,
-                    StepOutcome.UNPARSEABLE, "program: " + run.shown());
+            return new Transition<>(
+                    next,
+                    new RewardParts(PROGRAM_FAILURE, 0, 0),
+                    false,
+                    false,
+                    StepOutcome.UNPARSEABLE,
+                    "program: " + run.shown());
         }
         Game.Outcome<B> out = game.apply(state.board(), action.get());
-        return new Transition<>(next, new RewardParts(out.reward(), 0, 0), false, false, simulatedStop(out),
+        return new Transition<>(
+                next,
+                new RewardParts(out.reward(), 0, 0),
+                false,
+                false,
+                simulatedStop(out),
                 "program printed " + run.output() + " -> " + out.summary());
     }
 

@@ -8,15 +8,16 @@ import org.pettingllms.core.data.PromptStyle;
 final class PromptBoards {
     static final String CHAT_BOARD = "Current board (turn ";
 
-    private PromptBoards() {
-    }
+    private PromptBoards() {}
 
     static Optional<String> board(String prompt, PromptStyle style) {
         List<String> lines = prompt.lines().toList();
         if (style == PromptStyle.COMPACT) {
             // header, board rows, optional "tool: ..." line, ">" cue
             int end = lines.size() - 1;
-            while (end > 1 && (lines.get(end).startsWith(PlanningPrompts.COMPACT_TOOL) || lines.get(end).equals(">"))) {
+            while (end > 1
+                    && (lines.get(end).startsWith(PlanningPrompts.COMPACT_TOOL)
+                            || lines.get(end).equals(">"))) {
                 end--;
             }
             return end >= 1 ? Optional.of(String.join("\n", lines.subList(1, end + 1))) : Optional.empty();
@@ -55,7 +56,8 @@ final class PromptBoards {
     /** The tool's proposal when its simulated outcome reached the goal or solved the puzzle. */
     static Optional<String> successfulProposal(String prompt) {
         for (String line : prompt.lines().toList()) {
-            if (line.startsWith(PlanningPrompts.COMPACT_TOOL) && (line.endsWith("goal yes") || line.endsWith("solved"))) {
+            if (line.startsWith(PlanningPrompts.COMPACT_TOOL)
+                    && (line.endsWith("goal yes") || line.endsWith("solved"))) {
                 String body = line.substring(PlanningPrompts.COMPACT_TOOL.length());
                 return Optional.of(body.substring(0, body.indexOf(" -> ")));
             }

@@ -21,20 +21,24 @@ import org.pettingllms.core.task.Demonstrations.Demo;
  * without checking), and otherwise plans alone as above.
  */
 public final class SolverDemonstrations {
-    private SolverDemonstrations() {
-    }
+    private SolverDemonstrations() {}
 
     /** How often the planner's demonstration copies the tool program's printed answer. */
     public static final double ADOPT = 0.5;
 
-    public static <B, A> List<Demo> of(PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise,
-                                       SplittableRandom rng) {
+    public static <B, A> List<Demo> of(
+            PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise, SplittableRandom rng) {
         return of(task, problem, style, noise, ADOPT, rng);
     }
 
     /** As above, the planner adopting the printed answer with probability {@code adopt}. */
-    public static <B, A> List<Demo> of(PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise,
-                                       double adopt, SplittableRandom rng) {
+    public static <B, A> List<Demo> of(
+            PlanningTask<B, A> task,
+            Problem problem,
+            PromptStyle style,
+            double noise,
+            double adopt,
+            SplittableRandom rng) {
         Game<B, A> game = task.game();
         boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
         List<Demo> out = new ArrayList<>();
@@ -44,11 +48,14 @@ public final class SolverDemonstrations {
             if (programs && role.equals(PlanningTask.TOOL)) {
                 ToolProgram<B> p = pick(game.toolPrograms(), rng);
                 out.add(new Demo(role, prompt, p.answer(style)));
-                state = task.toolOutput(state, ToolRunner.Result.printed(p.output().apply(state.board()))).next();
+                state = task.toolOutput(
+                                state, ToolRunner.Result.printed(p.output().apply(state.board())))
+                        .next();
                 continue;
             }
             Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < adopt
-                    ? game.parse(state.proposal()) : Optional.empty();
+                    ? game.parse(state.proposal())
+                    : Optional.empty();
             A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
             String answer = game.format(action, style);
             out.add(new Demo(role, prompt, answer));

@@ -3,8 +3,8 @@ package org.pettingllms.envs.planning;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 
 /**
@@ -50,14 +50,19 @@ public final class SolverPolicy<B, A> implements TextPolicy {
         boolean plan = PromptBoards.isPlanRole(text, prompt.style());
         if (programs && !plan) {
             boolean right = rng.nextDouble() < skill;
-            List<ToolProgram<B>> pool = game.toolPrograms().stream().filter(p -> p.correct() == right).toList();
+            List<ToolProgram<B>> pool = game.toolPrograms().stream()
+                    .filter(p -> p.correct() == right)
+                    .toList();
             if (pool.isEmpty()) {
                 pool = game.toolPrograms();
             }
             return pool.get(rng.nextInt(pool.size())).answer(prompt.style());
         }
-        Optional<String> proposal = programs ? PromptBoards.toolOutput(text)
-                .filter(out -> game.parse(out).map(a -> game.apply(board, a).success()).orElse(false))
+        Optional<String> proposal = programs
+                ? PromptBoards.toolOutput(text)
+                        .filter(out -> game.parse(out)
+                                .map(a -> game.apply(board, a).success())
+                                .orElse(false))
                 : PromptBoards.successfulProposal(text);
         if (plan && proposal.isPresent() && rng.nextDouble() < 0.9) {
             return proposal.get();

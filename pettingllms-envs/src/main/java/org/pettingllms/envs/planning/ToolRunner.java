@@ -42,8 +42,7 @@ public final class ToolRunner {
         }
     }
 
-    private record Key(String program, String stdin) {
-    }
+    private record Key(String program, String stdin) {}
 
     private final Sandbox sandbox;
     private final SandboxLimits limits;
@@ -88,7 +87,12 @@ public final class ToolRunner {
     }
 
     static Result interpret(Execution e) {
-        String line = e.stdout().lines().map(String::strip).filter(s -> !s.isEmpty()).findFirst().orElse("");
+        String line = e.stdout()
+                .lines()
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .findFirst()
+                .orElse("");
         if (line.length() > 200) {
             line = line.substring(0, 200);
         }
@@ -96,7 +100,11 @@ public final class ToolRunner {
             case OK -> Result.printed(line);
             case TIMEOUT, CPU_LIMIT -> new Result("", "timeout");
             default -> {
-                String last = e.stderr().strip().lines().reduce((a, b) -> b).orElse(e.status().why());
+                String last = e.stderr()
+                        .strip()
+                        .lines()
+                        .reduce((a, b) -> b)
+                        .orElse(e.status().why());
                 yield new Result("", "error: " + (last.length() > 80 ? last.substring(0, 80) : last));
             }
         };

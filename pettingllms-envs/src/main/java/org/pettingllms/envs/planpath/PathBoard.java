@@ -8,8 +8,8 @@ package org.pettingllms.envs.planpath;
  * @param reached  the goal was reached; later moves are ignored
  * @param shortest BFS length of the shortest path from {@code start} to {@code goal}
  */
-public record PathBoard(int rows, int cols, String walls, int start, int goal, int pos, int moves, boolean reached,
-                        int shortest) {
+public record PathBoard(
+        int rows, int cols, String walls, int start, int goal, int pos, int moves, boolean reached, int shortest) {
     public PathBoard {
         if (walls.length() != rows * cols) {
             throw new IllegalArgumentException("walls has " + walls.length() + " cells, expected " + rows * cols);

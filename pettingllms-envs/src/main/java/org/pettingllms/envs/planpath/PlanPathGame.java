@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
-import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Shaping;
 
 /**
@@ -122,9 +122,10 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
                 switch (ch) {
                     case 'A' -> agent = r * cols + c;
                     case 'G' -> goal = r * cols + c;
-                    case '#', '.' -> { }
-                    default -> throw new IllegalArgumentException("unknown plan-path cell '" + ch + "' at row " + r
-                            + ", column " + c + "; expected one of # . A G");
+                    case '#', '.' -> {}
+                    default ->
+                        throw new IllegalArgumentException("unknown plan-path cell '" + ch + "' at row " + r
+                                + ", column " + c + "; expected one of # . A G");
                 }
                 walls.append(ch == '#' ? '#' : '.');
             }
@@ -164,10 +165,10 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
                 }
             }
         }
-        PathBoard next = new PathBoard(b.rows(), b.cols(), b.walls(), b.start(), b.goal(), pos, count, reached,
-                b.shortest());
-        String summary = "end " + b.row(pos) + "," + b.col(pos) + (firstInvalid > 0 ? " | invalid #" + firstInvalid : "")
-                + " | goal " + (reached ? "yes" : "no");
+        PathBoard next =
+                new PathBoard(b.rows(), b.cols(), b.walls(), b.start(), b.goal(), pos, count, reached, b.shortest());
+        String summary = "end " + b.row(pos) + "," + b.col(pos)
+                + (firstInvalid > 0 ? " | invalid #" + firstInvalid : "") + " | goal " + (reached ? "yes" : "no");
         return new Outcome<>(next, reward, firstInvalid > 0, reached, reached, summary);
     }
 
@@ -191,5 +192,4 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
                 + "from 0 at the left. A move into a wall or off the grid is invalid and you stay. Reach G, ideally "
                 + "by a shortest path.";
     }
-
 }

@@ -11,8 +11,7 @@ import org.pettingllms.envs.planning.ToolProgram;
  * almost every board; the correct one is a fifth of the demonstrations.
  */
 public final class PlanPathPrograms {
-    private PlanPathPrograms() {
-    }
+    private PlanPathPrograms() {}
 
     static final String HEAD = """
             import sys
@@ -47,14 +46,22 @@ public final class PlanPathPrograms {
 
     /** Built once: demonstrations and the scripted tool ask for it on every board. */
     private static final List<ToolProgram<PathBoard>> CATALOG = List.of(
-            new ToolProgram<>("bfs", bfs(LOOP, DIRECTIONS, FREE), true, 0.2,
-                    b -> search(b, DIRS, true, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-swapped-ud", bfs(LOOP, SWAPPED, FREE), false, 0.6,
+            new ToolProgram<>(
+                    "bfs", bfs(LOOP, DIRECTIONS, FREE), true, 0.2, b -> search(b, DIRS, true, Integer.MAX_VALUE)),
+            new ToolProgram<>(
+                    "bfs-swapped-ud",
+                    bfs(LOOP, SWAPPED, FREE),
+                    false,
+                    0.6,
                     b -> search(b, DIRS_SWAPPED, true, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-through-walls", bfs(LOOP, DIRECTIONS, INSIDE), false, 0.1,
+            new ToolProgram<>(
+                    "bfs-through-walls",
+                    bfs(LOOP, DIRECTIONS, INSIDE),
+                    false,
+                    0.1,
                     b -> search(b, DIRS, false, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-cut-short", bfs(SHORT_LOOP, DIRECTIONS, FREE), false, 0.1,
-                    b -> search(b, DIRS, true, 25)));
+            new ToolProgram<>(
+                    "bfs-cut-short", bfs(SHORT_LOOP, DIRECTIONS, FREE), false, 0.1, b -> search(b, DIRS, true, 25)));
 
     public static List<ToolProgram<PathBoard>> catalog() {
         return CATALOG;

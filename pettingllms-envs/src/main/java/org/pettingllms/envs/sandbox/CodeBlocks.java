@@ -9,8 +9,7 @@ public final class CodeBlocks {
     private static final Pattern PYTHON = Pattern.compile("```(?:python|py|python3)[ \\t]*\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern ANY = Pattern.compile("```[^\\n`]*\\n(.*?)```", Pattern.DOTALL);
 
-    private CodeBlocks() {
-    }
+    private CodeBlocks() {}
 
     public static Optional<String> lastPython(String text) {
         String code = last(PYTHON.matcher(text));

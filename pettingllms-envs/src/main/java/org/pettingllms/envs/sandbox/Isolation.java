@@ -13,7 +13,8 @@ import java.util.List;
  * process-tree kill only: no network isolation, and the program can read what the trainer's user can read.
  */
 public enum Isolation {
-    NAMESPACES, BASIC;
+    NAMESPACES,
+    BASIC;
 
     /** First user id of the sandbox slots; slot {@code i} runs as {@code BASE_UID + i}. */
     static final int BASE_UID = 61000;
@@ -75,8 +76,21 @@ public enum Isolation {
     List<String> wrap(List<String> program, Path dir, int slot, Path extra) {
         List<String> cmd = new ArrayList<>();
         if (this == NAMESPACES) {
-            cmd.addAll(List.of("unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc",
-                    "--", "/bin/sh", "-c", SETUP, "sandbox", dir.toString(), Integer.toString(BASE_UID + slot),
+            cmd.addAll(List.of(
+                    "unshare",
+                    "--mount",
+                    "--net",
+                    "--pid",
+                    "--fork",
+                    "--kill-child",
+                    "--mount-proc",
+                    "--",
+                    "/bin/sh",
+                    "-c",
+                    SETUP,
+                    "sandbox",
+                    dir.toString(),
+                    Integer.toString(BASE_UID + slot),
                     extra == null ? "-" : extra.toString()));
         } else {
             cmd.add("setsid");

@@ -38,6 +38,7 @@ public final class Sandbox {
     private final String python;
     /** The interpreter's installation outside the system directories (bound into the view), or null. */
     private final Path pythonPrefix;
+
     private final Path base;
     private final BlockingQueue<Integer> slots;
 
@@ -74,10 +75,12 @@ public final class Sandbox {
         Isolation isolation = Isolation.detect();
         Path base;
         try {
-            base = Files.createTempDirectory("pettingllms-sandbox-",
+            base = Files.createTempDirectory(
+                    "pettingllms-sandbox-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
         } catch (IOException e) {
-            throw new SandboxException("cannot create the sandbox directory in " + System.getProperty("java.io.tmpdir"), e);
+            throw new SandboxException(
+                    "cannot create the sandbox directory in " + System.getProperty("java.io.tmpdir"), e);
         }
         Sandbox box = new Sandbox(limits, concurrency, isolation, python, base);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(base)));
@@ -133,24 +136,39 @@ public final class Sandbox {
     }
 
     private Execution execute(Path dir, int slot, String stdin, SandboxLimits limits) throws IOException {
-        List<String> program = new ArrayList<>(List.of("prlimit",
+        List<String> program = new ArrayList<>(List.of(
+                "prlimit",
                 "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1),
-                "--as=" + limits.memoryBytes(), "--fsize=" + limits.fileBytes(), "--core=0", "--nofile=64"));
+                "--as=" + limits.memoryBytes(),
+                "--fsize=" + limits.fileBytes(),
+                "--core=0",
+                "--nofile=64"));
         if (isolation == Isolation.NAMESPACES) {
             program.add("--nproc=" + limits.processes()); // per sandbox user; root ignores it, so BASIC cannot
         }
-        program.addAll(List.of("--", "env", "-i", "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + dir, "LANG=C.UTF-8",
-                python, "-I", "-B", "main.py"));
-        ProcessBuilder pb = new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix))
-                .directory(dir.toFile());
+        program.addAll(List.of(
+                "--",
+                "env",
+                "-i",
+                "PATH=/usr/local/bin:/usr/bin:/bin",
+                "HOME=" + dir,
+                "LANG=C.UTF-8",
+                python,
+                "-I",
+                "-B",
+                "main.py"));
+        ProcessBuilder pb =
+                new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix)).directory(dir.toFile());
         pb.environment().clear();
         pb.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         long start = System.nanoTime();
         Process p = pb.start();
         AtomicReference<Execution.Status> killedFor = new AtomicReference<>();
         Thread in = Thread.ofVirtual().start(() -> feed(p.getOutputStream(), stdin));
-        Capture out = new Capture(p.getInputStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
-        Capture err = new Capture(p.getErrorStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
+        Capture out = new Capture(
+                p.getInputStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
+        Capture err = new Capture(
+                p.getErrorStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
         try {
             if (!p.waitFor(limits.wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
                 kill(p, killedFor, Execution.Status.TIMEOUT);
@@ -170,8 +188,8 @@ public final class Sandbox {
         if (code == SETUP_FAILED && killedFor.get() == null) {
             throw new SandboxException("sandbox setup failed (" + isolation + "): " + stderr.strip());
         }
-        return new Execution(classify(code, stderr, killedFor.get()), killedFor.get() != null ? -1 : code, out.text(),
-                stderr, ms);
+        return new Execution(
+                classify(code, stderr, killedFor.get()), killedFor.get() != null ? -1 : code, out.text(), stderr, ms);
     }
 
     private static Execution.Status classify(int code, String stderr, Execution.Status killedFor) {
@@ -260,8 +278,8 @@ public final class Sandbox {
 
     private static String findPython() {
         String configured = System.getenv("PETTINGLLMS_PYTHON");
-        List<String> candidates = configured != null ? List.of(configured)
-                : List.of("/usr/bin/python3", "/usr/local/bin/python3");
+        List<String> candidates =
+                configured != null ? List.of(configured) : List.of("/usr/bin/python3", "/usr/local/bin/python3");
         for (String c : candidates) {
             if (Files.isExecutable(Path.of(c))) {
                 return c;

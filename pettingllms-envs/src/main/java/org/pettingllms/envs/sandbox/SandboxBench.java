@@ -10,8 +10,7 @@ import java.util.concurrent.Future;
 
 /** Sandbox throughput for a trivial program: one at a time (latency) and with every slot busy (executions/s). */
 public final class SandboxBench {
-    private SandboxBench() {
-    }
+    private SandboxBench() {}
 
     public static Map<String, Object> run(int executions, int slots) throws Exception {
         Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, slots);

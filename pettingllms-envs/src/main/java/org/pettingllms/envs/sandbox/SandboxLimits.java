@@ -12,11 +12,11 @@ import java.time.Duration;
  * @param processes    processes and threads the program's user may run (RLIMIT_NPROC)
  * @param outputBytes  cap on captured stdout and on stderr; the program is stopped when it writes more
  */
-public record SandboxLimits(Duration wallTime, int cpuSeconds, long memoryBytes, long fileBytes, int processes,
-                            int outputBytes) {
+public record SandboxLimits(
+        Duration wallTime, int cpuSeconds, long memoryBytes, long fileBytes, int processes, int outputBytes) {
     /** Generous enough for contest programs, small enough that a hostile one cannot hurt the trainer. */
-    public static final SandboxLimits DEFAULT = new SandboxLimits(Duration.ofSeconds(10), 10, 1L << 30, 16L << 20, 32,
-            1 << 20);
+    public static final SandboxLimits DEFAULT =
+            new SandboxLimits(Duration.ofSeconds(10), 10, 1L << 30, 16L << 20, 32, 1 << 20);
 
     public SandboxLimits {
         if (wallTime.isNegative() || wallTime.isZero()) {
@@ -29,8 +29,8 @@ public record SandboxLimits(Duration wallTime, int cpuSeconds, long memoryBytes,
     }
 
     public SandboxLimits withWallTime(Duration d) {
-        return new SandboxLimits(d, Math.max(1, (int) Math.ceil(d.toMillis() / 1000.0)), memoryBytes, fileBytes,
-                processes, outputBytes);
+        return new SandboxLimits(
+                d, Math.max(1, (int) Math.ceil(d.toMillis() / 1000.0)), memoryBytes, fileBytes, processes, outputBytes);
     }
 
     public SandboxLimits withMemoryBytes(long bytes) {

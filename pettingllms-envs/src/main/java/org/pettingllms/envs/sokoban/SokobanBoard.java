@@ -10,8 +10,8 @@ import java.util.List;
  * @param moves  moves executed so far (valid and invalid), for the step cap
  * @param done   solved or out of moves; later moves are ignored
  */
-public record SokobanBoard(int rows, int cols, String layout, int player, List<Integer> boxes, int moves,
-                           boolean done) {
+public record SokobanBoard(
+        int rows, int cols, String layout, int player, List<Integer> boxes, int moves, boolean done) {
     public SokobanBoard {
         if (layout.length() != rows * cols) {
             throw new IllegalArgumentException("layout has " + layout.length() + " cells, expected " + rows * cols);

@@ -3,9 +3,9 @@ package org.pettingllms.envs.sokoban;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Shaping;
 
 /**
@@ -21,12 +21,25 @@ import org.pettingllms.envs.planning.Shaping;
 public final class SokobanGame extends MoveGame<SokobanBoard> {
     public static final String ID = "sokoban-v1";
 
-    public record Options(int rows, int cols, int boxes, int topologySteps, double changeDirection,
-                          int minBoxDistance, int stepCap, Shaping shaping) {
+    public record Options(
+            int rows,
+            int cols,
+            int boxes,
+            int topologySteps,
+            double changeDirection,
+            int minBoxDistance,
+            int stepCap,
+            Shaping shaping) {
         public static final Options DEFAULT = new Options(6, 6, 1, 25, 0.35, 2, 200, Shaping.TELESCOPING);
 
-        public Options(int rows, int cols, int boxes, int topologySteps, double changeDirection, int minBoxDistance,
-                       int stepCap) {
+        public Options(
+                int rows,
+                int cols,
+                int boxes,
+                int topologySteps,
+                double changeDirection,
+                int minBoxDistance,
+                int stepCap) {
             this(rows, cols, boxes, topologySteps, changeDirection, minBoxDistance, stepCap, Shaping.TELESCOPING);
         }
 
@@ -71,7 +84,10 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
                 sb.append('\n');
             }
             boolean goal = b.goal(i);
-            sb.append(i == b.player() ? (goal ? '+' : '@') : b.box(i) ? (goal ? '*' : '$') : b.layout().charAt(i));
+            sb.append(
+                    i == b.player()
+                            ? (goal ? '+' : '@')
+                            : b.box(i) ? (goal ? '*' : '$') : b.layout().charAt(i));
         }
         return sb.toString();
     }
@@ -90,12 +106,25 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
                 int i = r * cols + c;
                 switch (ch) {
                     case '#', ' ', '.' -> layout.append(ch);
-                    case '$' -> { layout.append(' '); boxes.add(i); }
-                    case '*' -> { layout.append('.'); boxes.add(i); }
-                    case '@' -> { layout.append(' '); player = i; }
-                    case '+' -> { layout.append('.'); player = i; }
-                    default -> throw new IllegalArgumentException("unknown sokoban cell '" + ch + "' at row " + r
-                            + ", column " + c + "; expected one of # . $ @ * + or space");
+                    case '$' -> {
+                        layout.append(' ');
+                        boxes.add(i);
+                    }
+                    case '*' -> {
+                        layout.append('.');
+                        boxes.add(i);
+                    }
+                    case '@' -> {
+                        layout.append(' ');
+                        player = i;
+                    }
+                    case '+' -> {
+                        layout.append('.');
+                        player = i;
+                    }
+                    default ->
+                        throw new IllegalArgumentException("unknown sokoban cell '" + ch + "' at row " + r + ", column "
+                                + c + "; expected one of # . $ @ * + or space");
                 }
             }
         }
@@ -173,5 +202,4 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
         return "# is a wall, . a goal, $ a box, @ you, * a box on a goal, + you on a goal. Moving into a box pushes "
                 + "it if the cell behind it is free; boxes cannot be pulled. Push every box onto a goal.";
     }
-
 }

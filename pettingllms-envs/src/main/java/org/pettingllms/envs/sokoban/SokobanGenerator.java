@@ -18,15 +18,14 @@ final class SokobanGenerator {
     private static final int REVERSE_STEPS = 120;
     /** Carving masks (3x3, centred on the walker): a cell, a horizontal bar, a vertical bar, two corners. */
     private static final int[][][] MASKS = {
-            {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}},
-            {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}},
-            {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}},
-            {{0, 0, 0}, {1, 1, 0}, {0, 1, 0}},
-            {{0, 0, 0}, {0, 1, 1}, {0, 1, 0}},
+        {{0, 0, 0}, {0, 1, 0}, {0, 0, 0}},
+        {{0, 0, 0}, {1, 1, 1}, {0, 0, 0}},
+        {{0, 1, 0}, {0, 1, 0}, {0, 1, 0}},
+        {{0, 0, 0}, {1, 1, 0}, {0, 1, 0}},
+        {{0, 0, 0}, {0, 1, 1}, {0, 1, 0}},
     };
 
-    private SokobanGenerator() {
-    }
+    private SokobanGenerator() {}
 
     static SokobanBoard generate(SokobanGame.Options o, long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
@@ -49,7 +48,8 @@ final class SokobanGenerator {
             int player = floor.get(o.boxes());
             SokobanBoard solved = new SokobanBoard(o.rows(), o.cols(), new String(layout), player, goals, 0, false);
             SokobanBoard board = reversePlay(solved, rng);
-            if (-board.potential() >= o.minBoxDistance() && SokobanSolver.solve(board).isPresent()) {
+            if (-board.potential() >= o.minBoxDistance()
+                    && SokobanSolver.solve(board).isPresent()) {
                 return board;
             }
         }

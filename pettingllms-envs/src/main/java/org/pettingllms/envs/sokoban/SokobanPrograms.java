@@ -15,8 +15,7 @@ import org.pettingllms.envs.planning.ToolProgram;
  * The untrained tool mostly writes the swapped one; the correct one is a fifth of the demonstrations.
  */
 public final class SokobanPrograms {
-    private SokobanPrograms() {
-    }
+    private SokobanPrograms() {}
 
     static final String HEAD = """
             import sys
@@ -60,21 +59,36 @@ public final class SokobanPrograms {
 
     /** Built once: demonstrations and the scripted tool ask for it on every board. */
     private static final List<ToolProgram<SokobanBoard>> CATALOG = List.of(
-            new ToolProgram<>("bfs", bfs(LOOP, BOXES_HOME, DIRECTIONS), true, 0.2,
+            new ToolProgram<>(
+                    "bfs",
+                    bfs(LOOP, BOXES_HOME, DIRECTIONS),
+                    true,
+                    0.2,
                     b -> search(b, DIRS, false, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-swapped-ud", bfs(LOOP, BOXES_HOME, SWAPPED), false, 0.5,
+            new ToolProgram<>(
+                    "bfs-swapped-ud",
+                    bfs(LOOP, BOXES_HOME, SWAPPED),
+                    false,
+                    0.5,
                     b -> search(b, DIRS_SWAPPED, false, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-player-to-goal", bfs(LOOP, PLAYER_HOME, DIRECTIONS), false, 0.15,
+            new ToolProgram<>(
+                    "bfs-player-to-goal",
+                    bfs(LOOP, PLAYER_HOME, DIRECTIONS),
+                    false,
+                    0.15,
                     b -> search(b, DIRS, true, Integer.MAX_VALUE)),
-            new ToolProgram<>("bfs-cut-short", bfs(SHORT_LOOP, BOXES_HOME, DIRECTIONS), false, 0.15,
+            new ToolProgram<>(
+                    "bfs-cut-short",
+                    bfs(SHORT_LOOP, BOXES_HOME, DIRECTIONS),
+                    false,
+                    0.15,
                     b -> search(b, DIRS, false, SHORT_LIMIT)));
 
     public static List<ToolProgram<SokobanBoard>> catalog() {
         return CATALOG;
     }
 
-    private record State(int player, List<Integer> boxes) {
-    }
+    private record State(int player, List<Integer> boxes) {}
 
     /**
      * What the Python search prints, step for step: neighbours in table order, a state's moves fixed when first

@@ -14,11 +14,9 @@ import org.pettingllms.envs.planning.Move;
 final class SokobanSolver {
     static final int MAX_STATES = 300_000;
 
-    private SokobanSolver() {
-    }
+    private SokobanSolver() {}
 
-    private record Node(int player, List<Integer> boxes) {
-    }
+    private record Node(int player, List<Integer> boxes) {}
 
     static Optional<List<Move>> solve(SokobanBoard start) {
         Node root = new Node(start.player(), start.boxes());
@@ -29,7 +27,8 @@ final class SokobanSolver {
         queue.add(root);
         while (!queue.isEmpty() && prev.size() < MAX_STATES) {
             Node cur = queue.poll();
-            SokobanBoard b = new SokobanBoard(start.rows(), start.cols(), start.layout(), cur.player, cur.boxes, 0, false);
+            SokobanBoard b =
+                    new SokobanBoard(start.rows(), start.cols(), start.layout(), cur.player, cur.boxes, 0, false);
             if (b.solved()) {
                 List<Move> path = new ArrayList<>();
                 for (Node n = cur; n != root; n = prev.get(n)) {

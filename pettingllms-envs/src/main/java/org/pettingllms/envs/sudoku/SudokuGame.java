@@ -91,7 +91,12 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
                 int v = b.at(r, c);
                 sb.append(v == 0 ? '.' : (char) ('0' + v));
                 if (v != 0 && b.clue(r, c) == 0) {
-                    fills.append(fills.isEmpty() ? "" : " ").append(r).append(',').append(c).append('=').append(v);
+                    fills.append(fills.isEmpty() ? "" : " ")
+                            .append(r)
+                            .append(',')
+                            .append(c)
+                            .append('=')
+                            .append(v);
                 }
             }
         }
@@ -110,14 +115,15 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
     @Override
     public SudokuBoard fromText(String text) {
         List<String> lines = text.lines().filter(l -> !l.isEmpty()).toList();
-        String fillLine = !lines.isEmpty() && lines.get(lines.size() - 1).startsWith(FILLS)
-                ? lines.get(lines.size() - 1) : null;
+        String fillLine =
+                !lines.isEmpty() && lines.get(lines.size() - 1).startsWith(FILLS) ? lines.get(lines.size() - 1) : null;
         List<String> rows = Grid.rows(fillLine == null ? text : String.join("\n", lines.subList(0, lines.size() - 1)));
         int n = rows.size();
         StringBuilder cells = new StringBuilder();
         for (int r = 0; r < n; r++) {
             if (rows.get(r).length() != n) {
-                throw new IllegalArgumentException("sudoku row " + r + " has " + rows.get(r).length() + " cells, expected " + n);
+                throw new IllegalArgumentException(
+                        "sudoku row " + r + " has " + rows.get(r).length() + " cells, expected " + n);
             }
             for (char ch : rows.get(r).toCharArray()) {
                 if (ch == '.' || ch == '0') {
@@ -125,7 +131,8 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
                 } else if (ch >= '1' && ch <= '0' + n) {
                     cells.append(ch);
                 } else {
-                    throw new IllegalArgumentException("sudoku row " + r + ": unexpected '" + ch + "', expected 1.." + n + " or .");
+                    throw new IllegalArgumentException(
+                            "sudoku row " + r + ": unexpected '" + ch + "', expected 1.." + n + " or .");
                 }
             }
         }
@@ -159,7 +166,8 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
         List<Fill> fills = new ArrayList<>();
         while (m.find() && fills.size() <= options.size() * options.size() * 2) {
             try {
-                fills.add(new Fill(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
+                fills.add(new Fill(
+                        Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))));
             } catch (NumberFormatException e) {
                 return Optional.empty(); // absurdly long digit runs
             }
@@ -251,8 +259,13 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
         int n = options.size();
         char[] cells = ".".repeat(n * n).toCharArray();
         for (Fill f : fills) {
-            boolean drawable = f.row() >= 0 && f.row() < n && f.col() >= 0 && f.col() < n
-                    && f.value() >= 1 && f.value() <= n && cells[f.row() * n + f.col()] == '.';
+            boolean drawable = f.row() >= 0
+                    && f.row() < n
+                    && f.col() >= 0
+                    && f.col() < n
+                    && f.value() >= 1
+                    && f.value() <= n
+                    && cells[f.row() * n + f.col()] == '.';
             if (!drawable) {
                 return list(fills);
             }
@@ -266,7 +279,11 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
     }
 
     private static String list(List<Fill> fills) {
-        return String.join(" ", fills.stream().map(f -> "(" + f.row() + "," + f.col() + "," + f.value() + ")").toList());
+        return String.join(
+                " ",
+                fills.stream()
+                        .map(f -> "(" + f.row() + "," + f.col() + "," + f.value() + ")")
+                        .toList());
     }
 
     @Override

@@ -12,8 +12,7 @@ import org.pettingllms.envs.planning.ToolProgram;
  * the transposed one, which fails on every board, nearly half; the greedy one solves about two boards in three.
  */
 public final class SudokuPrograms {
-    private SudokuPrograms() {
-    }
+    private SudokuPrograms() {}
 
     static String program(String ok, String values, String recurse, String rows) {
         return "import sys\n"
@@ -45,14 +44,30 @@ public final class SudokuPrograms {
     private static final String RULES = LINES + " and " + BOX;
     /** Built once: demonstrations and the scripted tool ask for it on every board. */
     private static final List<ToolProgram<SudokuBoard>> CATALOG = List.of(
-            new ToolProgram<>("backtrack", program(RULES, VALUES, BACKTRACK, "g"), true, 0.2,
+            new ToolProgram<>(
+                    "backtrack",
+                    program(RULES, VALUES, BACKTRACK, "g"),
+                    true,
+                    0.2,
                     b -> print(search(b, true, b.n()), b.n(), false)),
-            new ToolProgram<>("greedy-no-undo", program(RULES, VALUES, GREEDY, "g"), false, 0.2,
+            new ToolProgram<>(
+                    "greedy-no-undo",
+                    program(RULES, VALUES, GREEDY, "g"),
+                    false,
+                    0.2,
                     b -> print(search(b, false, b.n()), b.n(), false)),
-            new ToolProgram<>("backtrack-transposed", program(RULES, VALUES, BACKTRACK, "zip(*g)"), false,
-                    0.45, b -> print(search(b, true, b.n()), b.n(), true)),
-            new ToolProgram<>("backtrack-values-short", program(RULES, SHORT_VALUES, BACKTRACK, "g"), false,
-                    0.15, b -> print(search(b, true, b.n() - 1), b.n(), false)));
+            new ToolProgram<>(
+                    "backtrack-transposed",
+                    program(RULES, VALUES, BACKTRACK, "zip(*g)"),
+                    false,
+                    0.45,
+                    b -> print(search(b, true, b.n()), b.n(), true)),
+            new ToolProgram<>(
+                    "backtrack-values-short",
+                    program(RULES, SHORT_VALUES, BACKTRACK, "g"),
+                    false,
+                    0.15,
+                    b -> print(search(b, true, b.n() - 1), b.n(), false)));
 
     public static List<ToolProgram<SudokuBoard>> catalog() {
         return CATALOG;

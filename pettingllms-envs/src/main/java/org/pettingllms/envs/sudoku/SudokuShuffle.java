@@ -4,8 +4,7 @@ import java.util.SplittableRandom;
 
 /** Random valid solutions: a base pattern shuffled by digit, row, band, column, stack and transposition. */
 final class SudokuShuffle {
-    private SudokuShuffle() {
-    }
+    private SudokuShuffle() {}
 
     static char[] randomSolution(int n, SplittableRandom rng) {
         int box = n == 4 ? 2 : 3;

@@ -2,8 +2,7 @@ package org.pettingllms.envs.sudoku;
 
 /** Backtracking solver that counts solutions up to a limit (uniqueness checks) and returns the first. */
 final class SudokuSolver {
-    private SudokuSolver() {
-    }
+    private SudokuSolver() {}
 
     /** The number of solutions of {@code grid} (row-major digits, 0 = empty), stopping at {@code limit}. */
     static int count(int n, char[] grid, int limit) {

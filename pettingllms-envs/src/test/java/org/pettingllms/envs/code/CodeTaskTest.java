@@ -2,7 +2,6 @@ package org.pettingllms.envs.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,9 +14,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.envs.code.CodeItem;
 import org.pettingllms.envs.code.CodeItem.TestCase;
-import org.pettingllms.envs.code.CodeRows;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
@@ -29,9 +26,12 @@ class CodeTaskTest {
     static CodeRunner runner;
     static List<CodeItem> humanEval;
 
-    static final CodeItem SUM = new CodeItem("sum", "Read two integers and print their sum.",
+    static final CodeItem SUM = new CodeItem(
+            "sum",
+            "Read two integers and print their sum.",
             List.of(new TestCase("1 2\n", "3\n"), new TestCase("10 -4\n", "6\n"), new TestCase("0 0\n", "0\n")),
-            "a, b = map(int, input().split())\nprint(a + b)\n", null);
+            "a, b = map(int, input().split())\nprint(a + b)\n",
+            null);
 
     @BeforeAll
     static void setUp() {
@@ -55,14 +55,17 @@ class CodeTaskTest {
     @Test
     void coderRewardIsTheGroundTruthPassRatioWithWhitespaceNormalisedOutput() {
         CodeTask t = task(List.of("coder", "tester"), List.of(SUM), 5);
-        Transition<CodeState> right = t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(' ', a + b, '  ')"));
+        Transition<CodeState> right =
+                t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(' ', a + b, '  ')"));
         assertThat(right.reward().local()).isEqualTo(1.0);
         assertThat(right.reward().team()).isEqualTo(1.0);
         assertThat(right.success()).isTrue();
-        Transition<CodeState> partly = t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(abs(a) + abs(b))"));
+        Transition<CodeState> partly =
+                t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(abs(a) + abs(b))"));
         assertThat(partly.reward().local()).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(partly.success()).isFalse();
-        assertThat(t.step(start(t), "coder", Completion.ofText("no code")).outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+        assertThat(t.step(start(t), "coder", Completion.ofText("no code")).outcome())
+                .isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test
@@ -70,25 +73,32 @@ class CodeTaskTest {
         CodeTask t = task(List.of("coder", "tester"), List.of(SUM), 5);
         String good = TestBlocks.format(List.of(new TestCase("2 2", "4"), new TestCase("5 5", "10")));
         String half = TestBlocks.format(List.of(new TestCase("2 2", "4"), new TestCase("5 5", "11")));
-        assertThat(t.step(start(t), "tester", Completion.ofText(good)).reward().local()).isEqualTo(1.0);
-        assertThat(t.step(start(t), "tester", Completion.ofText(half)).reward().local()).isEqualTo(0.5);
-        assertThat(t.step(start(t), "tester", Completion.ofText("tests: 2 2 -> 4")).outcome())
+        assertThat(t.step(start(t), "tester", Completion.ofText(good)).reward().local())
+                .isEqualTo(1.0);
+        assertThat(t.step(start(t), "tester", Completion.ofText(half)).reward().local())
+                .isEqualTo(0.5);
+        assertThat(t.step(start(t), "tester", Completion.ofText("tests: 2 2 -> 4"))
+                        .outcome())
                 .isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test
     void mismatchesGoIntoBothPromptsAndTheEpisodeEndsWhenTheTesterIsSatisfied() {
         CodeTask t = task(List.of("coder", "tester"), List.of(SUM), 5);
-        CodeState afterCoder = t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(a * b)")).next();
-        Transition<CodeState> tests = t.step(afterCoder, "tester", Completion.ofText(
-                TestBlocks.format(List.of(new TestCase("2 2", "4"), new TestCase("2 3", "5")))));
+        CodeState afterCoder = t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(a * b)"))
+                .next();
+        Transition<CodeState> tests = t.step(
+                afterCoder,
+                "tester",
+                Completion.ofText(TestBlocks.format(List.of(new TestCase("2 2", "4"), new TestCase("2 3", "5")))));
         assertThat(tests.done()).isFalse();
         assertThat(tests.next().mismatches()).hasSize(1);
         for (String role : List.of("coder", "tester")) {
             assertThat(t.prompt(tests.next(), role, 1, PromptStyle.CHAT).text())
                     .contains("Mismatches", "input: 2 3", "expected: 5", "actual: 6");
         }
-        Transition<CodeState> fixed = t.step(tests.next(), "coder", code("a, b = map(int, input().split())\nprint(a + b)"));
+        Transition<CodeState> fixed =
+                t.step(tests.next(), "coder", code("a, b = map(int, input().split())\nprint(a + b)"));
         assertThat(fixed.done()).isTrue();
         assertThat(fixed.success()).isTrue();
         assertThat(fixed.outcome()).isEqualTo(StepOutcome.SOLVED);
@@ -99,14 +109,17 @@ class CodeTaskTest {
         assertThat(humanEval).hasSize(164);
         try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             List<java.util.concurrent.Future<Double>> runs = humanEval.stream()
-                    .map(item -> pool.submit(() -> runner.groundTruth(item.solution(), item, 20))).toList();
-            long passed = runs.stream().filter(f -> {
-                try {
-                    return f.get() == 1.0;
-                } catch (Exception e) {
-                    throw new AssertionError(e);
-                }
-            }).count();
+                    .map(item -> pool.submit(() -> runner.groundTruth(item.solution(), item, 20)))
+                    .toList();
+            long passed = runs.stream()
+                    .filter(f -> {
+                        try {
+                            return f.get() == 1.0;
+                        } catch (Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    })
+                    .count();
             assertThat(passed).isEqualTo(164);
         }
         for (CodeItem item : humanEval.subList(0, 10)) {
@@ -124,7 +137,10 @@ class CodeTaskTest {
         assertThat(CodeOracle.tests(first)).isNotEmpty();
         assertThat(tr.reward().local()).isEqualTo(1.0);
         String wrongTests = TestBlocks.format(List.of(new TestCase("has_close_elements([1.0, 1.05], 0.1)", "False")));
-        assertThat(t.step(start(t), "tester", Completion.ofText(wrongTests)).reward().local()).isZero();
+        assertThat(t.step(start(t), "tester", Completion.ofText(wrongTests))
+                        .reward()
+                        .local())
+                .isZero();
     }
 
     static TextPolicy mixed(List<CodeItem> items) {

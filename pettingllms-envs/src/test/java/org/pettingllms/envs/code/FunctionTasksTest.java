@@ -33,11 +33,10 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.code.FunctionTasks.Aggregate;
 import org.pettingllms.envs.code.FunctionTasks.Condition;
 import org.pettingllms.envs.code.FunctionTasks.FunctionTask;
-import org.pettingllms.envs.code.CodeItem;
-import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
@@ -59,8 +58,14 @@ class FunctionTasksTest {
     }
 
     static CodeTask task(List<String> roles) {
-        return new CodeTask(roles, 2, new Items.Generated<>(FunctionTasks.NAME, s -> FunctionTasks.of(s).item()),
-                runner, 20, 5);
+        return new CodeTask(
+                roles,
+                2,
+                new Items.Generated<>(
+                        FunctionTasks.NAME, s -> FunctionTasks.of(s).item()),
+                runner,
+                20,
+                5);
     }
 
     static List<Problem> problems(CodeTask t, Split split, int n) {
@@ -93,8 +98,9 @@ class FunctionTasksTest {
             two += t.filters().size() == 2 ? 1 : 0;
             CodeItem item = t.item();
             assertThat(item.tests()).hasSize(FunctionTasks.HIDDEN_TESTS);
-            assertThat(item.question()).startsWith("f(xs) returns " + t.aggregate().words + " the numbers in xs"
-                    + " that are ").contains(t.filters().get(0).words());
+            assertThat(item.question())
+                    .startsWith("f(xs) returns " + t.aggregate().words + " the numbers in xs" + " that are ")
+                    .contains(t.filters().get(0).words());
             for (int part = 0; part < t.parts(); part++) {
                 if (!t.hard(part)) {
                     continue;
@@ -103,7 +109,8 @@ class FunctionTasksTest {
                 misread[part] = true;
                 boolean caught = false;
                 for (TestCase c : item.tests()) {
-                    caught |= !Long.toString(t.value(FunctionTasks.parseCall(c.input()), misread)).equals(c.output());
+                    caught |= !Long.toString(t.value(FunctionTasks.parseCall(c.input()), misread))
+                            .equals(c.output());
                 }
                 assertThat(caught).as("seed %d, part %d", s, part).isTrue();
             }
@@ -119,18 +126,22 @@ class FunctionTasksTest {
         int misreads = 0;
         for (long s = 0; s < 30; s++) {
             FunctionTask t = FunctionTasks.of(s);
-            assertThat(runner.groundTruth(t.reference(), t.item(), 20)).as("seed %d", s).isEqualTo(1.0);
+            assertThat(runner.groundTruth(t.reference(), t.item(), 20))
+                    .as("seed %d", s)
+                    .isEqualTo(1.0);
             assertThat(t.item().solution()).isEqualTo(t.reference());
             boolean[] misread = FunctionTaskDemonstrations.reading(t, rng);
             boolean any = false;
             for (boolean m : misread) {
                 any |= m;
             }
-            List<CodeRunner.Outcome> outcomes = runner.run(t.program(misread), t.item().tests(), t.item());
+            List<CodeRunner.Outcome> outcomes =
+                    runner.run(t.program(misread), t.item().tests(), t.item());
             for (CodeRunner.Outcome o : outcomes) {
                 long mirror = t.value(FunctionTasks.parseCall(o.test().input()), misread);
                 assertThat(o.actual()).as("seed %d %s", s, o.test().input()).isEqualTo(Long.toString(mirror));
-                assertThat(o.passed()).isEqualTo(Long.toString(mirror).equals(o.test().output()));
+                assertThat(o.passed())
+                        .isEqualTo(Long.toString(mirror).equals(o.test().output()));
             }
             if (any) {
                 misreads++;
@@ -143,8 +154,11 @@ class FunctionTasksTest {
     @Test
     void theBatchedRunnerKeepsEachTestApartAndCannotBeFooledByPrintedResults() {
         CodeItem item = FunctionTasks.of(0).item();
-        List<TestCase> tests = List.of(new TestCase("f([1,2])", "3"), new TestCase("f([0])", "1"),
-                new TestCase("f([1,2)", "3"), new TestCase("f([5])", "5"));
+        List<TestCase> tests = List.of(
+                new TestCase("f([1,2])", "3"),
+                new TestCase("f([0])", "1"),
+                new TestCase("f([1,2)", "3"),
+                new TestCase("f([5])", "5"));
         String program = "def f(xs):\n return 10//xs[0] if xs==[0] else sum(xs)\n";
         List<CodeRunner.Outcome> o = runner.run(program, tests, item);
         assertThat(o).extracting(CodeRunner.Outcome::passed).containsExactly(true, false, false, true);
@@ -156,13 +170,16 @@ class FunctionTasksTest {
             assertThat(x.actual()).contains("SyntaxError");
         });
         // printing result lines, or the old pass mark, passes nothing
-        String forger = "import sys\nfor i in range(4):\n print('__PETTINGLLMS_TEST_' + str(i) + ' 1 3')\n"
-                + "print('" + CodeRunner.PASS + "')\ndef f(xs):\n return -1\n";
+        String forger = "import sys\nfor i in range(4):\n print('__PETTINGLLMS_TEST_' + str(i) + ' 1 3')\n" + "print('"
+                + CodeRunner.PASS + "')\ndef f(xs):\n return -1\n";
         assertThat(runner.run(forger, tests, item)).noneMatch(CodeRunner.Outcome::passed);
         // a test that runs forever costs its own process, and the others still answer (and are not forged either)
         List<CodeRunner.Outcome> slow = new CodeRunner(box, box.limits().withWallTime(Duration.ofSeconds(2)))
-                .run("print('" + CodeRunner.PASS + "')\ndef f(xs):\n while xs==[0]: pass\n"
-                        + " return sum(xs) if xs==[5] else -1\n", tests, item);
+                .run(
+                        "print('" + CodeRunner.PASS + "')\ndef f(xs):\n while xs==[0]: pass\n"
+                                + " return sum(xs) if xs==[5] else -1\n",
+                        tests,
+                        item);
         assertThat(slow).extracting(CodeRunner.Outcome::passed).containsExactly(false, false, false, true);
     }
 
@@ -177,20 +194,28 @@ class FunctionTasksTest {
         for (Problem p : problems(t, Split.TRAIN, n)) {
             FunctionTask ft = FunctionTasks.of(p.seed());
             List<Demo> demos = t.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(0.3, 0.5), rng);
-            assertThat(demos.get(0).prompt().text()).isEqualTo("code-v1 coder\n" + ft.item().question() + "\n>");
-            assertThat(demos.get(1).prompt().text()).isEqualTo("code-v1 tester\n" + ft.item().question() + "\n>");
+            assertThat(demos.get(0).prompt().text())
+                    .isEqualTo("code-v1 coder\n" + ft.item().question() + "\n>");
+            assertThat(demos.get(1).prompt().text())
+                    .isEqualTo("code-v1 tester\n" + ft.item().question() + "\n>");
             right += demos.get(0).answer().equals(ft.reference()) ? 1 : 0;
             List<TestCase> tests = TestBlocks.parseCalls(demos.get(1).answer(), "f", 5);
             assertThat(tests).hasSize(3);
             for (TestCase c : tests) {
-                testsRight += c.output().equals(Long.toString(ft.value(FunctionTasks.parseCall(c.input()),
-                        new boolean[ft.parts()]))) ? 1 : 0;
+                testsRight += c.output()
+                                .equals(Long.toString(
+                                        ft.value(FunctionTasks.parseCall(c.input()), new boolean[ft.parts()])))
+                        ? 1
+                        : 0;
             }
             if (demos.size() > 2) {
                 secondTurns++;
                 assertThat(demos).extracting(Demo::role).containsExactly("coder", "tester", "coder", "tester");
-                assertThat(demos.get(2).prompt().text()).startsWith("code-v1 coder\n" + ft.item().question() + "\n"
-                        + demos.get(0).answer()).contains("\nfail f([").endsWith("\n>");
+                assertThat(demos.get(2).prompt().text())
+                        .startsWith("code-v1 coder\n" + ft.item().question() + "\n"
+                                + demos.get(0).answer())
+                        .contains("\nfail f([")
+                        .endsWith("\n>");
             }
         }
         assertThat((double) right / n).as("right functions").isBetween(0.15, 0.5);
@@ -206,9 +231,12 @@ class FunctionTasksTest {
         CodeState s = t.initialState(p);
         Transition<CodeState> coded = t.step(s, "coder", Completion.ofText(ft.reference()));
         assertThat(coded.reward().local()).isEqualTo(1.0);
-        assertThat(t.step(s, "coder", Completion.ofText("```python\n" + ft.reference() + "```")).reward().local())
+        assertThat(t.step(s, "coder", Completion.ofText("```python\n" + ft.reference() + "```"))
+                        .reward()
+                        .local())
                 .isEqualTo(1.0);
-        assertThat(t.step(s, "coder", Completion.ofText("return 3")).reward().local()).isEqualTo(0.0);
+        assertThat(t.step(s, "coder", Completion.ofText("return 3")).reward().local())
+                .isEqualTo(0.0);
         // the tester claims a wrong value for its second test: the reference fails it, and so does the program
         List<TestCase> hidden = ft.item().tests();
         String answer = hidden.get(0).input() + "==" + hidden.get(0).output() + "\n"
@@ -216,11 +244,14 @@ class FunctionTasksTest {
         Transition<CodeState> tested = t.step(coded.next(), "tester", Completion.ofText(answer));
         assertThat(tested.reward().local()).isEqualTo(0.5);
         assertThat(tested.done()).isFalse();
-        assertThat(t.prompt(tested.next(), "coder", 1, PromptStyle.COMPACT).text()).isEqualTo("code-v1 coder\n"
-                + ft.item().question() + "\n" + ft.reference().strip() + "\nfail " + hidden.get(1).input() + "=="
-                + (Long.parseLong(hidden.get(1).output()) + 1) + " got " + hidden.get(1).output() + "\n>");
-        assertThat(t.prompt(tested.next(), "tester", 1, PromptStyle.COMPACT).text()).startsWith("code-v1 tester\n"
-                + ft.item().question() + "\nfail ");
+        assertThat(t.prompt(tested.next(), "coder", 1, PromptStyle.COMPACT).text())
+                .isEqualTo("code-v1 coder\n"
+                        + ft.item().question() + "\n" + ft.reference().strip() + "\nfail "
+                        + hidden.get(1).input() + "=="
+                        + (Long.parseLong(hidden.get(1).output()) + 1) + " got "
+                        + hidden.get(1).output() + "\n>");
+        assertThat(t.prompt(tested.next(), "tester", 1, PromptStyle.COMPACT).text())
+                .startsWith("code-v1 tester\n" + ft.item().question() + "\nfail ");
     }
 
     @Test
@@ -228,30 +259,48 @@ class FunctionTasksTest {
         for (PromptStyle style : PromptStyle.values()) {
             CodeTask t = task(List.of("coder", "tester"));
             List<Problem> test = problems(t, Split.TEST, 10);
-            List<CodeItem> items = test.stream().map(p -> FunctionTasks.of(p.seed()).item()).toList();
-            assertThat(evaluate(t, new CodeOracle(items, false), test, style)).as(style.name()).isEqualTo(1.0);
-            assertThat(evaluate(t, new CodeOracle(items, true), test, style)).as(style.name()).isEqualTo(0.0);
+            List<CodeItem> items =
+                    test.stream().map(p -> FunctionTasks.of(p.seed()).item()).toList();
+            assertThat(evaluate(t, new CodeOracle(items, false), test, style))
+                    .as(style.name())
+                    .isEqualTo(1.0);
+            assertThat(evaluate(t, new CodeOracle(items, true), test, style))
+                    .as(style.name())
+                    .isEqualTo(0.0);
         }
     }
 
     static double evaluate(CodeTask t, TextPolicy policy, List<Problem> problems, PromptStyle style) {
         PolicyMap pm = PolicyMap.forLevel(Level.L1, t.roles(), "oracle", Set.of());
-        RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, 1, true, style,
-                new SamplingParams(0, 0, 1, 4096, List.of(), 1), RewardMix.PAPER, 16);
+        RolloutConfig rc = new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                1,
+                true,
+                style,
+                new SamplingParams(0, 0, 1, 4096, List.of(), 1),
+                RewardMix.PAPER,
+                16);
         return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
                 .successRate();
     }
 
     @Test
     void configsNameTheGeneratorAndCannotMixItWithFiles() {
-        RunConfig.TaskSpec ok = new RunConfig.TaskSpec("code", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "functions"));
+        RunConfig.TaskSpec ok =
+                new RunConfig.TaskSpec("code", PromptStyle.COMPACT, 2, List.of(), Map.of("generator", "functions"));
         assertThat(Tasks.create(ok).problems(1).problems(Split.TEST, 0, 3)).hasSize(3);
-        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec("code", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "strings")))).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("task.options.generator").hasMessageContaining("functions");
-        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec("code", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "functions", "train", "x.jsonl")))).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "code", PromptStyle.COMPACT, 2, List.of(), Map.of("generator", "strings"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("task.options.generator")
+                .hasMessageContaining("functions");
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "code",
+                        PromptStyle.COMPACT,
+                        2,
+                        List.of(),
+                        Map.of("generator", "functions", "train", "x.jsonl"))))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("must be empty");
     }
 

@@ -20,11 +20,13 @@ class DatasetFilesTest {
 
     @Test
     void malformedJsonNamesFileAndLine() throws Exception {
-        Path p = write("bad.jsonl", "{\"question\": \"q\", \"answer\": \"1\"}\n\n{\"question\": \"q2\", \"answer\": }\n");
-        assertThatThrownBy(() -> DatasetFiles.read(p)).isInstanceOf(DatasetException.class)
-                .hasMessageContaining("bad.jsonl line 3").hasMessageContaining("not a JSON object");
+        Path p = write(
+                "bad.jsonl", "{\"question\": \"q\", \"answer\": \"1\"}\n\n{\"question\": \"q2\", \"answer\": }\n");
+        assertThatThrownBy(() -> DatasetFiles.read(p))
+                .isInstanceOf(DatasetException.class)
+                .hasMessageContaining("bad.jsonl line 3")
+                .hasMessageContaining("not a JSON object");
     }
-
 
     @Test
     void missingFilesAndUnknownFormatsAreNamed() throws Exception {

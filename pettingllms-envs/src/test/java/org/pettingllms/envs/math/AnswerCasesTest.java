@@ -28,16 +28,25 @@ class AnswerCasesTest {
 
     static List<Case> cases() throws IOException {
         try (InputStream in = AnswerCasesTest.class.getResourceAsStream("/math/answer-cases.txt")) {
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
             return java.util.stream.IntStream.range(0, lines.size())
                     .filter(i -> !lines.get(i).isBlank() && !lines.get(i).startsWith("#"))
                     .mapToObj(i -> {
                         String[] f = lines.get(i).split(" ⟂ ", -1);
-                        assertThat(f).as("line %d: class ⟂ text ⟂ reference ⟂ verdict", i + 1).hasSize(4);
+                        assertThat(f)
+                                .as("line %d: class ⟂ text ⟂ reference ⟂ verdict", i + 1)
+                                .hasSize(4);
                         assertThat(f[3].strip()).as("line %d verdict", i + 1).isIn("true", "false");
-                        return new Case(i + 1, f[0].strip(), f[1].replace("⏎", "\n"), f[2].strip(),
+                        return new Case(
+                                i + 1,
+                                f[0].strip(),
+                                f[1].replace("⏎", "\n"),
+                                f[2].strip(),
                                 Boolean.parseBoolean(f[3].strip()));
-                    }).toList();
+                    })
+                    .toList();
         }
     }
 
@@ -45,16 +54,19 @@ class AnswerCasesTest {
     @MethodSource("cases")
     void verdict(Case c) {
         AnswerChecker.Verdict v = AnswerChecker.check(c.text(), c.reference());
-        assertThat(v.correct()).as("%s: extracted '%s' (%s), normal forms '%s' / '%s', reason: %s", c, v.extracted(),
-                v.method(), v.candidate(), v.reference(), v.reason()).isEqualTo(c.expected());
+        assertThat(v.correct())
+                .as(
+                        "%s: extracted '%s' (%s), normal forms '%s' / '%s', reason: %s",
+                        c, v.extracted(), v.method(), v.candidate(), v.reference(), v.reason())
+                .isEqualTo(c.expected());
     }
 
     @Test
     void theTableHasTwoHundredCasesAndRightAndWrongPairsInEveryClass() throws IOException {
         List<Case> all = cases();
         assertThat(all).hasSizeGreaterThanOrEqualTo(200);
-        Map<String, Set<Boolean>> verdicts = all.stream().collect(Collectors.groupingBy(Case::kind,
-                Collectors.mapping(Case::expected, Collectors.toSet())));
+        Map<String, Set<Boolean>> verdicts = all.stream()
+                .collect(Collectors.groupingBy(Case::kind, Collectors.mapping(Case::expected, Collectors.toSet())));
         assertThat(verdicts).hasSizeGreaterThanOrEqualTo(15);
         verdicts.forEach((kind, v) -> assertThat(v).as(kind).containsExactlyInAnyOrder(true, false));
     }

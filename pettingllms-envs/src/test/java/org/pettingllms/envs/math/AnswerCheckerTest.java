@@ -183,7 +183,8 @@ class AnswerCheckerTest {
     @ParameterizedTest(name = "[{index}] {0} vs {1} -> {2}")
     @MethodSource("table")
     void equivalence(String candidate, String reference, boolean expected) {
-        assertThat(AnswerChecker.equivalent(candidate, reference)).as("%s vs %s", candidate, reference)
+        assertThat(AnswerChecker.equivalent(candidate, reference))
+                .as("%s vs %s", candidate, reference)
                 .isEqualTo(expected);
     }
 

@@ -7,8 +7,10 @@ import org.junit.jupiter.api.Test;
 class AnswerExtractorTest {
     @Test
     void theLastBoxedAnswerWinsAndKeepsNestedBraces() {
-        assertThat(AnswerExtractor.extract("first \\boxed{1}, then \\boxed{\\frac{1}{2}} done")).contains("\\frac{1}{2}");
-        assertThat(AnswerExtractor.extract("so \\boxed{\\left\\{1, \\sqrt{2}\\right\\}}.")).contains("\\left\\{1, \\sqrt{2}\\right\\}");
+        assertThat(AnswerExtractor.extract("first \\boxed{1}, then \\boxed{\\frac{1}{2}} done"))
+                .contains("\\frac{1}{2}");
+        assertThat(AnswerExtractor.extract("so \\boxed{\\left\\{1, \\sqrt{2}\\right\\}}."))
+                .contains("\\left\\{1, \\sqrt{2}\\right\\}");
         assertThat(AnswerExtractor.extract("\\fbox{7}")).contains("7");
     }
 
@@ -20,7 +22,8 @@ class AnswerExtractorTest {
 
     @Test
     void gsm8kHashesAreUsedBeforeTheLastNumber() {
-        assertThat(AnswerExtractor.extract("She makes 9 * 2 = 18 dollars.\n#### 18\nThat took 3 steps")).contains("18");
+        assertThat(AnswerExtractor.extract("She makes 9 * 2 = 18 dollars.\n#### 18\nThat took 3 steps"))
+                .contains("18");
     }
 
     @Test

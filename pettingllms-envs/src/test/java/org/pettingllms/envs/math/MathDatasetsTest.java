@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.envs.math.MathRows;
 import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.testkit.SharedFiles;
 
@@ -34,7 +33,8 @@ class MathDatasetsTest {
 
     @Test
     void worksAndListsAreReducedToTheFinalAnswer() {
-        assertThat(MathRows.load(math("minerva_math.test.jsonl")).get(0).answer()).isEqualTo("1.6");
+        assertThat(MathRows.load(math("minerva_math.test.jsonl")).get(0).answer())
+                .isEqualTo("1.6");
         List<MathItem> ob = MathRows.load(math("olympiadbench.test.jsonl"));
         assertThat(ob.get(0).answer()).isEqualTo("2");
         assertThat(ob.get(1).answer()).isEqualTo("\\frac{1}{2 n+2}");
@@ -43,12 +43,14 @@ class MathDatasetsTest {
 
     @Test
     void theReferenceOfEveryProblemIsEquivalentToItself() {
-        for (String f : List.of("aime24.test.jsonl", "amc23.test.jsonl", "minerva_math.test.jsonl",
-                "olympiadbench.test.jsonl")) {
+        for (String f : List.of(
+                "aime24.test.jsonl", "amc23.test.jsonl", "minerva_math.test.jsonl", "olympiadbench.test.jsonl")) {
             for (MathItem i : MathRows.load(math(f))) {
-                assertThat(AnswerChecker.equivalent(i.answer(), i.answer())).as("%s %s: %s", f, i.id(), i.answer())
+                assertThat(AnswerChecker.equivalent(i.answer(), i.answer()))
+                        .as("%s %s: %s", f, i.id(), i.answer())
                         .isTrue();
-                assertThat(AnswerChecker.equivalent(MathOracle.wrongAnswer(i.answer()), i.answer())).isFalse();
+                assertThat(AnswerChecker.equivalent(MathOracle.wrongAnswer(i.answer()), i.answer()))
+                        .isFalse();
             }
         }
     }

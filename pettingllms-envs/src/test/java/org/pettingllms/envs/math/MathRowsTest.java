@@ -23,10 +23,12 @@ class MathRowsTest {
     @Test
     void missingAndEmptyFieldsNameTheField() throws Exception {
         Path p = write("m.jsonl", "{\"question\": \"q\", \"answer\": \"1\"}\n{\"question\": \"q2\"}\n");
-        assertThatThrownBy(() -> MathRows.load(p)).hasMessageContaining("m.jsonl line 2")
+        assertThatThrownBy(() -> MathRows.load(p))
+                .hasMessageContaining("m.jsonl line 2")
                 .hasMessageContaining("gt | final_answer | answer | solution");
         Path q = write("e.jsonl", "{\"problem\": \"\", \"answer\": \"1\"}\n");
-        assertThatThrownBy(() -> MathRows.load(q)).hasMessageContaining("e.jsonl line 1: field 'problem'")
+        assertThatThrownBy(() -> MathRows.load(q))
+                .hasMessageContaining("e.jsonl line 1: field 'problem'")
                 .hasMessageContaining("expected non-empty text");
         Path s = write("s.jsonl", "{\"problem\": \"p\", \"solution\": \"no box here\"}\n");
         assertThatThrownBy(() -> MathRows.load(s)).hasMessageContaining("field 'solution' has no \\boxed{}");
@@ -34,14 +36,16 @@ class MathRowsTest {
 
     @Test
     void mathFieldNamesOfTheCommonLayouts() throws Exception {
-        Path p = write("m.jsonl", String.join("\n",
-                "{\"question\": \"gsm\", \"answer\": \"work\\n#### 1,000\"}",
-                "{\"problem\": \"boxed\", \"solution\": \"so \\\\boxed{\\\\frac{1}{2}}\"}",
-                "{\"problem\": \"gt\", \"gt\": 7}",
-                "{\"question\": \"ob\", \"final_answer\": [\"$3$\", \"$4$\"], \"context\": \"Given x.\"}"));
+        Path p = write(
+                "m.jsonl",
+                String.join(
+                        "\n",
+                        "{\"question\": \"gsm\", \"answer\": \"work\\n#### 1,000\"}",
+                        "{\"problem\": \"boxed\", \"solution\": \"so \\\\boxed{\\\\frac{1}{2}}\"}",
+                        "{\"problem\": \"gt\", \"gt\": 7}",
+                        "{\"question\": \"ob\", \"final_answer\": [\"$3$\", \"$4$\"], \"context\": \"Given x.\"}"));
         List<MathRows.MathItem> items = MathRows.load(p);
         assertThat(items).extracting(MathRows.MathItem::answer).containsExactly("1,000", "\\frac{1}{2}", "7", "3, 4");
         assertThat(items.get(3).question()).isEqualTo("Given x.\n\nob");
     }
-
 }

@@ -13,16 +13,15 @@ import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.envs.math.MathRows;
 import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.testkit.TaskContract;
@@ -52,20 +51,31 @@ class MathTaskTest {
     void toolRewardIsOneIfCorrectZeroIfWrongMinusOneWithoutOutput() {
         MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
         MathState s = start(t);
-        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(1/2)\n```")).reward().local()).isEqualTo(1);
-        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(2)\n```")).reward().local()).isEqualTo(0);
-        assertThat(t.step(s, "tool", Completion.ofText("```python\nx = 1\n```")).reward().local()).isEqualTo(-1);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(1/2)\n```"))
+                        .reward()
+                        .local())
+                .isEqualTo(1);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nprint(2)\n```"))
+                        .reward()
+                        .local())
+                .isEqualTo(0);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\nx = 1\n```"))
+                        .reward()
+                        .local())
+                .isEqualTo(-1);
         Transition<MathState> crash = t.step(s, "tool", Completion.ofText("```python\n1/0\n```"));
         assertThat(crash.reward().local()).isEqualTo(-1);
         assertThat(crash.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
         assertThat(crash.next().tool().output()).contains("ZeroDivisionError");
-        assertThat(t.step(s, "tool", Completion.ofText("the answer is 1/2")).outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+        assertThat(t.step(s, "tool", Completion.ofText("the answer is 1/2")).outcome())
+                .isEqualTo(StepOutcome.UNPARSEABLE);
     }
 
     @Test
     void reasonerEarnsLocalAndTeamRewardAndTheEpisodeEndsWhenAnswersAgree() {
         MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
-        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```")).next();
+        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```"))
+                .next();
         Transition<MathState> agree = t.step(afterTool, "reasoner", Completion.ofText("so \\boxed{\\frac12}"));
         assertThat(agree.reward().local()).isEqualTo(1);
         assertThat(agree.reward().team()).isEqualTo(1);
@@ -76,14 +86,19 @@ class MathTaskTest {
         assertThat(disagree.done()).isFalse();
         assertThat(disagree.success()).isFalse();
         assertThat(t.prompt(disagree.next(), "tool", 1, PromptStyle.CHAT).text())
-                .contains("Reasoning agent's latest solution", "Its answer: 2", "Code agent's latest program",
-                        "print(0.5)", "If one is right");
+                .contains(
+                        "Reasoning agent's latest solution",
+                        "Its answer: 2",
+                        "Code agent's latest program",
+                        "print(0.5)",
+                        "If one is right");
     }
 
     @Test
     void theReasonerSeesTheToolsAnswerOfTheSameTurn() {
         MathTask t = task(List.of("tool", "reasoner"), List.of(HALF));
-        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```")).next();
+        MathState afterTool = t.step(start(t), "tool", Completion.ofText("```python\nprint(0.5)\n```"))
+                .next();
         assertThat(t.prompt(afterTool, "reasoner", 0, PromptStyle.CHAT).text()).contains("Its output: 0.5");
     }
 
@@ -96,10 +111,16 @@ class MathTaskTest {
     }
 
     static double evaluate(MathTask t, TextPolicy policy, List<Problem> problems) {
-        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle",
-                java.util.Set.of());
-        RolloutConfig rc = new RolloutConfig(RolloutConfig.Mode.PARALLEL, 1, true, PromptStyle.CHAT,
-                new SamplingParams(0, 0, 1, 4096, List.of(), 1), RewardMix.PAPER, 16);
+        PolicyMap pm = PolicyMap.forLevel(
+                t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", java.util.Set.of());
+        RolloutConfig rc = new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                1,
+                true,
+                PromptStyle.CHAT,
+                new SamplingParams(0, 0, 1, 4096, List.of(), 1),
+                RewardMix.PAPER,
+                16);
         return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
                 .successRate();
     }

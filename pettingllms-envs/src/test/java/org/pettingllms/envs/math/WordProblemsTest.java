@@ -49,7 +49,11 @@ class WordProblemsTest {
     }
 
     static MathTask task(List<String> roles) {
-        return new MathTask(roles, 2, new Items.Generated<>(WordProblems.NAME, s -> WordProblems.of(s).item()), box,
+        return new MathTask(
+                roles,
+                2,
+                new Items.Generated<>(WordProblems.NAME, s -> WordProblems.of(s).item()),
+                box,
                 Duration.ofSeconds(10));
     }
 
@@ -89,7 +93,8 @@ class WordProblemsTest {
         WordProblem p = firstMoved();
         assertThat(p.item().question()).contains("Before all that, ").endsWith(" have now?");
         assertThat(p.item().question().indexOf(p.steps().get(0).words()))
-                .as("the first step is written last").isGreaterThan(p.item().question().indexOf(p.steps().get(1).words()));
+                .as("the first step is written last")
+                .isGreaterThan(p.item().question().indexOf(p.steps().get(1).words()));
     }
 
     static WordProblem firstMoved() {
@@ -117,7 +122,8 @@ class WordProblemsTest {
                 }
                 boolean written = rng.nextBoolean();
                 long mirror = WordProblems.output(p, misread, written);
-                assertThat(run(WordProblems.program(p, misread, written))).as("seed %d", s)
+                assertThat(run(WordProblems.program(p, misread, written)))
+                        .as("seed %d", s)
                         .isEqualTo(Long.toString(mirror));
                 checked++;
                 boolean anyMisread = written && p.moved();
@@ -153,8 +159,10 @@ class WordProblemsTest {
             List<Demo> demos = t.demonstrations(p, PromptStyle.COMPACT, settings, rng);
             assertThat(demos).extracting(Demo::role).containsExactly("tool", "reasoner");
             WordProblem wp = WordProblems.of(p.seed());
-            assertThat(demos.get(0).prompt().text()).isEqualTo("math-v1 tool\n" + wp.item().question() + "\n>");
-            Matcher printed = Pattern.compile("\ntool: (-?\\d+)\n>$").matcher(demos.get(1).prompt().text());
+            assertThat(demos.get(0).prompt().text())
+                    .isEqualTo("math-v1 tool\n" + wp.item().question() + "\n>");
+            Matcher printed = Pattern.compile("\ntool: (-?\\d+)\n>$")
+                    .matcher(demos.get(1).prompt().text());
             assertThat(printed.find()).isTrue();
             right += printed.group(1).equals(wp.item().answer()) ? 1 : 0;
             adopted += demos.get(1).answer().equals("\\boxed{" + printed.group(1) + "}") ? 1 : 0;
@@ -197,11 +205,14 @@ class WordProblemsTest {
     void theSingleAgentDemonstratesItsOwnSolutionOnItsOwnPrompt() {
         MathTask alone = task(List.of("reasoner"));
         Problem p = problems(alone, Split.TRAIN, 1).get(0);
-        List<Demo> demos = alone.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(0, 0.5),
-                new SplittableRandom(1));
+        List<Demo> demos = alone.demonstrations(
+                p, PromptStyle.COMPACT, new Demonstrations.Settings(0, 0.5), new SplittableRandom(1));
         assertThat(demos).hasSize(1);
-        assertThat(demos.get(0).prompt().text()).startsWith("math-v1 reasoner\n").doesNotContain("tool: ");
-        assertThat(demos.get(0).answer()).endsWith("\\boxed{" + WordProblems.of(p.seed()).answer() + "}");
+        assertThat(demos.get(0).prompt().text())
+                .startsWith("math-v1 reasoner\n")
+                .doesNotContain("tool: ");
+        assertThat(demos.get(0).answer())
+                .endsWith("\\boxed{" + WordProblems.of(p.seed()).answer() + "}");
     }
 
     @Test
@@ -215,7 +226,10 @@ class WordProblemsTest {
         assertThat(right.reward().local()).isEqualTo(1);
         assertThat(t.prompt(right.next(), "reasoner", 0, PromptStyle.COMPACT).text())
                 .endsWith("\ntool: " + wp.answer() + "\n>");
-        assertThat(t.step(s, "tool", Completion.ofText("```python\n" + program + "```")).reward().local()).isEqualTo(1);
+        assertThat(t.step(s, "tool", Completion.ofText("```python\n" + program + "```"))
+                        .reward()
+                        .local())
+                .isEqualTo(1);
         Transition<MathState> prose = t.step(s, "tool", Completion.ofText("the answer is " + wp.answer()));
         assertThat(prose.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
         assertThat(prose.reward().local()).isEqualTo(-1);
@@ -229,21 +243,29 @@ class WordProblemsTest {
     void theOracleTeamSolvesGeneratedProblemsAndTheWrongTeamNone() {
         MathTask t = task(List.of("tool", "reasoner"));
         List<Problem> test = problems(t, Split.TEST, 20);
-        List<MathItem> items = test.stream().map(p -> WordProblems.of(p.seed()).item()).toList();
+        List<MathItem> items =
+                test.stream().map(p -> WordProblems.of(p.seed()).item()).toList();
         assertThat(MathTaskTest.evaluate(t, new MathOracle(items, false), test)).isEqualTo(1.0);
         assertThat(MathTaskTest.evaluate(t, new MathOracle(items, true), test)).isEqualTo(0.0);
     }
 
     @Test
     void configsNameTheGeneratorAndCannotMixItWithFiles() {
-        RunConfig.TaskSpec ok = new RunConfig.TaskSpec("math", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "arithmetic"));
+        RunConfig.TaskSpec ok =
+                new RunConfig.TaskSpec("math", PromptStyle.COMPACT, 2, List.of(), Map.of("generator", "arithmetic"));
         assertThat(Tasks.create(ok).problems(1).problems(Split.TEST, 0, 3)).hasSize(3);
-        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec("math", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "algebra")))).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("task.options.generator").hasMessageContaining("arithmetic");
-        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec("math", PromptStyle.COMPACT, 2, List.of(),
-                Map.of("generator", "arithmetic", "test", "x.jsonl")))).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "math", PromptStyle.COMPACT, 2, List.of(), Map.of("generator", "algebra"))))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("task.options.generator")
+                .hasMessageContaining("arithmetic");
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "math",
+                        PromptStyle.COMPACT,
+                        2,
+                        List.of(),
+                        Map.of("generator", "arithmetic", "test", "x.jsonl"))))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("must be empty");
     }
 

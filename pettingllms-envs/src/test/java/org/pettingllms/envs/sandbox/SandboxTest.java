@@ -66,7 +66,9 @@ class SandboxTest {
 
     @Test
     void aMemoryHogStopsAtTheMemoryLimit() {
-        Execution e = box.run("x = bytearray(2 * 1024 ** 3)\nprint('allocated')", "",
+        Execution e = box.run(
+                "x = bytearray(2 * 1024 ** 3)\nprint('allocated')",
+                "",
                 box.limits().withMemoryBytes(256L << 20));
         assertThat(e.status()).isEqualTo(Execution.Status.MEMORY_LIMIT);
         assertThat(e.stdout()).doesNotContain("allocated");
@@ -74,8 +76,11 @@ class SandboxTest {
 
     @Test
     void hundredMegabytesOfOutputAreCutAtTheCapAndTheProgramKilled() {
-        Execution e = box.run("import sys\nfor _ in range(100):\n    sys.stdout.write('x' * (1 << 20))\n"
-                + "print('finished', file=sys.stderr)", "", box.limits().withOutputBytes(64 * 1024));
+        Execution e = box.run(
+                "import sys\nfor _ in range(100):\n    sys.stdout.write('x' * (1 << 20))\n"
+                        + "print('finished', file=sys.stderr)",
+                "",
+                box.limits().withOutputBytes(64 * 1024));
         assertThat(e.status()).isEqualTo(Execution.Status.OUTPUT_LIMIT);
         assertThat(e.stdout()).hasSize(64 * 1024);
         assertThat(e.stderr()).doesNotContain("finished");
@@ -84,8 +89,8 @@ class SandboxTest {
     @Test
     void filesAreLimitedInSizeAndTheDirectoryIsRemoved() {
         SandboxLimits small = new SandboxLimits(Duration.ofSeconds(4), 4, 1L << 30, 1 << 20, 32, 1 << 20);
-        Execution e = box.run("import os\nprint(os.getcwd(), flush=True)\nopen('big', 'wb').write(b'0' * (8 << 20))",
-                "", small);
+        Execution e = box.run(
+                "import os\nprint(os.getcwd(), flush=True)\nopen('big', 'wb').write(b'0' * (8 << 20))", "", small);
         assertThat(e.status()).isEqualTo(Execution.Status.ERROR);
         assertThat(e.stderr()).contains("File too large");
         assertThat(Path.of(e.stdout().strip())).doesNotExist();
@@ -172,8 +177,13 @@ class SandboxTest {
     void aProgramSearchingTheFileSystemFindsNoBenchmarkFilesAndNoOtherDirectory(@TempDir Path otherRun)
             throws Exception {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
-        Path datasets = org.pettingllms.testkit.SharedFiles.shared().resolve("datasets").toAbsolutePath().normalize();
-        assertThat(datasets).as("the answers a program must not read exist on this machine").isDirectory();
+        Path datasets = org.pettingllms.testkit.SharedFiles.shared()
+                .resolve("datasets")
+                .toAbsolutePath()
+                .normalize();
+        assertThat(datasets)
+                .as("the answers a program must not read exist on this machine")
+                .isDirectory();
         Path secret = otherRun.resolve("answers.txt");
         Files.writeString(secret, "42");
         String search = """
@@ -190,13 +200,18 @@ class SandboxTest {
                     print(open(%s).read())
                 except OSError as e:
                     print('refused', type(e).__name__)
-                """.formatted(py(datasets), py(Path.of(".").toAbsolutePath().normalize()),
-                py(Path.of(System.getProperty("user.home"))), py(secret));
+                """.formatted(
+                        py(datasets),
+                        py(Path.of(".").toAbsolutePath().normalize()),
+                        py(Path.of(System.getProperty("user.home"))),
+                        py(secret));
         Execution e = box.run(search, "");
         assertThat(e.ok()).as(e.summary()).isTrue();
         List<String> lines = e.stdout().lines().toList();
         assertThat(lines.get(0)).as("benchmark files found").startsWith("0 ");
-        assertThat(lines.get(1)).as("the datasets, the project, the home directory").isEqualTo("False False False");
+        assertThat(lines.get(1))
+                .as("the datasets, the project, the home directory")
+                .isEqualTo("False False False");
         assertThat(lines.get(2)).as("another run's directory").isEqualTo("refused FileNotFoundError");
     }
 
@@ -207,7 +222,9 @@ class SandboxTest {
     @Test
     void aForkBombIsContainedAndLeavesNoProcessBehind() {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
-        Execution e = box.run("import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass", "",
+        Execution e = box.run(
+                "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass",
+                "",
                 box.limits().withWallTime(Duration.ofSeconds(2)));
         assertThat(e.status()).isIn(Execution.Status.TIMEOUT, Execution.Status.ERROR);
         assertThat(sandboxUserProcesses()).isZero();
@@ -235,14 +252,16 @@ class SandboxTest {
     /** Processes owned by the sandbox users, read from /proc. */
     private static long sandboxUserProcesses() {
         try (var procs = Files.list(Path.of("/proc"))) {
-            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit)).filter(p -> {
-                try {
-                    int uid = (Integer) Files.getAttribute(p, "unix:uid");
-                    return uid >= Isolation.BASE_UID && uid < Isolation.BASE_UID + 64;
-                } catch (Exception gone) {
-                    return false;
-                }
-            }).count();
+            return procs.filter(p -> p.getFileName().toString().chars().allMatch(Character::isDigit))
+                    .filter(p -> {
+                        try {
+                            int uid = (Integer) Files.getAttribute(p, "unix:uid");
+                            return uid >= Isolation.BASE_UID && uid < Isolation.BASE_UID + 64;
+                        } catch (Exception gone) {
+                            return false;
+                        }
+                    })
+                    .count();
         } catch (Exception e) {
             throw new AssertionError(e);
         }

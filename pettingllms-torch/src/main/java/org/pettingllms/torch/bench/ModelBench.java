@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.LoraSettings;
 import org.pettingllms.torch.engine.PolicyRegistry;
@@ -24,7 +25,6 @@ import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.sampling.Generator;
-import org.pettingllms.core.backend.OptimParams;
 
 /**
  * Engine throughput, as numbers: the machine's float32 matmul peak, prefill and KV-cache decode tokens/s (and
@@ -35,20 +35,21 @@ import org.pettingllms.core.backend.OptimParams;
  * left out, as usual.
  */
 public final class ModelBench {
-    private ModelBench() {
-    }
+    private ModelBench() {}
 
     public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
         double peak = matmulPeakGflops(seconds);
         out.put("matmul_peak_gflops", round(peak));
-        DecoderModel loaded = modelDir != null ? DecoderModel.load(modelDir, Device.cpu())
+        DecoderModel loaded = modelDir != null
+                ? DecoderModel.load(modelDir, Device.cpu())
                 : DecoderModel.random(cfg, 1, Device.cpu());
         try (PolicyRegistry reg = new PolicyRegistry(Map.of("bench", loaded), LoraSettings.DEFAULT, 1)) {
             DecoderModel model = reg.model("bench");
             ModelConfig c = model.config();
             long params = model.parameterCount();
-            long matmulParams = params - (long) c.vocabSize() * c.hiddenSize() // the embedding lookup is not a matmul
+            long matmulParams = params
+                    - (long) c.vocabSize() * c.hiddenSize() // the embedding lookup is not a matmul
                     + (c.tieWordEmbeddings() ? (long) c.vocabSize() * c.hiddenSize() : 0);
             out.put("model", modelDir != null ? modelDir.toString() : "random " + c.modelType());
             out.put("parameters", params);
@@ -134,12 +135,12 @@ public final class ModelBench {
             prefillOnly = Math.min(prefillOnly, seconds(() -> Generator.generate(model, requests(prompts, 1))));
             full = Math.min(full, seconds(() -> Generator.generate(model, requests(prompts, newTokens))));
         }
-        return new DecodeRates((double) batch * (newTokens - 1) / (full - prefillOnly), (double) batch * newTokens / full);
+        return new DecodeRates(
+                (double) batch * (newTokens - 1) / (full - prefillOnly), (double) batch * newTokens / full);
     }
 
     /** Tokens/s of the decode steps alone and of whole generations (prefill included). */
-    record DecodeRates(double decode, double generate) {
-    }
+    record DecodeRates(double decode, double generate) {}
 
     private static List<Generator.Request> requests(List<int[]> prompts, int newTokens) {
         List<Generator.Request> reqs = new ArrayList<>();
@@ -177,7 +178,9 @@ public final class ModelBench {
                     start = System.nanoTime();
                     tokens = 0;
                 }
-                tokens += learner.forwardBackward(policy, batch, LossConfig.DEFAULT).tokens() + 32L * batch.size();
+                tokens += learner.forwardBackward(policy, batch, LossConfig.DEFAULT)
+                                .tokens()
+                        + 32L * batch.size();
                 learner.optimStep(policy, adamW);
                 if (i >= 2 && System.nanoTime() - start > seconds * 1e9 / 2) {
                     return tokens / ((System.nanoTime() - start) / 1e9);
@@ -234,21 +237,22 @@ public final class ModelBench {
         java.util.concurrent.ExecutorService sampler = java.util.concurrent.Executors.newSingleThreadExecutor(
                 r -> Thread.ofPlatform().name("bench-sampler").daemon().unstarted(r));
         try (TorchLearner unshared = new TorchLearner(reg, new TrainSettings(16, false, false));
-             TorchLearner shared = new TorchLearner(reg, new TrainSettings(16, false, true))) {
+                TorchLearner shared = new TorchLearner(reg, new TrainSettings(16, false, true))) {
             sampler.submit(() -> Torch.setThreadsOfThisThread(1)).get();
             TorchLearner[] learners = {unshared, shared};
             // unshared and shared alternate, so that a slow spell of the machine does not favour one of them
             for (int rep = 0; rep < TREE_WARMUP + TREE_ROUNDS; rep++) {
                 int round = rep - TREE_WARMUP; // negative: a warm-up round
                 sampler.submit(() -> {
-                    for (int s = 0; s < 2; s++) {
-                        boolean share = s == 1;
-                        double t = seconds(() -> Generator.generate(model, reqs, share));
-                        if (round >= 0) {
-                            sample[s][round] = t;
-                        }
-                    }
-                }).get();
+                            for (int s = 0; s < 2; s++) {
+                                boolean share = s == 1;
+                                double t = seconds(() -> Generator.generate(model, reqs, share));
+                                if (round >= 0) {
+                                    sample[s][round] = t;
+                                }
+                            }
+                        })
+                        .get();
                 for (int s = 0; s < 2; s++) {
                     boolean share = s == 1;
                     TorchLearner learner = learners[s];

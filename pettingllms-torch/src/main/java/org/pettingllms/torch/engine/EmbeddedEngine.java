@@ -7,16 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.torch.Torch;
-import org.pettingllms.torch.model.DecoderModel;
-import org.pettingllms.torch.model.Presets;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.Presets;
 
 /**
  * The embedded engine of a run: models loaded for the run's policies (one per distinct model; L3 gets one copy
@@ -40,13 +40,17 @@ public final class EmbeddedEngine implements AutoCloseable {
     public record Settings(String model, RunConfig.Engine engine, long seed, TrainSettings train) {
         /** A run's settings. */
         public static Settings of(RunConfig cfg) {
-            return new Settings(cfg.policy().model(), cfg.engine(), cfg.run().seed(),
+            return new Settings(
+                    cfg.policy().model(),
+                    cfg.engine(),
+                    cfg.run().seed(),
                     new TrainSettings(cfg.train().microBatchSize(), cfg.train().klCoef() > 0));
         }
 
         /** One model served on a device, every other setting as the defaults give it. */
         public static Settings serving(String model, String device) {
-            RunConfig.Engine engine = ConfigLoader.defaultSection("engine", RunConfig.Engine.class).onDevice(device);
+            RunConfig.Engine engine = ConfigLoader.defaultSection("engine", RunConfig.Engine.class)
+                    .onDevice(device);
             RunConfig.Run run = ConfigLoader.defaultSection("run", RunConfig.Run.class);
             RunConfig.Train train = ConfigLoader.defaultSection("train", RunConfig.Train.class);
             return new Settings(model, engine, run.seed(), new TrainSettings(train.microBatchSize(), false));
@@ -56,7 +60,11 @@ public final class EmbeddedEngine implements AutoCloseable {
     private EmbeddedEngine(PolicyRegistry registry, Map<String, TextCodec> codecs, Settings settings) {
         this.registry = registry;
         this.codecs = codecs;
-        this.sampler = new TorchSampler(registry, this::codec, settings.engine().maxBatchRows(), 2000,
+        this.sampler = new TorchSampler(
+                registry,
+                this::codec,
+                settings.engine().maxBatchRows(),
+                2000,
                 settings.engine().samplerThreads());
         this.learner = new TorchLearner(registry, settings.train());
     }
@@ -89,12 +97,15 @@ public final class EmbeddedEngine implements AutoCloseable {
                 DecoderModel m = DecoderModel.load(dir, device);
                 models.put(name, m);
                 // the character codec's own tokenizer.json (for other tools) is read by the codec itself
-                codecs.put(name, Files.exists(dir.resolve("tokenizer.json")) && !CharCodec.describes(dir)
-                        ? HfTokenizerCodec.load(dir, m.config().eosTokenId()) : new CharCodec());
+                codecs.put(
+                        name,
+                        Files.exists(dir.resolve("tokenizer.json")) && !CharCodec.describes(dir)
+                                ? HfTokenizerCodec.load(dir, m.config().eosTokenId())
+                                : new CharCodec());
             }
         }
-        PolicyRegistry reg = new PolicyRegistry(models, new LoraSettings(e.loraRank(), e.loraAlpha(), e.loraTargets()),
-                settings.seed());
+        PolicyRegistry reg = new PolicyRegistry(
+                models, new LoraSettings(e.loraRank(), e.loraAlpha(), e.loraTargets()), settings.seed());
         return new EmbeddedEngine(reg, codecs, settings);
     }
 

@@ -42,8 +42,15 @@ public final class PolicyRegistry implements AutoCloseable {
             return null;
         }
         // seeded by the adapter's name, not the model's path: moving the model directory keeps a run reproducible
-        return adapters.computeIfAbsent(ref, r -> LoraAdapter.create(r.adapter(), model(r.model()), lora.rank(),
-                lora.alpha(), lora.targetModules(), org.pettingllms.core.util.Seeds.derive(seed, "adapter", r.adapter())));
+        return adapters.computeIfAbsent(
+                ref,
+                r -> LoraAdapter.create(
+                        r.adapter(),
+                        model(r.model()),
+                        lora.rank(),
+                        lora.alpha(),
+                        lora.targetModules(),
+                        org.pettingllms.core.util.Seeds.derive(seed, "adapter", r.adapter())));
     }
 
     /**

@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
-import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
 import org.pettingllms.torch.train.AdamW;
-import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.torch.train.PpoLoss;
 import org.pettingllms.torch.train.SequenceBatch;
 
@@ -39,7 +39,7 @@ final class PolicyTrainer implements AutoCloseable {
     private final DecoderModel reference;
 
     /** Runs between each micro-batch's forward and backward pass: a test seam (a test collects garbage there). */
-    static volatile Runnable betweenForwardAndBackward = () -> { };
+    static volatile Runnable betweenForwardAndBackward = () -> {};
 
     /** Made before any update of the policy (and before a checkpoint is restored into it), so a frozen reference
      * copy holds the base weights. */
@@ -67,7 +67,8 @@ final class PolicyTrainer implements AutoCloseable {
     }
 
     Learner.LossStats forwardBackward(List<TrainExample> batch, LossConfig cfg) {
-        long totalTokens = batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
+        long totalTokens =
+                batch.stream().mapToLong(e -> e.completionTokens().size()).sum();
         if (batch.isEmpty() || totalTokens == 0) {
             return new Learner.LossStats(0, 0, 0, 0, 0, 0);
         }
@@ -80,10 +81,12 @@ final class PolicyTrainer implements AutoCloseable {
         batch = samePromptsTogether(batch);
         for (int from = 0; from < batch.size(); from += micro) {
             List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + micro));
-            long chunkTokens = chunk.stream().mapToLong(e -> e.completionTokens().size()).sum();
+            long chunkTokens =
+                    chunk.stream().mapToLong(e -> e.completionTokens().size()).sum();
             // weights that make the accumulated gradient equal the gradient of the whole mini-batch's loss
             double weight = cfg.aggregation() == LossConfig.Aggregation.TOKEN_MEAN
-                    ? (double) chunkTokens / totalTokens : (double) chunk.size() / batch.size();
+                    ? (double) chunkTokens / totalTokens
+                    : (double) chunk.size() / batch.size();
             StepResult r = step(chunk, cfg, weight);
             loss += r.lossValue() * weight;
             clip += r.clipFraction() * chunkTokens;
@@ -103,10 +106,12 @@ final class PolicyTrainer implements AutoCloseable {
         List<FloatSeq> out = new ArrayList<>(batch.size());
         for (int from = 0; from < batch.size(); from += settings.microBatchSize()) {
             List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + settings.microBatchSize()));
-            List<int[]> completions = chunk.stream().map(e -> e.completionTokens().toArray()).toList();
-            SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
-                    completions);
-            try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager scope = model.manager().newSubManager()) {
+            List<int[]> completions =
+                    chunk.stream().map(e -> e.completionTokens().toArray()).toList();
+            SequenceBatch sb = new SequenceBatch(
+                    chunk.stream().map(e -> e.promptTokens().toArray()).toList(), completions);
+            try (Torch.NoGradients noGrad = Torch.noGradients();
+                    NDManager scope = model.manager().newSubManager()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
                 float[] all = lp.logprobs().toFloatArray();
                 for (int r = 0; r < chunk.size(); r++) {
@@ -126,11 +131,13 @@ final class PolicyTrainer implements AutoCloseable {
         double loss = 0;
         List<TrainExample> grouped = samePromptsTogether(batch);
         for (int from = 0; from < grouped.size(); from += settings.microBatchSize()) {
-            List<TrainExample> chunk = grouped.subList(from, Math.min(grouped.size(), from + settings.microBatchSize()));
-            SequenceBatch sb = new SequenceBatch(chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
+            List<TrainExample> chunk =
+                    grouped.subList(from, Math.min(grouped.size(), from + settings.microBatchSize()));
+            SequenceBatch sb = new SequenceBatch(
+                    chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
                     chunk.stream().map(e -> e.completionTokens().toArray()).toList());
             try (NDManager scope = model.manager().newSubManager();
-                 GradientCollector gc = Torch.engine().newGradientCollector()) {
+                    GradientCollector gc = Torch.engine().newGradientCollector()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
                 NDArray nll = lp.logprobs().mul(lp.mask()).sum().neg().div(Torch.scalar(scope, total)); // token mean
                 betweenForwardAndBackward.run();
@@ -152,15 +159,15 @@ final class PolicyTrainer implements AutoCloseable {
             return batch;
         }
         Map<org.pettingllms.core.data.IntSeq, List<TrainExample>> groups = new LinkedHashMap<>();
-        batch.forEach(e -> groups.computeIfAbsent(e.promptTokens(), k -> new ArrayList<>()).add(e));
+        batch.forEach(e ->
+                groups.computeIfAbsent(e.promptTokens(), k -> new ArrayList<>()).add(e));
         List<TrainExample> out = new ArrayList<>(batch.size());
         groups.values().forEach(out::addAll);
         return out;
     }
 
     /** Host values of one micro-batch's loss. */
-    private record StepResult(double lossValue, double clipFraction, double kl, double entropy, double logprobShift) {
-    }
+    private record StepResult(double lossValue, double clipFraction, double kl, double entropy, double logprobShift) {}
 
     private StepResult step(List<TrainExample> chunk, LossConfig cfg, double weight) {
         List<int[]> prompts = new ArrayList<>();
@@ -177,7 +184,7 @@ final class PolicyTrainer implements AutoCloseable {
         SequenceBatch sb = new SequenceBatch(prompts, completions);
         StepResult result;
         try (NDManager scope = model.manager().newSubManager();
-             GradientCollector gc = Torch.engine().newGradientCollector()) {
+                GradientCollector gc = Torch.engine().newGradientCollector()) {
             boolean share = settings.sharePrompts();
             SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, cfg.entropyCoef() > 0, share);
             NDArray oldLp = lp.align(scope, old);
@@ -188,11 +195,18 @@ final class PolicyTrainer implements AutoCloseable {
                     throw new IllegalStateException("klCoef > 0 on a fully fine-tuned policy needs a reference copy:"
                             + " create the learner with TrainSettings.klReference = true");
                 }
-                refLp = sb.logprobs(adapter != null ? model : reference, scope, null, false, share).logprobs()
+                refLp = sb.logprobs(adapter != null ? model : reference, scope, null, false, share)
+                        .logprobs()
                         .stopGradient(); // the same layout as lp: the sharing decision depends on the batch only
             }
-            PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, scope.create(adv, new Shape(chunk.size(), 1)),
-                    lp.mask(), refLp, lp.entropy(), cfg);
+            PpoLoss.Result r = PpoLoss.compute(
+                    lp.logprobs(),
+                    oldLp,
+                    scope.create(adv, new Shape(chunk.size(), 1)),
+                    lp.mask(),
+                    refLp,
+                    lp.entropy(),
+                    cfg);
             betweenForwardAndBackward.run();
             gc.backward(r.loss().mul(Torch.scalar(scope, weight)));
             result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy(), r.logprobShift());
@@ -203,7 +217,8 @@ final class PolicyTrainer implements AutoCloseable {
 
     /** Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients. */
     private void accumulateGradients() {
-        try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager tmp = manager.newSubManager()) {
+        try (Torch.NoGradients noGrad = Torch.noGradients();
+                NDManager tmp = manager.newSubManager()) {
             NDArray zero = tmp.create(0f);
             trainable.forEach((k, p) -> {
                 NDArray g = p.getGradient();

@@ -8,10 +8,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations;
@@ -34,8 +34,14 @@ public final class SupervisedTraining {
      *              role alone, its prompt without the other roles' answers), so that the base model's single agent
      *              is a weak player of its own prompt rather than one that never saw it
      */
-    public record Settings(int steps, int batch, double peakLr, Demonstrations.Settings demos, List<String> roles,
-                           Map<String, Double> keep, double alone) {
+    public record Settings(
+            int steps,
+            int batch,
+            double peakLr,
+            Demonstrations.Settings demos,
+            List<String> roles,
+            Map<String, Double> keep,
+            double alone) {
         public Settings {
             if (steps < 1 || batch < 1 || peakLr <= 0) {
                 throw new IllegalArgumentException("need steps >= 1, batch >= 1 and a positive learning rate");
@@ -47,8 +53,13 @@ public final class SupervisedTraining {
             keep = Map.copyOf(keep);
         }
 
-        public Settings(int steps, int batch, double peakLr, Demonstrations.Settings demos, List<String> roles,
-                        Map<String, Double> keep) {
+        public Settings(
+                int steps,
+                int batch,
+                double peakLr,
+                Demonstrations.Settings demos,
+                List<String> roles,
+                Map<String, Double> keep) {
             this(steps, batch, peakLr, demos, roles, keep, 0);
         }
     }
@@ -57,8 +68,8 @@ public final class SupervisedTraining {
      * A problem's demonstrations: the task's, and with probability {@code s.alone()} the single-agent task's too
      * (no random draw when that is 0, so that recipes written before it give the same data).
      */
-    public static List<Demonstrations.Demo> demonstrations(Task<?> task, Task<?> single, Problem p, PromptStyle style,
-                                                           Settings s, SplittableRandom rng) {
+    public static List<Demonstrations.Demo> demonstrations(
+            Task<?> task, Task<?> single, Problem p, PromptStyle style, Settings s, SplittableRandom rng) {
         List<Demonstrations.Demo> demos = new ArrayList<>(Demonstrations.of(task, p, style, s.demos(), rng));
         if (s.alone() > 0 && rng.nextDouble() < s.alone()) {
             demos.addAll(Demonstrations.of(single, p, style, s.demos(), rng));
@@ -71,12 +82,19 @@ public final class SupervisedTraining {
         void step(int step, int steps, double smoothedLoss);
     }
 
-    private SupervisedTraining() {
-    }
+    private SupervisedTraining() {}
 
     /** Trains {@code base} in place; returns the final smoothed loss. */
-    public static double run(Task<?> task, ProblemSource problems, PromptStyle style, TorchLearner learner,
-                             PolicyRef base, TextCodec codec, Settings s, long seed, Progress progress) {
+    public static double run(
+            Task<?> task,
+            ProblemSource problems,
+            PromptStyle style,
+            TorchLearner learner,
+            PolicyRef base,
+            TextCodec codec,
+            Settings s,
+            long seed,
+            Progress progress) {
         return run(task, null, problems, style, learner, base, codec, s, seed, progress);
     }
 
@@ -84,9 +102,17 @@ public final class SupervisedTraining {
      * As above; {@code single} is the task's single-agent form (its main role alone), whose demonstrations are
      * added for {@code s.alone()} of the problems (needs {@code single} when that is above 0).
      */
-    public static double run(Task<?> task, Task<?> single, ProblemSource problems, PromptStyle style,
-                             TorchLearner learner, PolicyRef base, TextCodec codec, Settings s, long seed,
-                             Progress progress) {
+    public static double run(
+            Task<?> task,
+            Task<?> single,
+            ProblemSource problems,
+            PromptStyle style,
+            TorchLearner learner,
+            PolicyRef base,
+            TextCodec codec,
+            Settings s,
+            long seed,
+            Progress progress) {
         if (s.alone() > 0 && single == null) {
             throw new IllegalArgumentException("single-agent demonstrations asked for, but no single-agent task");
         }
@@ -94,8 +120,8 @@ public final class SupervisedTraining {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations: it implements "
                     + "neither Demonstrations nor ScriptedPlay");
         }
-        LrSchedule schedule = new LrSchedule(LrSchedule.Kind.COSINE, s.peakLr(), Math.max(1, s.steps() / 20),
-                s.steps(), 0.1);
+        LrSchedule schedule =
+                new LrSchedule(LrSchedule.Kind.COSINE, s.peakLr(), Math.max(1, s.steps() / 20), s.steps(), 0.1);
         OptimParams adamW = OptimParams.adamW(s.peakLr(), 0.01, 1.0);
         SplittableRandom rng = new SplittableRandom(seed);
         double ema = Double.NaN;
@@ -106,22 +132,27 @@ public final class SupervisedTraining {
                     if (!s.roles().isEmpty() && !s.roles().contains(d.role())) {
                         continue;
                     }
-                    if (s.keep().containsKey(d.role()) && rng.nextDouble() >= s.keep().get(d.role())) {
+                    if (s.keep().containsKey(d.role())
+                            && rng.nextDouble() >= s.keep().get(d.role())) {
                         continue;
                     }
                     int[] answer = codec.encode(d.answer());
                     int[] completion = Arrays.copyOf(answer, answer.length + 1);
                     completion[answer.length] = codec.stopTokenIds()[0];
-                    examples.add(new TrainExample(IntSeq.of(codec.encode(d.prompt().text())), IntSeq.of(completion),
-                            FloatSeq.of(new float[completion.length]), 0));
+                    examples.add(new TrainExample(
+                            IntSeq.of(codec.encode(d.prompt().text())),
+                            IntSeq.of(completion),
+                            FloatSeq.of(new float[completion.length]),
+                            0));
                 }
             }
             if (examples.isEmpty()) {
-                throw new IllegalStateException("step " + (step + 1) + ": no demonstrations (roles "
-                        + s.roles() + " of " + task.roles() + ")");
+                throw new IllegalStateException(
+                        "step " + (step + 1) + ": no demonstrations (roles " + s.roles() + " of " + task.roles() + ")");
             }
             // similar lengths share a micro-batch: a short answer is not padded to a long program
-            examples.sort(Comparator.comparingInt(e -> e.promptTokens().size() + e.completionTokens().size()));
+            examples.sort(Comparator.comparingInt(
+                    e -> e.promptTokens().size() + e.completionTokens().size()));
             double loss = learner.forwardBackwardSupervised(base, examples).loss();
             learner.optimStep(base, adamW.withLearningRate(schedule.lr(step)));
             ema = Double.isNaN(ema) ? loss : 0.95 * ema + 0.05 * loss;

@@ -15,13 +15,13 @@ import java.util.concurrent.locks.Lock;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
-import org.pettingllms.torch.io.SafeTensors;
-import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
+import org.pettingllms.torch.model.DecoderModel;
 
 /**
  * The embedded learner: PPO-clip updates of the policies in a {@link PolicyRegistry}, full fine-tuning for a
@@ -110,10 +110,14 @@ public final class TorchLearner implements Learner, AutoCloseable {
                 t.model().save(tmp);
             }
             Map<String, Tensor> opt = new LinkedHashMap<>();
-            t.optimizer().state().forEach((k, a) -> opt.put(k, new Tensor(a.getShape().getShape(), a.toFloatArray())));
+            t.optimizer()
+                    .state()
+                    .forEach((k, a) -> opt.put(k, new Tensor(a.getShape().getShape(), a.toFloatArray())));
             SafeTensors.write(tmp.resolve("optimizer.safetensors"), opt);
-            ObjectNode state = JSON.createObjectNode().put("optimizer_steps", t.optimizerSteps())
-                    .put("weight_version", registry.version(policy)).put("policy", policy.toString());
+            ObjectNode state = JSON.createObjectNode()
+                    .put("optimizer_steps", t.optimizerSteps())
+                    .put("weight_version", registry.version(policy))
+                    .put("policy", policy.toString());
             Files.writeString(tmp.resolve("trainer_state.json"), state.toPrettyString());
         } finally {
             r.unlock();
@@ -145,7 +149,8 @@ public final class TorchLearner implements Learner, AutoCloseable {
                 for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
                     Tensor src = w.get(e.getKey());
                     if (src == null || src.numel() != e.getValue().getShape().size()) {
-                        throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
+                        throw new IOException(
+                                weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
                     }
                     DecoderModel.copyInto(e.getValue(), src.data());
                 }

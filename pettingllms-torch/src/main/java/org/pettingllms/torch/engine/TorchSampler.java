@@ -10,17 +10,17 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
-import org.pettingllms.torch.sampling.Generator;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.sampling.Generator;
 
 /**
  * The embedded sampler. Callers (concurrent episodes) call {@link #sample} as if alone; a single worker thread
@@ -37,17 +37,21 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     private final Thread worker;
     private volatile boolean closed;
 
-    private record Pending(PolicyRef policy, int[] prompt, List<Generator.Request> rows, TextCodec codec,
-                           SamplingParams params, CompletableFuture<List<Completion>> result) {
-    }
+    private record Pending(
+            PolicyRef policy,
+            int[] prompt,
+            List<Generator.Request> rows,
+            TextCodec codec,
+            SamplingParams params,
+            CompletableFuture<List<Completion>> result) {}
 
     /**
      * @param codecs       the text codec of a model name
      * @param maxBatchRows rows per generation batch
      * @param lingerMicros how long the worker waits for more requests after the first arrives
      */
-    public TorchSampler(PolicyRegistry registry, Function<String, TextCodec> codecs, int maxBatchRows,
-                        long lingerMicros) {
+    public TorchSampler(
+            PolicyRegistry registry, Function<String, TextCodec> codecs, int maxBatchRows, long lingerMicros) {
         this(registry, codecs, maxBatchRows, lingerMicros, 1);
     }
 
@@ -57,8 +61,12 @@ public final class TorchSampler implements Sampler, AutoCloseable {
      *                one (192 x 192 by 192 x 32: 65-132 us with 2 threads, 27-30 us with 1, 17-20 us on the starting
      *                thread; 2 cores), and decoding is all small matmuls; a large model on many cores wants more
      */
-    public TorchSampler(PolicyRegistry registry, Function<String, TextCodec> codecs, int maxBatchRows,
-                        long lingerMicros, int threads) {
+    public TorchSampler(
+            PolicyRegistry registry,
+            Function<String, TextCodec> codecs,
+            int maxBatchRows,
+            long lingerMicros,
+            int threads) {
         this.registry = registry;
         this.codecs = codecs;
         this.maxBatchRows = maxBatchRows;
@@ -93,8 +101,15 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         TextCodec codec = codecs.apply(policy.model());
         List<Generator.Request> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            rows.add(new Generator.Request(ids, registry.adapter(policy), params.temperature(), params.topK(),
-                    params.topP(), params.maxTokens(), codec.stopTokenIds(), stopCheck(codec, params.stop()),
+            rows.add(new Generator.Request(
+                    ids,
+                    registry.adapter(policy),
+                    params.temperature(),
+                    params.topK(),
+                    params.topP(),
+                    params.maxTokens(),
+                    codec.stopTokenIds(),
+                    stopCheck(codec, params.stop()),
                     Seeds.derive(params.seed(), i)));
         }
         CompletableFuture<List<Completion>> f = new CompletableFuture<>();
@@ -150,7 +165,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
 
     private void run(List<Pending> batch) {
         Map<String, List<Pending>> byModel = new LinkedHashMap<>();
-        batch.forEach(p -> byModel.computeIfAbsent(p.policy().model(), k -> new ArrayList<>()).add(p));
+        batch.forEach(p -> byModel.computeIfAbsent(p.policy().model(), k -> new ArrayList<>())
+                .add(p));
         Lock lock = registry.lock().readLock();
         lock.lock();
         try {
@@ -185,8 +201,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                 }
             }
         }
-        return new Completion(IntSeq.of(p.prompt()), IntSeq.of(tokens), FloatSeq.of(r.logprobs()), text, r.finish(),
-                version);
+        return new Completion(
+                IntSeq.of(p.prompt()), IntSeq.of(tokens), FloatSeq.of(r.logprobs()), text, r.finish(), version);
     }
 
     @Override

@@ -13,12 +13,12 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.pettingllms.core.util.AtomicFiles;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import org.pettingllms.core.util.AtomicFiles;
 
 /**
  * Reads and writes the safetensors format: an 8-byte little-endian header length, a JSON header mapping names to
@@ -29,8 +29,7 @@ public final class SafeTensors {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MAX_HEADER = 100L << 20;
 
-    private SafeTensors() {
-    }
+    private SafeTensors() {}
 
     public static Map<String, Tensor> read(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -70,14 +69,16 @@ public final class SafeTensors {
         int width = switch (dtype) {
             case "F32" -> 4;
             case "F16", "BF16" -> 2;
-            default -> throw new IOException(file + ": tensor '" + name + "' has dtype " + dtype
-                    + "; supported: F32, F16, BF16");
+            default ->
+                throw new IOException(
+                        file + ": tensor '" + name + "' has dtype " + dtype + "; supported: F32, F16, BF16");
         };
         if (end - begin != numel * width || base + end > ch.size() || numel > Integer.MAX_VALUE) {
             throw new IOException(file + ": tensor '" + name + "' offsets [" + begin + ", " + end
                     + ") do not match its shape and dtype");
         }
-        ByteBuffer buf = ch.map(FileChannel.MapMode.READ_ONLY, base + begin, end - begin).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf =
+                ch.map(FileChannel.MapMode.READ_ONLY, base + begin, end - begin).order(ByteOrder.LITTLE_ENDIAN);
         float[] data = new float[(int) numel];
         switch (dtype) {
             case "F32" -> buf.asFloatBuffer().get(data);
@@ -118,7 +119,8 @@ public final class SafeTensors {
         int padded = (json.length + 7) / 8 * 8; // keep the data 8-byte aligned, as the reference writer does
         Path tmp = AtomicFiles.tempBeside(file);
         try (OutputStream out = Files.newOutputStream(tmp)) {
-            ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded);
+            ByteBuffer len =
+                    ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(padded);
             out.write(len.array());
             out.write(json);
             out.write(" ".repeat(padded - json.length).getBytes(StandardCharsets.US_ASCII));
@@ -157,7 +159,8 @@ public final class SafeTensors {
         for (Iterator<String> it = map.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!out.containsKey(name)) {
-                throw new IOException(index + ": tensor '" + name + "' is not in its shard " + map.get(name).asText());
+                throw new IOException(index + ": tensor '" + name + "' is not in its shard "
+                        + map.get(name).asText());
             }
         }
         return out;

@@ -13,8 +13,8 @@ public record Tensor(long[] shape, float[] data) {
             n *= d;
         }
         if (n != data.length) {
-            throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " needs " + n + " values, got "
-                    + data.length);
+            throw new IllegalArgumentException(
+                    "shape " + Arrays.toString(shape) + " needs " + n + " values, got " + data.length);
         }
     }
 

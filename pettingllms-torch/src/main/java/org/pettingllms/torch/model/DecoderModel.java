@@ -53,9 +53,21 @@ public final class DecoderModel implements AutoCloseable {
      *
      * @param qkNorm q_norm and k_norm stacked, [2, hd] (their parameters are its rows); null without qk-norm
      */
-    private record Layer(NDArray ln1, NDArray ln2, NDArray qkNorm, NDArray qNorm, NDArray kNorm, Linear q, Linear k,
-                         Linear v, Linear o, Linear gate, Linear up, Linear down, Linear qkv, Linear gateUp) {
-    }
+    private record Layer(
+            NDArray ln1,
+            NDArray ln2,
+            NDArray qkNorm,
+            NDArray qNorm,
+            NDArray kNorm,
+            Linear q,
+            Linear k,
+            Linear v,
+            Linear o,
+            Linear gate,
+            Linear up,
+            Linear down,
+            Linear qkv,
+            Linear gateUp) {}
 
     private DecoderModel(ModelConfig config, NDManager manager, Map<String, NDArray> params) {
         this.config = config;
@@ -63,18 +75,30 @@ public final class DecoderModel implements AutoCloseable {
         this.params = params;
         for (int i = 0; i < config.numLayers(); i++) {
             String p = "model.layers." + i + ".";
-            NDArray qkNorm = config.qkNorm() ? fuseRows(p + "self_attn.q_norm.weight", p + "self_attn.k_norm.weight")
-                    : null;
-            Linear qkv = fuse(p + "self_attn.qkv", config.qkvBias(), p + "self_attn.q_proj", p + "self_attn.k_proj",
+            NDArray qkNorm =
+                    config.qkNorm() ? fuseRows(p + "self_attn.q_norm.weight", p + "self_attn.k_norm.weight") : null;
+            Linear qkv = fuse(
+                    p + "self_attn.qkv",
+                    config.qkvBias(),
+                    p + "self_attn.q_proj",
+                    p + "self_attn.k_proj",
                     p + "self_attn.v_proj");
             Linear gateUp = fuse(p + "mlp.gate_up", false, p + "mlp.gate_proj", p + "mlp.up_proj");
-            layers.add(new Layer(need(p + "input_layernorm.weight"), need(p + "post_attention_layernorm.weight"),
-                    qkNorm, config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
+            layers.add(new Layer(
+                    need(p + "input_layernorm.weight"),
+                    need(p + "post_attention_layernorm.weight"),
+                    qkNorm,
+                    config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
                     config.qkNorm() ? need(p + "self_attn.k_norm.weight") : null,
-                    linear(p + "self_attn.q_proj", config.qkvBias()), linear(p + "self_attn.k_proj", config.qkvBias()),
-                    linear(p + "self_attn.v_proj", config.qkvBias()), linear(p + "self_attn.o_proj", false),
-                    linear(p + "mlp.gate_proj", false), linear(p + "mlp.up_proj", false),
-                    linear(p + "mlp.down_proj", false), qkv, gateUp));
+                    linear(p + "self_attn.q_proj", config.qkvBias()),
+                    linear(p + "self_attn.k_proj", config.qkvBias()),
+                    linear(p + "self_attn.v_proj", config.qkvBias()),
+                    linear(p + "self_attn.o_proj", false),
+                    linear(p + "mlp.gate_proj", false),
+                    linear(p + "mlp.up_proj", false),
+                    linear(p + "mlp.down_proj", false),
+                    qkv,
+                    gateUp));
         }
         need("model.embed_tokens.weight");
         need("model.norm.weight");
@@ -155,7 +179,8 @@ public final class DecoderModel implements AutoCloseable {
     private NDArray need(String name) {
         NDArray a = params.get(name);
         if (a == null) {
-            throw new IllegalArgumentException("model weights lack '" + name + "' (model_type " + config.modelType() + ")");
+            throw new IllegalArgumentException(
+                    "model weights lack '" + name + "' (model_type " + config.modelType() + ")");
         }
         return a;
     }
@@ -321,7 +346,8 @@ public final class DecoderModel implements AutoCloseable {
     public void save(Path dir) throws IOException {
         Files.createDirectories(dir);
         SafeTensors.write(dir.resolve("model.safetensors"), stateDict());
-        org.pettingllms.core.util.AtomicFiles.writeString(dir.resolve("config.json"), config.toJson().toPrettyString());
+        org.pettingllms.core.util.AtomicFiles.writeString(
+                dir.resolve("config.json"), config.toJson().toPrettyString());
     }
 
     /**
@@ -348,7 +374,8 @@ public final class DecoderModel implements AutoCloseable {
         return run(ids, positions, bias, cache, lora, true).squeeze(1);
     }
 
-    private NDArray run(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
+    private NDArray run(
+            NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
         long b = ids.getShape().get(0);
         long t = ids.getShape().get(1);
         long n = b * t;
@@ -371,8 +398,8 @@ public final class DecoderModel implements AutoCloseable {
             Layer l = layers.get(i);
             NDArray x = rmsNorm(h, l.ln1(), parts);
             NDArray qkv = parts
-                    ? NDArrays.concat(new NDList(lin(l.q(), x, lora, b), lin(l.k(), x, lora, b),
-                            lin(l.v(), x, lora, b)), 0)
+                    ? NDArrays.concat(
+                            new NDList(lin(l.q(), x, lora, b), lin(l.k(), x, lora, b), lin(l.v(), x, lora, b)), 0)
                     : fusedLin(l.qkv(), x, lora, b, l.q(), l.k(), l.v());
             NDList qkAndV = qkv.reshape(nq + 2L * nk, hd, b, t).split(new long[] {nq + nk}, 0);
             NDArray qk = qkAndV.get(0); // [nq + nk, hd, B, T]
@@ -418,7 +445,8 @@ public final class DecoderModel implements AutoCloseable {
         }
         long outT = lastOnly ? 1 : t; // the last layer has kept only the last position
         h = rmsNorm(h, params.get("model.norm.weight"), true);
-        NDArray head = config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
+        NDArray head =
+                config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
         // W @ X as for every linear layer, then one copy into token-major [B, T, V] so that softmax over the
         // vocabulary reads contiguous rows (the copy costs far less than the GEMM shape h^T W^T would)
         NDArray logits = Scope.of(h, head.matMul(h)); // [V, N]
@@ -440,7 +468,9 @@ public final class DecoderModel implements AutoCloseable {
         long hd = config.headDim();
         NDArray qg = q.reshape(b, kvh, g * t, hd);
         NDArray probs = qg.matMul(kT).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
-        return probs.matMul(v).reshape(b, config.numHeads(), t, hd).transpose(1, 3, 0, 2)
+        return probs.matMul(v)
+                .reshape(b, config.numHeads(), t, hd)
+                .transpose(1, 3, 0, 2)
                 .reshape((long) config.numHeads() * hd, b * t);
     }
 
@@ -464,7 +494,11 @@ public final class DecoderModel implements AutoCloseable {
         for (Linear part : parts) {
             NDArray d = lora.delta(part, x, b);
             any |= d != null;
-            deltas.add(d != null ? d : x.getManager().zeros(new Shape(part.out(), x.getShape().get(1))));
+            deltas.add(
+                    d != null
+                            ? d
+                            : x.getManager()
+                                    .zeros(new Shape(part.out(), x.getShape().get(1))));
         }
         return any ? y.add(NDArrays.concat(deltas, 0)) : y;
     }

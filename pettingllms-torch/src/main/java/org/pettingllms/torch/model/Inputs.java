@@ -13,12 +13,10 @@ public final class Inputs {
     /** The additive mask value of a forbidden key; finite so that an all-masked (padding) row stays finite. */
     public static final float MASKED = -1e9f;
 
-    private Inputs() {
-    }
+    private Inputs() {}
 
     /** ids, positions and mask of a prefill; {@code valid[b][s]} is filled with the key validity. */
-    public record Batch(NDArray ids, NDArray positions, NDArray bias, boolean[][] valid, int width) {
-    }
+    public record Batch(NDArray ids, NDArray positions, NDArray bias, boolean[][] valid, int width) {}
 
     public static Batch leftPadded(NDManager m, List<int[]> rows, int padId) {
         int b = rows.size();

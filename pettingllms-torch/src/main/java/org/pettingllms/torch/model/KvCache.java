@@ -42,10 +42,10 @@ public final class KvCache implements KeyValues {
         long t = kT.getShape().get(3);
         if (keys[layer] == null) {
             Shape kv = kT.getShape();
-            keys[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), kv.get(2), capacity), kT.getDataType(),
-                    kT.getDevice());
-            values[layer] = manager.zeros(new Shape(kv.get(0), kv.get(1), capacity, kv.get(2)), v.getDataType(),
-                    v.getDevice());
+            keys[layer] = manager.zeros(
+                    new Shape(kv.get(0), kv.get(1), kv.get(2), capacity), kT.getDataType(), kT.getDevice());
+            values[layer] =
+                    manager.zeros(new Shape(kv.get(0), kv.get(1), capacity, kv.get(2)), v.getDataType(), v.getDevice());
         }
         long from = filled[layer];
         if (from + t > capacity) {
@@ -92,8 +92,10 @@ public final class KvCache implements KeyValues {
                 vIndex.attach(tmp);
                 NDArray vSel = v.gather(vIndex, 2);
                 vSel.attach(tmp);
-                NDArray nk = manager.zeros(new Shape(l, ks.get(1), ks.get(2), newCapacity), k.getDataType(), k.getDevice());
-                NDArray nv = manager.zeros(new Shape(l, vs.get(1), newCapacity, vs.get(3)), v.getDataType(), v.getDevice());
+                NDArray nk =
+                        manager.zeros(new Shape(l, ks.get(1), ks.get(2), newCapacity), k.getDataType(), k.getDevice());
+                NDArray nv =
+                        manager.zeros(new Shape(l, vs.get(1), newCapacity, vs.get(3)), v.getDataType(), v.getDevice());
                 nk.set(new NDIndex().addAllDim(3).addSliceDim(0, s), kSel);
                 nv.set(new NDIndex().addAllDim(2).addSliceDim(0, s), vSel);
                 keys[layer].close();

@@ -33,8 +33,13 @@ public final class LoraAdapter implements AutoCloseable {
     /** module path -> {A, B} */
     private final Map<String, NDArray[]> weights;
 
-    private LoraAdapter(String name, int rank, double alpha, List<String> targetModules, NDManager manager,
-                        Map<String, NDArray[]> weights) {
+    private LoraAdapter(
+            String name,
+            int rank,
+            double alpha,
+            List<String> targetModules,
+            NDManager manager,
+            Map<String, NDArray[]> weights) {
         this.name = name;
         this.rank = rank;
         this.alpha = alpha;
@@ -78,8 +83,8 @@ public final class LoraAdapter implements AutoCloseable {
      * A fresh adapter as PEFT initialises it: A ~ Kaiming-uniform(a = sqrt 5), i.e. U(-1/sqrt(in), 1/sqrt(in)),
      * and B = 0, so the adapted model starts equal to the base model.
      */
-    public static LoraAdapter create(String name, DecoderModel model, int rank, double alpha,
-                                     List<String> targetModules, long seed) {
+    public static LoraAdapter create(
+            String name, DecoderModel model, int rank, double alpha, List<String> targetModules, long seed) {
         NDManager m = model.manager().newSubManager();
         SplittableRandom rng = new SplittableRandom(seed);
         Map<String, NDArray[]> w = new LinkedHashMap<>();
@@ -110,9 +115,11 @@ public final class LoraAdapter implements AutoCloseable {
         }
         JsonNode cfg = new ObjectMapper().readTree(cfgFile.toFile());
         if (!cfg.path("peft_type").asText("LORA").equals("LORA")) {
-            throw new IOException(cfgFile + ": peft_type " + cfg.path("peft_type").asText() + " is not LORA");
+            throw new IOException(
+                    cfgFile + ": peft_type " + cfg.path("peft_type").asText() + " is not LORA");
         }
-        if (cfg.path("use_rslora").asBoolean(false) || cfg.path("fan_in_fan_out").asBoolean(false)) {
+        if (cfg.path("use_rslora").asBoolean(false)
+                || cfg.path("fan_in_fan_out").asBoolean(false)) {
             throw new IOException(cfgFile + ": use_rslora and fan_in_fan_out are not supported");
         }
         int r = cfg.path("r").asInt(0);
@@ -128,13 +135,19 @@ public final class LoraAdapter implements AutoCloseable {
             if (a == null && b == null) {
                 continue;
             }
-            if (a == null || b == null || a.shape()[0] != r || b.shape()[1] != r
-                    || a.shape()[1] != lin.in() || b.shape()[0] != lin.out()) {
+            if (a == null
+                    || b == null
+                    || a.shape()[0] != r
+                    || b.shape()[1] != r
+                    || a.shape()[1] != lin.in()
+                    || b.shape()[0] != lin.out()) {
                 m.close();
                 throw new IOException(dir + ": LoRA tensors of " + lin.name() + " are missing or have wrong shapes"
                         + " for rank " + r);
             }
-            w.put(lin.name(), new NDArray[] {m.create(a.data(), new Shape(a.shape())), m.create(b.data(), new Shape(b.shape()))});
+            w.put(lin.name(), new NDArray[] {
+                m.create(a.data(), new Shape(a.shape())), m.create(b.data(), new Shape(b.shape()))
+            });
         }
         if (!tensors.isEmpty()) {
             m.close();
@@ -150,8 +163,14 @@ public final class LoraAdapter implements AutoCloseable {
         parameters().forEach((k, v) -> out.put(k, new Tensor(v.getShape().getShape(), v.toFloatArray())));
         SafeTensors.write(dir.resolve("adapter_model.safetensors"), out);
         ObjectNode cfg = new ObjectMapper().createObjectNode();
-        cfg.put("peft_type", "LORA").put("task_type", "CAUSAL_LM").put("r", rank).put("lora_alpha", alpha)
-                .put("lora_dropout", 0.0).put("bias", "none").put("use_rslora", false).put("fan_in_fan_out", false)
+        cfg.put("peft_type", "LORA")
+                .put("task_type", "CAUSAL_LM")
+                .put("r", rank)
+                .put("lora_alpha", alpha)
+                .put("lora_dropout", 0.0)
+                .put("bias", "none")
+                .put("use_rslora", false)
+                .put("fan_in_fan_out", false)
                 .put("base_model_name_or_path", baseModel);
         var t = cfg.putArray("target_modules");
         targetModules.forEach(t::add);

@@ -12,15 +12,28 @@ import java.util.Set;
  * The decoder hyper-parameters of a Hugging Face {@code config.json}, for the architectures {@code llama},
  * {@code qwen2} (bias on q/k/v) and {@code qwen3} (RMSNorm on q and k per head).
  */
-public record ModelConfig(String modelType, int vocabSize, int hiddenSize, int intermediateSize, int numLayers,
-                          int numHeads, int numKvHeads, int headDim, double rmsNormEps, double ropeTheta,
-                          boolean tieWordEmbeddings, boolean attentionBias, int maxPositionEmbeddings, int bosTokenId,
-                          int eosTokenId) {
+public record ModelConfig(
+        String modelType,
+        int vocabSize,
+        int hiddenSize,
+        int intermediateSize,
+        int numLayers,
+        int numHeads,
+        int numKvHeads,
+        int headDim,
+        double rmsNormEps,
+        double ropeTheta,
+        boolean tieWordEmbeddings,
+        boolean attentionBias,
+        int maxPositionEmbeddings,
+        int bosTokenId,
+        int eosTokenId) {
     public static final Set<String> SUPPORTED = Set.of("llama", "qwen2", "qwen3");
 
     public ModelConfig {
         if (!SUPPORTED.contains(modelType)) {
-            throw new IllegalArgumentException("model_type '" + modelType + "' is not supported; supported: " + SUPPORTED);
+            throw new IllegalArgumentException(
+                    "model_type '" + modelType + "' is not supported; supported: " + SUPPORTED);
         }
         if (numHeads % numKvHeads != 0) {
             throw new IllegalArgumentException("num_attention_heads (" + numHeads
@@ -57,13 +70,23 @@ public record ModelConfig(String modelType, int vocabSize, int hiddenSize, int i
             int hidden = req(j, "hidden_size", source).asInt();
             int heads = req(j, "num_attention_heads", source).asInt();
             String type = req(j, "model_type", source).asText();
-            return new ModelConfig(type, req(j, "vocab_size", source).asInt(), hidden,
-                    req(j, "intermediate_size", source).asInt(), req(j, "num_hidden_layers", source).asInt(), heads,
-                    j.path("num_key_value_heads").asInt(heads), j.path("head_dim").asInt(hidden / heads),
-                    j.path("rms_norm_eps").asDouble(1e-6), j.path("rope_theta").asDouble(10000.0),
-                    j.path("tie_word_embeddings").asBoolean(false), j.path("attention_bias").asBoolean(false),
-                    j.path("max_position_embeddings").asInt(2048), j.path("bos_token_id").asInt(-1),
-                    j.path("eos_token_id").isArray() ? j.path("eos_token_id").path(0).asInt(-1)
+            return new ModelConfig(
+                    type,
+                    req(j, "vocab_size", source).asInt(),
+                    hidden,
+                    req(j, "intermediate_size", source).asInt(),
+                    req(j, "num_hidden_layers", source).asInt(),
+                    heads,
+                    j.path("num_key_value_heads").asInt(heads),
+                    j.path("head_dim").asInt(hidden / heads),
+                    j.path("rms_norm_eps").asDouble(1e-6),
+                    j.path("rope_theta").asDouble(10000.0),
+                    j.path("tie_word_embeddings").asBoolean(false),
+                    j.path("attention_bias").asBoolean(false),
+                    j.path("max_position_embeddings").asInt(2048),
+                    j.path("bos_token_id").asInt(-1),
+                    j.path("eos_token_id").isArray()
+                            ? j.path("eos_token_id").path(0).asInt(-1)
                             : j.path("eos_token_id").asInt(-1));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
@@ -87,13 +110,23 @@ public record ModelConfig(String modelType, int vocabSize, int hiddenSize, int i
             default -> "Qwen3ForCausalLM";
         };
         j.putArray("architectures").add(arch);
-        j.put("model_type", modelType).put("vocab_size", vocabSize).put("hidden_size", hiddenSize)
-                .put("intermediate_size", intermediateSize).put("num_hidden_layers", numLayers)
-                .put("num_attention_heads", numHeads).put("num_key_value_heads", numKvHeads).put("head_dim", headDim)
-                .put("hidden_act", "silu").put("max_position_embeddings", maxPositionEmbeddings)
-                .put("rms_norm_eps", rmsNormEps).put("rope_theta", ropeTheta)
-                .put("tie_word_embeddings", tieWordEmbeddings).put("attention_bias", attentionBias)
-                .put("bos_token_id", bosTokenId).put("eos_token_id", eosTokenId).put("torch_dtype", "float32");
+        j.put("model_type", modelType)
+                .put("vocab_size", vocabSize)
+                .put("hidden_size", hiddenSize)
+                .put("intermediate_size", intermediateSize)
+                .put("num_hidden_layers", numLayers)
+                .put("num_attention_heads", numHeads)
+                .put("num_key_value_heads", numKvHeads)
+                .put("head_dim", headDim)
+                .put("hidden_act", "silu")
+                .put("max_position_embeddings", maxPositionEmbeddings)
+                .put("rms_norm_eps", rmsNormEps)
+                .put("rope_theta", ropeTheta)
+                .put("tie_word_embeddings", tieWordEmbeddings)
+                .put("attention_bias", attentionBias)
+                .put("bos_token_id", bosTokenId)
+                .put("eos_token_id", eosTokenId)
+                .put("torch_dtype", "float32");
         return j;
     }
 }

@@ -8,8 +8,7 @@ import ai.djl.ndarray.NDArray;
  * to the scope of the activation they are used with, so that closing the per-step manager frees everything.
  */
 final class Scope {
-    private Scope() {
-    }
+    private Scope() {}
 
     static NDArray of(NDArray activation, NDArray fromWeight) {
         fromWeight.attach(activation.getManager());

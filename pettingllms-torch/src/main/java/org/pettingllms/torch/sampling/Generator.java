@@ -23,8 +23,7 @@ import org.pettingllms.torch.model.LoraRows;
  * rows leave the batch (their cache rows are dropped).
  */
 public final class Generator {
-    private Generator() {
-    }
+    private Generator() {}
 
     /**
      * One sequence to generate.
@@ -32,8 +31,16 @@ public final class Generator {
      * @param stopTokens token ids that end the row (kept as the last token: the model learns to stop)
      * @param stopCheck  called with the generated tokens after each step; true ends the row as a stop string
      */
-    public record Request(int[] prompt, LoraAdapter adapter, double temperature, int topK, double topP,
-                          int maxTokens, int[] stopTokens, Predicate<int[]> stopCheck, long seed) {
+    public record Request(
+            int[] prompt,
+            LoraAdapter adapter,
+            double temperature,
+            int topK,
+            double topP,
+            int maxTokens,
+            int[] stopTokens,
+            Predicate<int[]> stopCheck,
+            long seed) {
         public Request {
             if (prompt.length == 0) {
                 throw new IllegalArgumentException("a prompt needs at least one token");
@@ -46,8 +53,7 @@ public final class Generator {
     }
 
     /** Generated tokens, the logprob of each at temperature 1, and why the row stopped. */
-    public record Result(int[] tokens, float[] logprobs, FinishReason finish) {
-    }
+    public record Result(int[] tokens, float[] logprobs, FinishReason finish) {}
 
     public static List<Result> generate(DecoderModel model, List<Request> requests) {
         return generate(model, requests, true);
@@ -67,7 +73,8 @@ public final class Generator {
         }
         // sampling never needs gradients; without this, a thread where PyTorch records them (every thread but the
         // one that started the engine) would build an autograd graph through adapters and trainable weights
-        try (Torch.NoGradients noGrad = Torch.noGradients(); NDManager gen = model.manager().newSubManager()) {
+        try (Torch.NoGradients noGrad = Torch.noGradients();
+                NDManager gen = model.manager().newSubManager()) {
             int width = requests.stream().mapToInt(r -> r.prompt().length).max().orElse(0);
             int maxNew = requests.stream().mapToInt(Request::maxTokens).max().orElse(0);
             long rowCapacity = width + maxNew;
@@ -75,14 +82,19 @@ public final class Generator {
             // decode in the group layout (GroupDecoding) when their groups are about equal in size, otherwise the
             // prompt's cache row and first distribution are copied to each of them
             int[] source = new int[n];
-            int[] unique = sharePrefill ? sharedPrompts(requests, source)
-                    : Inputs.firstOfEach(java.util.stream.IntStream.range(0, n).boxed().toList(), source);
+            int[] unique = sharePrefill
+                    ? sharedPrompts(requests, source)
+                    : Inputs.firstOfEach(
+                            java.util.stream.IntStream.range(0, n).boxed().toList(), source);
             int largest = GroupDecoding.largest(source, unique.length);
             boolean grouped = sharePrefill && GroupDecoding.suits(unique.length, largest, n);
-            KvCache cache = new KvCache(gen, model.config().numLayers(),
+            KvCache cache = new KvCache(
+                    gen,
+                    model.config().numLayers(),
                     grouped ? GroupDecoding.capacity(width, largest, maxNew) : rowCapacity);
             List<LoraAdapter> adapters = requests.stream().map(Request::adapter).toList();
-            List<LoraAdapter> uniqueAdapters = Arrays.stream(unique).mapToObj(adapters::get).toList();
+            List<LoraAdapter> uniqueAdapters =
+                    Arrays.stream(unique).mapToObj(adapters::get).toList();
             long[] nextPos = new long[n];
             int[] lastToken = new int[n];
             for (int i = 0; i < n; i++) {
@@ -92,7 +104,9 @@ public final class Generator {
             float[][][] last;
             DecodeLayout layout;
             try (NDManager step = gen.newSubManager()) {
-                List<int[]> prompts = Arrays.stream(unique).mapToObj(u -> requests.get(u).prompt()).toList();
+                List<int[]> prompts = Arrays.stream(unique)
+                        .mapToObj(u -> requests.get(u).prompt())
+                        .toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
                 NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(uniqueAdapters));
                 NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
@@ -113,8 +127,8 @@ public final class Generator {
                 for (int a = 0; a < active.length; a++) {
                     int r = active[a];
                     Request req = requests.get(r);
-                    TokenSampler.Pick p = TokenSampler.pick(last[0][a], last[1][a], req.temperature() == 0,
-                            req.topK(), req.topP(), rngs[r]);
+                    TokenSampler.Pick p = TokenSampler.pick(
+                            last[0][a], last[1][a], req.temperature() == 0, req.topK(), req.topP(), rngs[r]);
                     tokens.get(r).add(p.token());
                     logprobs.get(r).add(p.logprob());
                     lastToken[r] = p.token();
@@ -178,7 +192,9 @@ public final class Generator {
                 return FinishReason.EOS;
             }
         }
-        if (req.stopCheck() != null && req.stopCheck().test(generated.stream().mapToInt(Integer::intValue).toArray())) {
+        if (req.stopCheck() != null
+                && req.stopCheck()
+                        .test(generated.stream().mapToInt(Integer::intValue).toArray())) {
             return FinishReason.STOP_STRING;
         }
         return generated.size() >= req.maxTokens() ? FinishReason.LENGTH : null;

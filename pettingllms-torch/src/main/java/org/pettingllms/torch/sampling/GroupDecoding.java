@@ -111,7 +111,10 @@ final class GroupDecoding implements DecodeLayout {
                 }
             }
         }
-        long[] keep = IntStream.range(0, groups.size()).filter(g -> groups.get(g).running()).asLongStream().toArray();
+        long[] keep = IntStream.range(0, groups.size())
+                .filter(g -> groups.get(g).running())
+                .asLongStream()
+                .toArray();
         if (keep.length < groups.size()) {
             cache.select(tmp.create(keep));
             groups.removeIf(g -> !g.running());
@@ -121,7 +124,10 @@ final class GroupDecoding implements DecodeLayout {
     /** The running rows, in slot order. */
     @Override
     public int[] running() {
-        return groups.stream().flatMapToInt(g -> Arrays.stream(g.slots())).filter(r -> r >= 0).toArray();
+        return groups.stream()
+                .flatMapToInt(g -> Arrays.stream(g.slots()))
+                .filter(r -> r >= 0)
+                .toArray();
     }
 
     /** One decode step of every group: slot j of group g feeds the token of the row in it. */
@@ -154,8 +160,11 @@ final class GroupDecoding implements DecodeLayout {
                 }
             }
         }
-        NDArray logits = model.forward(step.create(ids, new Shape(u, k)), step.create(pos, new Shape(u, k)),
-                step.create(bias, new Shape(u, 1, k, keys)), cache,
+        NDArray logits = model.forward(
+                step.create(ids, new Shape(u, k)),
+                step.create(pos, new Shape(u, k)),
+                step.create(bias, new Shape(u, 1, k, keys)),
+                cache,
                 Generator.rows(groups.stream().map(Group::adapter).toList()));
         steps++;
         return logits.reshape(u * k, -1).get(step.create(Arrays.copyOf(live, l)));

@@ -37,7 +37,10 @@ final class RowDecoding implements DecodeLayout {
 
     @Override
     public void drop(FinishReason[] finish, KvCache cache, NDManager tmp) {
-        long[] keep = IntStream.range(0, active.length).filter(a -> finish[active[a]] == null).asLongStream().toArray();
+        long[] keep = IntStream.range(0, active.length)
+                .filter(a -> finish[active[a]] == null)
+                .asLongStream()
+                .toArray();
         if (keep.length == active.length) {
             return;
         }
@@ -68,7 +71,11 @@ final class RowDecoding implements DecodeLayout {
             valid[a][valid[a].length - 1] = true;
         }
         int past = (int) cache.length();
-        return model.lastLogits(step.create(ids, new Shape(b, 1)), step.create(pos, new Shape(b, 1)),
-                Inputs.causalBias(step, valid, 1, past), cache, Generator.rows(rowAdapters));
+        return model.lastLogits(
+                step.create(ids, new Shape(b, 1)),
+                step.create(pos, new Shape(b, 1)),
+                Inputs.causalBias(step, valid, 1, past),
+                cache,
+                Generator.rows(rowAdapters));
     }
 }

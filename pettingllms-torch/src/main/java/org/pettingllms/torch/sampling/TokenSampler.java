@@ -8,12 +8,10 @@ import java.util.SplittableRandom;
  * (no truncation): the quantity the PPO ratio needs.
  */
 public final class TokenSampler {
-    private TokenSampler() {
-    }
+    private TokenSampler() {}
 
     /** The chosen token and its logprob at temperature 1. */
-    public record Pick(int token, float logprob) {
-    }
+    public record Pick(int token, float logprob) {}
 
     /**
      * The fast path used by the generator, with the distributions computed on the device: {@code logp} the

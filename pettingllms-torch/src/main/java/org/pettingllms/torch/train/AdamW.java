@@ -51,7 +51,8 @@ public final class AdamW implements AutoCloseable {
                     p.muli(Torch.scalar(tmp, 1 - lr * config.weightDecay()));
                 }
                 mk.muli(Torch.scalar(tmp, config.beta1())).addi(t(tmp, g.mul(1 - config.beta1())));
-                vk.muli(Torch.scalar(tmp, config.beta2())).addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
+                vk.muli(Torch.scalar(tmp, config.beta2()))
+                        .addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
                 NDArray denom = t(tmp, t(tmp, t(tmp, vk.div(bc2)).sqrt()).add(config.eps()));
                 p.subi(t(tmp, t(tmp, mk.div(denom)).mul(lr / bc1)));
             }

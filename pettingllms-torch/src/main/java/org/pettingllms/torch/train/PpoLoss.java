@@ -14,15 +14,13 @@ import org.pettingllms.torch.Torch;
  * aggregated as the token mean over the batch, or the mean over sequences of each sequence's token mean.
  */
 public final class PpoLoss {
-    private PpoLoss() {
-    }
+    private PpoLoss() {}
 
     /**
      * The loss and its diagnostics (scalars are host values, the loss keeps its graph); {@code logprobShift} is the
      * token mean of {@code |logp - logp_old|}.
      */
-    public record Result(NDArray loss, double clipFraction, double kl, double entropy, double logprobShift) {
-    }
+    public record Result(NDArray loss, double clipFraction, double kl, double entropy, double logprobShift) {}
 
     /**
      * @param logp       [B, L] current logprobs (with gradients)
@@ -32,16 +30,23 @@ public final class PpoLoss {
      * @param refLogp    [B, L] reference logprobs, or null when klCoef is 0
      * @param entropy    [B, L] per-position entropy (with gradients), or null when entropyCoef is 0
      */
-    public static Result compute(NDArray logp, NDArray oldLogp, NDArray advantages, NDArray mask, NDArray refLogp,
-                                 NDArray entropy, LossConfig cfg) {
+    public static Result compute(
+            NDArray logp,
+            NDArray oldLogp,
+            NDArray advantages,
+            NDArray mask,
+            NDArray refLogp,
+            NDArray entropy,
+            LossConfig cfg) {
         NDArray diff = logp.sub(oldLogp);
         NDArray rho = diff.exp();
         NDArray unclipped = advantages.neg().mul(rho);
         // clamp as max/min with PyTorch-owned bounds: DJL's clip(Number, Number) makes Java-buffer bounds that the
         // backward pass would read after they are freed (Torch.scalar)
         NDManager m = rho.getManager();
-        NDArray clipped = advantages.neg().mul(rho.maximum(Torch.scalar(m, 1 - cfg.clipLow()))
-                .minimum(Torch.scalar(m, 1 + cfg.clipHigh())));
+        NDArray clipped = advantages
+                .neg()
+                .mul(rho.maximum(Torch.scalar(m, 1 - cfg.clipLow())).minimum(Torch.scalar(m, 1 + cfg.clipHigh())));
         NDArray tok = unclipped.maximum(clipped);
         double kl = 0;
         if (refLogp != null && cfg.klCoef() > 0) {
@@ -57,8 +62,12 @@ public final class PpoLoss {
         }
         NDArray loss = aggregate(tok, mask, cfg);
         double tokens = Math.max(1, mask.sum().getFloat());
-        double clipFrac = clipped.gt(unclipped).toType(ai.djl.ndarray.types.DataType.FLOAT32, false).mul(mask).sum()
-                .getFloat() / tokens;
+        double clipFrac = clipped.gt(unclipped)
+                        .toType(ai.djl.ndarray.types.DataType.FLOAT32, false)
+                        .mul(mask)
+                        .sum()
+                        .getFloat()
+                / tokens;
         double shift = diff.stopGradient().abs().mul(mask).sum().getFloat() / tokens;
         return new Result(loss, clipFrac, kl, ent, shift);
     }
@@ -69,7 +78,8 @@ public final class PpoLoss {
         return switch (cfg.aggregation()) {
             case TOKEN_MEAN -> masked.sum().div(mask.sum().maximum(one));
             case SEQUENCE_MEAN_TOKEN_MEAN -> {
-                NDArray perSeq = masked.sum(new int[] {1}).div(mask.sum(new int[] {1}).maximum(one));
+                NDArray perSeq =
+                        masked.sum(new int[] {1}).div(mask.sum(new int[] {1}).maximum(one));
                 NDArray hasTokens = mask.sum(new int[] {1}).gt(0).toType(ai.djl.ndarray.types.DataType.FLOAT32, false);
                 yield perSeq.mul(hasTokens).sum().div(hasTokens.sum().maximum(one));
             }

@@ -62,8 +62,8 @@ public final class SequenceBatch {
      * As {@link #logprobs(DecoderModel, NDManager, LoraRows, boolean)} with one adapter (or none) for every row;
      * with {@code share}, rows with the same prompt run the prompt once (see {@link #sharedLogprobs}).
      */
-    public Logprobs logprobs(DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy,
-                             boolean share) {
+    public Logprobs logprobs(
+            DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy, boolean share) {
         int[] source = new int[size()];
         int[] first = Inputs.firstOfEach(prompts.stream().map(IntBuffer::wrap).toList(), source);
         boolean anyCompletion = completions.stream().anyMatch(c -> c.length > 0);
@@ -119,12 +119,13 @@ public final class SequenceBatch {
      * {@code log p(target)} at every column of {@code predicting} [B, C, V] (and the entropies when asked), with
      * the mask and the rows' starting columns.
      */
-    private static Logprobs picked(NDManager scope, NDArray predicting, long[] targets, float[] mask,
-                                   boolean withEntropy, int[] starts) {
+    private static Logprobs picked(
+            NDManager scope, NDArray predicting, long[] targets, float[] mask, boolean withEntropy, int[] starts) {
         long b = predicting.getShape().get(0);
         int c = (int) predicting.getShape().get(1);
         NDArray logp = predicting.logSoftmax(-1);
-        NDArray picked = logp.gather(scope.create(targets, new Shape(b, c, 1)), 2).squeeze(2);
+        NDArray picked =
+                logp.gather(scope.create(targets, new Shape(b, c, 1)), 2).squeeze(2);
         NDArray entropy = withEntropy ? logp.exp().mul(logp).sum(new int[] {2}).neg() : null;
         return new Logprobs(picked, scope.create(mask, new Shape(b, c)), entropy, c, starts);
     }
@@ -136,14 +137,23 @@ public final class SequenceBatch {
      * pass) and to its own earlier tokens. A completion's first token is predicted by its prompt's last position.
      * Completion values are left-aligned: row r's start at column 0.
      */
-    private Logprobs sharedLogprobs(DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy,
-                                    List<int[]> unique, int[] source) {
+    private Logprobs sharedLogprobs(
+            DecoderModel model,
+            NDManager scope,
+            LoraAdapter adapter,
+            boolean withEntropy,
+            List<int[]> unique,
+            int[] source) {
         int n = size();
         int u = unique.size();
         Inputs.Batch in = Inputs.leftPadded(scope, unique, 0);
         int wp = in.width();
         SharedPrefix prefix = new SharedPrefix(model.config().numLayers());
-        NDArray promptLast = model.lastLogits(in.ids(), in.positions(), in.bias(), prefix.capture(),
+        NDArray promptLast = model.lastLogits(
+                in.ids(),
+                in.positions(),
+                in.bias(),
+                prefix.capture(),
                 adapter == null ? null : LoraRows.all(adapter, u)); // [U, V]: predicts each first completion token
         int wc = completions.stream().mapToInt(c -> c.length).max().orElseThrow(); // > 0: checked by the caller
         long[] ids = new long[n * wc]; // also the targets: column j holds log p(c_j | prompt, c_<j)
@@ -167,8 +177,11 @@ public final class SequenceBatch {
             }
         }
         NDArray rowIndex = scope.create(rows);
-        NDArray logits = model.forward(scope.create(ids, new Shape(n, wc)), scope.create(pos, new Shape(n, wc)),
-                scope.create(bias, new Shape(n, 1, wc, wp + wc)), prefix.extend(rowIndex),
+        NDArray logits = model.forward(
+                scope.create(ids, new Shape(n, wc)),
+                scope.create(pos, new Shape(n, wc)),
+                scope.create(bias, new Shape(n, 1, wc, wp + wc)),
+                prefix.extend(rowIndex),
                 adapter == null ? null : LoraRows.all(adapter, n)); // [N, Wc, V]
         NDArray first = promptLast.get(rowIndex).expandDims(1); // [N, 1, V]
         NDArray predicting = wc == 1 ? first : first.concat(logits.get(":, :-1, :"), 1);

@@ -21,6 +21,7 @@ class ModelBenchTest {
 
     @Test
     void anEvenNumberOfRoundsTakesTheMiddleTwo() {
-        assertThat(ModelBench.medianRatio(new double[] {2, 3, 4, 5}, new double[] {1, 1, 1, 1})).isEqualTo(3.5);
+        assertThat(ModelBench.medianRatio(new double[] {2, 3, 4, 5}, new double[] {1, 1, 1, 1}))
+                .isEqualTo(3.5);
     }
 }

@@ -34,7 +34,7 @@ class GraphScalarLifetimeTest {
 
     @AfterEach
     void reset() {
-        PolicyTrainer.betweenForwardAndBackward = () -> { };
+        PolicyTrainer.betweenForwardAndBackward = () -> {};
         SCRIBBLES.clear();
     }
 
@@ -63,25 +63,32 @@ class GraphScalarLifetimeTest {
         double[] adv = {1.0, -0.5, -1.0, 0.5};
         List<TrainExample> out = new ArrayList<>();
         for (int i = 0; i < prompts.length; i++) {
-            out.add(new TrainExample(IntSeq.of(prompts[i]), IntSeq.of(completions[i]),
-                    FloatSeq.of(new float[completions[i].length]), adv[i]));
+            out.add(new TrainExample(
+                    IntSeq.of(prompts[i]),
+                    IntSeq.of(completions[i]),
+                    FloatSeq.of(new float[completions[i].length]),
+                    adv[i]));
         }
         return out;
     }
 
     /** A PPO step, a supervised step and a PPO step with every loss term, two micro-batches each: gradient norms. */
     static double[] gradNorms() throws Exception {
-        try (PolicyRegistry reg = new PolicyRegistry(Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"),
-                Device.cpu())), new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()), 3);
-             TorchLearner learner = new TorchLearner(reg, new TrainSettings(2, false))) {
+        try (PolicyRegistry reg = new PolicyRegistry(
+                        Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu())),
+                        new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()),
+                        3);
+                TorchLearner learner = new TorchLearner(reg, new TrainSettings(2, false))) {
             OptimParams adam = new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.0, 100.0);
             learner.forwardBackward(PLAN, batch(), LossConfig.DEFAULT);
             Learner.OptimStats first = learner.optimStep(PLAN, adam);
             learner.forwardBackwardSupervised(PLAN, batch());
             Learner.OptimStats second = learner.optimStep(PLAN, adam);
             // clipping active (the adapter has moved), KL to the base model and an entropy bonus, per-sequence means
-            learner.forwardBackward(PLAN, batch(), new LossConfig(0.01, 0.01,
-                    LossConfig.Aggregation.SEQUENCE_MEAN_TOKEN_MEAN, 0.1, 0.01));
+            learner.forwardBackward(
+                    PLAN,
+                    batch(),
+                    new LossConfig(0.01, 0.01, LossConfig.Aggregation.SEQUENCE_MEAN_TOKEN_MEAN, 0.1, 0.01));
             Learner.OptimStats third = learner.optimStep(PLAN, adam);
             return new double[] {first.gradNorm(), second.gradNorm(), third.gradNorm()};
         }

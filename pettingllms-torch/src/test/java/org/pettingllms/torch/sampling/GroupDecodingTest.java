@@ -25,7 +25,8 @@ class GroupDecodingTest {
     @BeforeAll
     static void load() throws Exception {
         model = DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu());
-        adapter = LoraAdapter.load("golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
+        adapter = LoraAdapter.load(
+                "golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
     }
 
     @AfterAll
@@ -51,8 +52,8 @@ class GroupDecodingTest {
                 LoraAdapter a = g % 2 == 0 ? adapter : null;
                 double temperature = j % 2 == 0 ? 1.0 : 0.7;
                 int topK = j == 3 ? 20 : 0;
-                reqs.add(new Generator.Request(prompts.get(g), a, temperature, topK, 1.0, maxTokens[j], new int[0],
-                        null, 1000L * g + j));
+                reqs.add(new Generator.Request(
+                        prompts.get(g), a, temperature, topK, 1.0, maxTokens[j], new int[0], null, 1000L * g + j));
             }
         }
         return reqs;
@@ -62,15 +63,19 @@ class GroupDecodingTest {
         int[] source = new int[reqs.size()];
         int groups = Generator.sharedPrompts(reqs, source).length;
         int largest = GroupDecoding.largest(source, groups);
-        assertThat(GroupDecoding.suits(groups, largest, reqs.size())).as("the requests decode in the group layout")
+        assertThat(GroupDecoding.suits(groups, largest, reqs.size()))
+                .as("the requests decode in the group layout")
                 .isTrue();
         List<Generator.Result> grouped = Generator.generate(model, reqs, true);
         List<Generator.Result> alone = Generator.generate(model, reqs, false);
         for (int i = 0; i < reqs.size(); i++) {
-            assertThat(grouped.get(i).tokens()).as("row %d tokens", i).containsExactly(alone.get(i).tokens());
+            assertThat(grouped.get(i).tokens())
+                    .as("row %d tokens", i)
+                    .containsExactly(alone.get(i).tokens());
             assertThat(grouped.get(i).finish()).isEqualTo(alone.get(i).finish());
             for (int t = 0; t < alone.get(i).logprobs().length; t++) {
-                assertThat(grouped.get(i).logprobs()[t]).as("row %d token %d", i, t)
+                assertThat(grouped.get(i).logprobs()[t])
+                        .as("row %d token %d", i, t)
                         .isCloseTo(alone.get(i).logprobs()[t], within(1e-5f));
             }
         }
@@ -100,11 +105,29 @@ class GroupDecodingTest {
         // the second prompt's candidates all stop after 2 tokens; the others run on in the group layout
         List<Generator.Request> reqs = new ArrayList<>(groups(List.of(prompt(40, 8)), new int[] {10, 10, 10, 10}));
         reqs.addAll(groups(List.of(prompt(38, 9)), new int[] {2, 2, 2, 2}).stream()
-                .map(r -> new Generator.Request(r.prompt(), null, r.temperature(), r.topK(), r.topP(), r.maxTokens(),
-                        r.stopTokens(), null, r.seed() + 7)).toList());
+                .map(r -> new Generator.Request(
+                        r.prompt(),
+                        null,
+                        r.temperature(),
+                        r.topK(),
+                        r.topP(),
+                        r.maxTokens(),
+                        r.stopTokens(),
+                        null,
+                        r.seed() + 7))
+                .toList());
         reqs.addAll(groups(List.of(prompt(35, 10)), new int[] {10, 10, 10, 10}).stream()
-                .map(r -> new Generator.Request(r.prompt(), r.adapter(), r.temperature(), r.topK(), r.topP(),
-                        r.maxTokens(), r.stopTokens(), null, r.seed() + 13)).toList());
+                .map(r -> new Generator.Request(
+                        r.prompt(),
+                        r.adapter(),
+                        r.temperature(),
+                        r.topK(),
+                        r.topP(),
+                        r.maxTokens(),
+                        r.stopTokens(),
+                        null,
+                        r.seed() + 13))
+                .toList());
         assertSameAsRowsAlone(reqs);
     }
 
