@@ -81,13 +81,15 @@ final class RemoteBench {
             json.put(
                     "adapter_publish_ms_median",
                     Math.round(publishMs.stream().sorted().toList().get(publishMs.size() / 2)));
-            double[] inProcess = throughput(local.sampler(), task, cfg, policies, rounds, warmup);
-            double[] overHttp = throughput(remote, task, cfg, policies, rounds, warmup);
-            json.put("in_process_tokens_per_s", Math.round(inProcess[0]));
-            json.put("remote_tokens_per_s", Math.round(overHttp[0]));
-            json.put("in_process_env_steps_per_s", Math.round(inProcess[1] * 10) / 10.0);
-            json.put("remote_env_steps_per_s", Math.round(overHttp[1] * 10) / 10.0);
-            json.put("remote_over_in_process", Math.round(1000 * overHttp[0] / inProcess[0]) / 1000.0);
+            Throughput inProcess = throughput(local.sampler(), task, cfg, policies, rounds, warmup);
+            Throughput overHttp = throughput(remote, task, cfg, policies, rounds, warmup);
+            json.put("in_process_tokens_per_s", Math.round(inProcess.tokensPerSecond()));
+            json.put("remote_tokens_per_s", Math.round(overHttp.tokensPerSecond()));
+            json.put("in_process_env_steps_per_s", Math.round(inProcess.envStepsPerSecond() * 10) / 10.0);
+            json.put("remote_env_steps_per_s", Math.round(overHttp.envStepsPerSecond() * 10) / 10.0);
+            json.put(
+                    "remote_over_in_process",
+                    Math.round(1000 * overHttp.tokensPerSecond() / inProcess.tokensPerSecond()) / 1000.0);
         } finally {
             for (AutoCloseable c : open) {
                 c.close();
@@ -102,7 +104,10 @@ final class RemoteBench {
     }
 
     /** Completion tokens and environment steps per second over the measured rounds. */
-    private static double[] throughput(
+    private record Throughput(double tokensPerSecond, double envStepsPerSecond) {}
+
+    /** Completion tokens and environment steps per second over the measured rounds. */
+    private static Throughput throughput(
             Sampler sampler, Task<?> task, RunConfig cfg, PolicyMap policies, int rounds, int warmup) {
         RolloutEngine engine = new RolloutEngine(sampler);
         long tokens = 0;
@@ -129,6 +134,6 @@ final class RemoteBench {
                         .sum();
             }
         }
-        return new double[] {tokens / seconds, steps / seconds};
+        return new Throughput(tokens / seconds, steps / seconds);
     }
 }

@@ -68,6 +68,12 @@ final class TableCommand implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/table/table.md", description = "markdown output file")
     Path out;
 
+    @Option(
+            names = "--resume",
+            description = "keep the cells an interrupted run of the same table already measured (recorded beside"
+                    + " --out, in <out>.cells.jsonl)")
+    boolean resume;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a value of every run's config")
     List<String> overrides = new ArrayList<>();
 
@@ -83,15 +89,38 @@ final class TableCommand implements Callable<Integer> {
         Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>(); // method -> game -> per seed
         METHODS.forEach(m -> results.put(m, new LinkedHashMap<>()));
         long start = System.nanoTime();
+        Path cellsFile = out.resolveSibling(out.getFileName() + ".cells.jsonl");
+        TableCells cells = TableCells.open(cellsFile, settings(), resume);
+        if (cells.size() > 0) {
+            o.printf("resuming: %d cells already measured (%s)%n", cells.size(), cellsFile);
+            o.flush();
+        }
         for (String game : games) {
             for (long seed : seeds) {
-                record(results, METHODS.get(0), game, evaluate(game, "L0", seed, false));
-                record(results, METHODS.get(1), game, evaluate(game, "L0", seed, true));
-                record(results, METHODS.get(2), game, evaluate(game, "L1", seed, false));
-                record(results, METHODS.get(3), game, evaluate(game, "L1", seed, true));
-                double[] l2 = trainL2AndSwap(game, seed);
-                record(results, METHODS.get(4), game, l2[0]);
-                record(results, METHODS.get(5), game, l2[1]);
+                record(results, game, seed, 0, cells, () -> evaluate(game, "L0", seed, false));
+                record(results, game, seed, 1, cells, () -> evaluate(game, "L0", seed, true));
+                record(results, game, seed, 2, cells, () -> evaluate(game, "L1", seed, false));
+                record(results, game, seed, 3, cells, () -> evaluate(game, "L1", seed, true));
+                if (cells.get(game, seed, METHODS.get(4)).isEmpty()
+                        || cells.get(game, seed, METHODS.get(5)).isEmpty()) {
+                    TrainedAndSwapped l2 = trainL2AndSwap(game, seed);
+                    cells.put(game, seed, METHODS.get(4), l2.trained());
+                    cells.put(game, seed, METHODS.get(5), l2.swapped());
+                }
+                record(
+                        results,
+                        game,
+                        seed,
+                        4,
+                        cells,
+                        () -> cells.get(game, seed, METHODS.get(4)).getAsDouble());
+                record(
+                        results,
+                        game,
+                        seed,
+                        5,
+                        cells,
+                        () -> cells.get(game, seed, METHODS.get(5)).getAsDouble());
                 o.printf("%s seed %d done | %.0f s so far%n", game, seed, (System.nanoTime() - start) / 1e9);
                 o.flush();
             }
@@ -106,8 +135,29 @@ final class TableCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void record(Map<String, Map<String, List<Double>>> r, String method, String game, double success) {
-        r.get(method).computeIfAbsent(game, g -> new ArrayList<>()).add(success);
+    /** A cell's success: recorded by an earlier run (with --resume), or measured now and recorded. */
+    private void record(
+            Map<String, Map<String, List<Double>>> r,
+            String game,
+            long seed,
+            int method,
+            TableCells cells,
+            Callable<Double> measure)
+            throws Exception {
+        String name = METHODS.get(method);
+        var known = cells.get(game, seed, name);
+        double success = known.isPresent() ? known.getAsDouble() : measure.call();
+        if (known.isEmpty()) {
+            cells.put(game, seed, name, success);
+        }
+        r.get(name).computeIfAbsent(game, g -> new ArrayList<>()).add(success);
+    }
+
+    /** What every cell of this table is measured with: cells measured with other settings are not mixed in. */
+    String settings() {
+        return "steps=" + (steps != null ? steps : "L2") + " problems="
+                + (problemsPerStep != null ? problemsPerStep : "L2") + " eval=" + evalProblems + " first="
+                + firstProblem + " set=" + overrides;
     }
 
     RunSetup setup(String game, String level, long seed, String tag) {
@@ -149,7 +199,9 @@ final class TableCommand implements Callable<Integer> {
     }
 
     /** Trains L2, then evaluates it as trained and with the two roles' adapters exchanged. */
-    private double[] trainL2AndSwap(String game, long seed) throws Exception {
+    private record TrainedAndSwapped(double trained, double swapped) {}
+
+    private TrainedAndSwapped trainL2AndSwap(String game, long seed) throws Exception {
         RunSetup s = setup(game, "L2", seed, "L2-trained");
         try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
             train(s, engine);
@@ -163,7 +215,7 @@ final class TableCommand implements Callable<Integer> {
             String b = roles.get(1);
             PolicyMap swapped = new PolicyMap(
                     Map.of(a, s.policies().policyOf(b), b, s.policies().policyOf(a)), Set.of());
-            return new double[] {trained, success(s, engine, swapped)};
+            return new TrainedAndSwapped(trained, success(s, engine, swapped));
         }
     }
 

@@ -47,11 +47,6 @@ public record Sample(
         }
     }
 
-    /** The AT-GRPO group: (problem, role, turn). */
-    public GroupKey groupKey() {
-        return new GroupKey(problemId, role, turn);
-    }
-
     public IntSeq promptTokens() {
         return completion.promptTokens();
     }

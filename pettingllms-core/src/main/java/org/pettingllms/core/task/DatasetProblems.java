@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.util.Permutations;
 import org.pettingllms.core.util.Seeds;
 
 /**
@@ -90,17 +91,6 @@ public final class DatasetProblems<T> implements ProblemSource {
     }
 
     private static int[] permutation(int n, long seed) {
-        int[] a = new int[n];
-        for (int i = 0; i < n; i++) {
-            a[i] = i;
-        }
-        SplittableRandom rng = new SplittableRandom(seed);
-        for (int i = n - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = a[i];
-            a[i] = a[j];
-            a[j] = t;
-        }
-        return a;
+        return Permutations.of(n, new SplittableRandom(seed));
     }
 }

@@ -1,6 +1,7 @@
 package org.pettingllms.core.train;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.pettingllms.core.backend.Learner;
@@ -77,13 +78,7 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
     static List<List<TrainExample>> miniBatches(List<TrainExample> examples, int count, long seed) {
         List<TrainExample> order = new ArrayList<>(examples);
         if (count > 1) {
-            SplittableRandom rng = new SplittableRandom(seed);
-            for (int i = order.size() - 1; i > 0; i--) { // Fisher-Yates
-                int j = rng.nextInt(i + 1);
-                TrainExample tmp = order.get(i);
-                order.set(i, order.get(j));
-                order.set(j, tmp);
-            }
+            Collections.shuffle(order, new SplittableRandom(seed));
         }
         int parts = Math.max(1, Math.min(count, order.size()));
         List<List<TrainExample>> out = new ArrayList<>(parts);

@@ -32,17 +32,20 @@ public final class AnswerBench {
         Map<String, Object> out = new LinkedHashMap<>();
         for (Kind k : KINDS) {
             measure(k, Math.min(0.5, seconds / 4)); // warm-up: JIT, the algebra engine's first use
-            double[] rate = measure(k, seconds);
+            Rate rate = measure(k, seconds);
             Map<String, Object> m = new LinkedHashMap<>();
-            m.put("checks_per_second", Math.round(rate[0]));
-            m.put("us_per_check", Math.round(1e6 / rate[0]));
-            m.put("checks", (long) rate[1]);
+            m.put("checks_per_second", Math.round(rate.perSecond()));
+            m.put("us_per_check", Math.round(1e6 / rate.perSecond()));
+            m.put("checks", rate.checks());
             out.put(k.name(), m);
         }
         return out;
     }
 
-    private static double[] measure(Kind k, double seconds) {
+    /** Checks per second over a measurement of {@code checks} checks. */
+    private record Rate(double perSecond, long checks) {}
+
+    private static Rate measure(Kind k, double seconds) {
         long start = System.nanoTime();
         long end = start + (long) (seconds * 1e9);
         int n = 0;
@@ -53,6 +56,6 @@ public final class AnswerBench {
             }
             n++;
         }
-        return new double[] {n / ((System.nanoTime() - start) / 1e9), n};
+        return new Rate(n / ((System.nanoTime() - start) / 1e9), n);
     }
 }

@@ -1,6 +1,7 @@
 package org.pettingllms.envs.sudoku;
 
 import java.util.SplittableRandom;
+import org.pettingllms.core.util.Permutations;
 
 /** Random valid solutions: a base pattern shuffled by digit, row, band, column, stack and transposition. */
 final class SudokuShuffle {
@@ -38,18 +39,8 @@ final class SudokuShuffle {
         return out;
     }
 
-    /** Fisher-Yates permutation of 0..n-1. */
+    /** A random permutation of 0..n-1. */
     static int[] permutation(int n, SplittableRandom rng) {
-        int[] p = new int[n];
-        for (int i = 0; i < n; i++) {
-            p[i] = i;
-        }
-        for (int i = n - 1; i > 0; i--) {
-            int j = rng.nextInt(i + 1);
-            int t = p[i];
-            p[i] = p[j];
-            p[j] = t;
-        }
-        return p;
+        return Permutations.of(n, rng);
     }
 }

@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
@@ -18,6 +19,7 @@ import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.torch.NativeMemory;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
@@ -33,6 +35,8 @@ public final class TorchLearner implements Learner, AutoCloseable {
     private final PolicyRegistry registry;
     private final TrainSettings settings;
     private final Map<PolicyRef, PolicyTrainer> trainers = new LinkedHashMap<>();
+    /** Set when weights are published (a new step's rollouts begin); the update that follows trims once first. */
+    private final AtomicBoolean trimBeforeUpdate = new AtomicBoolean();
 
     public TorchLearner(PolicyRegistry registry, TrainSettings settings) {
         this.registry = registry;
@@ -45,6 +49,9 @@ public final class TorchLearner implements Learner, AutoCloseable {
 
     @Override
     public LossStats forwardBackward(PolicyRef policy, List<TrainExample> batch, LossConfig loss) {
+        if (trimBeforeUpdate.getAndSet(false)) {
+            NativeMemory.trim(); // the rollouts' freed memory goes back before the update's activations arrive
+        }
         return trainer(policy).forwardBackward(batch, loss);
     }
 
@@ -81,9 +88,16 @@ public final class TorchLearner implements Learner, AutoCloseable {
         }
     }
 
-    /** The embedded sampler reads the registry's weights directly: publishing is reading their version. */
+    /**
+     * The embedded sampler reads the registry's weights directly: publishing is reading their version. A step
+     * publishes before its rollouts, after the last step's update and validation: their freed native memory goes
+     * back to the system here, once between phases (see {@link NativeMemory}), so it does not pile up from step to
+     * step.
+     */
     @Override
     public long publish(PolicyRef policy) {
+        NativeMemory.trim();
+        trimBeforeUpdate.set(true);
         return registry.version(policy);
     }
 

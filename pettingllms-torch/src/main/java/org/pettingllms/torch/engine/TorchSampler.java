@@ -20,6 +20,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.NativeMemory;
 import org.pettingllms.torch.sampling.Generator;
 
 /**
@@ -58,8 +59,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     /**
      * @param threads PyTorch intra-op threads of the worker thread. One by default: on a thread other than the one
      *                that started the engine, a multi-threaded small matmul costs several times a single-threaded
-     *                one (192 x 192 by 192 x 32: 65-132 us with 2 threads, 27-30 us with 1, 17-20 us on the starting
-     *                thread; 2 cores), and decoding is all small matmuls; a large model on many cores wants more
+     *                one (docs/BENCHMARKS.md has the measurement), and decoding is all small matmuls; a large model on
+     *                many cores wants more
      */
     public TorchSampler(
             PolicyRegistry registry,
@@ -135,12 +136,20 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     }
 
     private void loop() {
+        boolean paused = true;
         while (!closed) {
             List<Pending> batch = new ArrayList<>();
             try {
                 Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
+                    paused = true;
                     continue;
+                }
+                if (paused) {
+                    // work resumes after a pause (a training update ran meanwhile): what it freed goes back first,
+                    // before this batch's caches are allocated beside it (NativeMemory)
+                    NativeMemory.trim();
+                    paused = false;
                 }
                 batch.add(first);
                 int rows = first.rows().size();
@@ -154,6 +163,9 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                     rows += next.rows().size();
                 }
                 run(batch);
+                if (queue.isEmpty()) {
+                    NativeMemory.trim(); // idle: the batches' freed caches go back to the system (NativeMemory)
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -358,7 +358,7 @@ public final class DecoderModel implements AutoCloseable {
      *
      * <p>Activations are feature-major, [features, N] over the N = B*T tokens: each linear layer is then
      * {@code W [out, in] @ X [in, N]} on the weights as stored, the GEMM shape PyTorch's CPU kernels run fastest
-     * for a few tokens (a decode step: about a third faster than {@code X W^T} at 64 tokens) and as fast for many.
+     * for a few tokens (a decode step) and as fast for many (docs/BENCHMARKS.md, "Throughput").
      */
     public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
         return run(ids, positions, bias, cache, lora, false);
@@ -413,9 +413,9 @@ public final class DecoderModel implements AutoCloseable {
             NDArray kT = qAndK.get(1).transpose(2, 0, 1, 3); // [B, nk, hd, T]
             NDArray v = qkAndV.get(1).transpose(2, 0, 3, 1); // [B, nk, T, hd]
             if (cache != null) {
-                NDArray[] kv = cache.append(i, kT, v);
-                kT = kv[0];
-                v = kv[1];
+                KeyValues.Attended kv = cache.append(i, kT, v);
+                kT = kv.keysT();
+                v = kv.values();
             }
             long queries = t;
             NDArray layerBias = groupBias;

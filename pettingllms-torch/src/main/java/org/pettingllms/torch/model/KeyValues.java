@@ -9,7 +9,15 @@ import ai.djl.ndarray.NDArray;
 public interface KeyValues {
     /**
      * Takes this step's keys, transposed [B, kvHeads, hd, T], and values [B, kvHeads, T, hd] of {@code layer};
-     * returns every key and value the step's queries attend to, [B, kvHeads, hd, S] and [B, kvHeads, S, hd].
+     * returns every key and value the step's queries attend to.
      */
-    NDArray[] append(int layer, NDArray kT, NDArray v);
+    Attended append(int layer, NDArray kT, NDArray v);
+
+    /**
+     * The keys and values a step's queries attend to.
+     *
+     * @param keysT  transposed keys [B, kvHeads, hd, S]
+     * @param values values [B, kvHeads, S, hd]
+     */
+    record Attended(NDArray keysT, NDArray values) {}
 }

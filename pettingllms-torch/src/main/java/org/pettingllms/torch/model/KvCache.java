@@ -10,7 +10,7 @@ import ai.djl.ndarray.types.Shape;
  * transposed, [B, kvHeads, headDim, capacity], values [B, kvHeads, capacity, headDim]. A step writes its keys and
  * values in place and attention reads the filled prefix, so decoding never copies the whole cache; keys are kept
  * transposed because the score matmul q k^T then reads a strided prefix directly (a transposed view of a prefix
- * made the matmul copy it first, several times slower at batch 64).
+ * would make the matmul copy it first).
  */
 public final class KvCache implements KeyValues {
     private final NDManager manager;
@@ -38,7 +38,7 @@ public final class KvCache implements KeyValues {
      * the step's scope.
      */
     @Override
-    public NDArray[] append(int layer, NDArray kT, NDArray v) {
+    public Attended append(int layer, NDArray kT, NDArray v) {
         long t = kT.getShape().get(3);
         if (keys[layer] == null) {
             Shape kv = kT.getShape();
@@ -59,7 +59,7 @@ public final class KvCache implements KeyValues {
         NDArray vv = values[layer].get(new NDIndex().addAllDim(2).addSliceDim(0, filled[layer]));
         kv.attach(kT.getManager());
         vv.attach(kT.getManager());
-        return new NDArray[] {kv, vv};
+        return new Attended(kv, vv);
     }
 
     /**

@@ -31,7 +31,7 @@ public final class LoraAdapter implements AutoCloseable {
     private final List<String> targetModules;
     private final NDManager manager;
     /** module path -> {A, B} */
-    private final Map<String, NDArray[]> weights;
+    private final Map<String, Pair> weights;
 
     private LoraAdapter(
             String name,
@@ -39,7 +39,7 @@ public final class LoraAdapter implements AutoCloseable {
             double alpha,
             List<String> targetModules,
             NDManager manager,
-            Map<String, NDArray[]> weights) {
+            Map<String, Pair> weights) {
         this.name = name;
         this.rank = rank;
         this.alpha = alpha;
@@ -64,8 +64,11 @@ public final class LoraAdapter implements AutoCloseable {
         return targetModules;
     }
 
-    /** {A, B} for a module path, or null when the module is not adapted. */
-    public NDArray[] weightsOf(String module) {
+    /** A module's two LoRA factors: the update is {@code scale * b @ a}. */
+    public record Pair(NDArray a, NDArray b) {}
+
+    /** The factors of a module path, or null when the module is not adapted. */
+    public Pair weightsOf(String module) {
         return weights.get(module);
     }
 
@@ -73,8 +76,8 @@ public final class LoraAdapter implements AutoCloseable {
     public Map<String, NDArray> parameters() {
         Map<String, NDArray> out = new LinkedHashMap<>();
         weights.forEach((m, ab) -> {
-            out.put(PREFIX + m + ".lora_A.weight", ab[0]);
-            out.put(PREFIX + m + ".lora_B.weight", ab[1]);
+            out.put(PREFIX + m + ".lora_A.weight", ab.a());
+            out.put(PREFIX + m + ".lora_B.weight", ab.b());
         });
         return out;
     }
@@ -87,7 +90,7 @@ public final class LoraAdapter implements AutoCloseable {
             String name, DecoderModel model, int rank, double alpha, List<String> targetModules, long seed) {
         NDManager m = model.manager().newSubManager();
         SplittableRandom rng = new SplittableRandom(seed);
-        Map<String, NDArray[]> w = new LinkedHashMap<>();
+        Map<String, Pair> w = new LinkedHashMap<>();
         for (Linear lin : model.linears()) {
             if (!targets(lin.name(), targetModules)) {
                 continue;
@@ -99,7 +102,7 @@ public final class LoraAdapter implements AutoCloseable {
             for (int i = 0; i < a.length; i++) {
                 a[i] = (float) ((rng.nextDouble() * 2 - 1) * bound);
             }
-            w.put(lin.name(), new NDArray[] {m.create(a, new Shape(rank, in)), m.zeros(new Shape(out, rank))});
+            w.put(lin.name(), new Pair(m.create(a, new Shape(rank, in)), m.zeros(new Shape(out, rank))));
         }
         if (w.isEmpty()) {
             m.close();
@@ -128,7 +131,7 @@ public final class LoraAdapter implements AutoCloseable {
         cfg.path("target_modules").forEach(t -> targets.add(t.asText()));
         Map<String, Tensor> tensors = SafeTensors.read(dir.resolve("adapter_model.safetensors"));
         NDManager m = model.manager().newSubManager();
-        Map<String, NDArray[]> w = new LinkedHashMap<>();
+        Map<String, Pair> w = new LinkedHashMap<>();
         for (Linear lin : model.linears()) {
             Tensor a = tensors.remove(PREFIX + lin.name() + ".lora_A.weight");
             Tensor b = tensors.remove(PREFIX + lin.name() + ".lora_B.weight");
@@ -145,9 +148,9 @@ public final class LoraAdapter implements AutoCloseable {
                 throw new IOException(dir + ": LoRA tensors of " + lin.name() + " are missing or have wrong shapes"
                         + " for rank " + r);
             }
-            w.put(lin.name(), new NDArray[] {
-                m.create(a.data(), new Shape(a.shape())), m.create(b.data(), new Shape(b.shape()))
-            });
+            w.put(
+                    lin.name(),
+                    new Pair(m.create(a.data(), new Shape(a.shape())), m.create(b.data(), new Shape(b.shape()))));
         }
         if (!tensors.isEmpty()) {
             m.close();

@@ -44,12 +44,12 @@ public final class LoraRows {
      */
     NDArray delta(Linear lin, NDArray x, long b) {
         if (single != null) {
-            NDArray[] ab = single.weightsOf(lin.name());
+            LoraAdapter.Pair ab = single.weightsOf(lin.name());
             if (ab == null) {
                 return null;
             }
-            NDArray ax = Scope.of(x, ab[0].matMul(x));
-            return Scope.of(x, ab[1].matMul(ax)).mul(Torch.scalar(x.getManager(), single.scale()));
+            NDArray ax = Scope.of(x, ab.a().matMul(x));
+            return Scope.of(x, ab.b().matMul(ax)).mul(Torch.scalar(x.getManager(), single.scale()));
         }
         int maxRank = 0;
         boolean any = false;
@@ -69,14 +69,14 @@ public final class LoraRows {
         NDList as = new NDList();
         NDList bs = new NDList();
         for (LoraAdapter a : rows) {
-            NDArray[] ab = a == null ? null : a.weightsOf(lin.name());
+            LoraAdapter.Pair ab = a == null ? null : a.weightsOf(lin.name());
             if (ab == null) {
                 as.add(scope.zeros(new Shape(maxRank, in)));
                 bs.add(scope.zeros(new Shape(out, maxRank)));
                 continue;
             }
-            NDArray am = ab[0];
-            NDArray bm = Scope.of(x, ab[1].mul(Torch.scalar(scope, a.scale())));
+            NDArray am = ab.a();
+            NDArray bm = Scope.of(x, ab.b().mul(Torch.scalar(scope, a.scale())));
             if (a.rank() < maxRank) {
                 am = Scope.of(x, am.concat(scope.zeros(new Shape(maxRank - a.rank(), in)), 0));
                 bm = bm.concat(scope.zeros(new Shape(out, maxRank - a.rank())), 1);

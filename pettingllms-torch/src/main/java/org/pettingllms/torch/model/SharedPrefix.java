@@ -22,7 +22,7 @@ public final class SharedPrefix {
         return (layer, kT, v) -> {
             keys[layer] = kT;
             values[layer] = v;
-            return new NDArray[] {kT, v};
+            return new KeyValues.Attended(kT, v);
         };
     }
 
@@ -38,7 +38,7 @@ public final class SharedPrefix {
             }
             NDArray pk = keys[layer].get(rows);
             NDArray pv = values[layer].get(rows);
-            return new NDArray[] {pk.concat(kT, 3), pv.concat(v, 2)};
+            return new KeyValues.Attended(pk.concat(kT, 3), pv.concat(v, 2));
         };
     }
 }
