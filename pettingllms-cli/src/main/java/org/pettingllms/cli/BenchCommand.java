@@ -2,6 +2,7 @@ package org.pettingllms.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,10 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.envs.math.AnswerBench;
+import org.pettingllms.envs.sandbox.SandboxBench;
+import org.pettingllms.torch.bench.ModelBench;
+import org.pettingllms.torch.model.Presets;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -56,7 +61,7 @@ final class BenchCommand implements Callable<Integer> {
             names = "--model",
             description = "model: a Hugging Face model directory instead of a preset; remote: instead of"
                     + " the config's model")
-    java.nio.file.Path modelDir;
+    Path modelDir;
 
     @Option(
             names = "--seconds",
@@ -94,7 +99,7 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--config",
             description = "soak, remote: run config (default: the main one, configs/plan-path/L2.yaml)")
-    java.nio.file.Path config;
+    Path config;
 
     @Option(
             names = "--policy",
@@ -108,32 +113,31 @@ final class BenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (what.equals("model")) {
-            var cfg = modelDir == null ? org.pettingllms.torch.model.Presets.of(preset) : null;
+            var cfg = modelDir == null ? Presets.of(preset) : null;
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);
-            json.putAll(org.pettingllms.torch.bench.ModelBench.run(cfg, modelDir, seconds));
+            json.putAll(ModelBench.run(cfg, modelDir, seconds));
             print(json);
             return 0;
         }
         if (what.equals("sandbox")) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "sandbox");
-            json.putAll(org.pettingllms.envs.sandbox.SandboxBench.run(Math.max(8, problems * rounds / 4), slots));
+            json.putAll(SandboxBench.run(Math.max(8, problems * rounds / 4), slots));
             print(json);
             return 0;
         }
         if (what.equals("answers")) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "answers");
-            json.putAll(org.pettingllms.envs.math.AnswerBench.run(seconds));
+            json.putAll(AnswerBench.run(seconds));
             print(json);
             return 0;
         }
         if (what.equals("remote")) {
             Map<String, String> env = Main.env(spec);
-            List<String> overrides =
-                    new java.util.ArrayList<>(List.of("rollout.k=" + k, "rollout.problemsPerStep=" + problems));
+            List<String> overrides = new ArrayList<>(List.of("rollout.k=" + k, "rollout.problemsPerStep=" + problems));
             if (modelDir != null) {
                 overrides.add("policy.model=" + modelDir);
             }

@@ -9,9 +9,11 @@ import java.util.SplittableRandom;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.Task;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
@@ -95,18 +97,12 @@ final class DryRun {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static org.pettingllms.core.data.Prompt promptOf(
-            org.pettingllms.core.task.Task task, Problem p, String role, RunConfig cfg) {
+    private static Prompt promptOf(Task task, Problem p, String role, RunConfig cfg) {
         return task.prompt(task.initialState(p), role, 0, cfg.task().style());
     }
 
     private static void printPrompt(
-            PrintWriter out,
-            String role,
-            TextCodec codec,
-            org.pettingllms.core.data.Prompt prompt,
-            RunConfig cfg,
-            int context) {
+            PrintWriter out, String role, TextCodec codec, Prompt prompt, RunConfig cfg, int context) {
         int[] ids = codec.encodePrompt(prompt);
         int budget = ids.length + cfg.rollout().sampling().maxTokens();
         out.printf(

@@ -1,6 +1,7 @@
 package org.pettingllms.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,7 +16,9 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.train.Checkpoints;
 import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -113,11 +116,11 @@ final class EvaluateCommand implements Callable<Integer> {
     }
 
     /** Each trained policy from its folder: an adapter (L2) or full weights (L0, L1, L3). */
-    private void loadCheckpoint(EmbeddedEngine engine, RunSetup setup) throws java.io.IOException {
+    private void loadCheckpoint(EmbeddedEngine engine, RunSetup setup) throws IOException {
         if (checkpoint == null) {
             return;
         }
-        Map<PolicyRef, Path> folders = org.pettingllms.core.train.Checkpoints.find(checkpoint, setup.policies());
+        Map<PolicyRef, Path> folders = Checkpoints.find(checkpoint, setup.policies());
         for (Map.Entry<PolicyRef, Path> f : folders.entrySet()) {
             PolicyRef ref = f.getKey();
             if (ref.adapter() != null) {
@@ -128,10 +131,7 @@ final class EvaluateCommand implements Callable<Integer> {
                                         ref.adapter(), engine.registry().model(ref.model()), f.getValue()));
             } else {
                 engine.registry()
-                        .setWeights(
-                                ref.model(),
-                                org.pettingllms.torch.io.SafeTensors.read(
-                                        f.getValue().resolve("model.safetensors")));
+                        .setWeights(ref.model(), SafeTensors.read(f.getValue().resolve("model.safetensors")));
             }
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -139,7 +139,7 @@ final class EvaluateCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private void loadAdapters(EmbeddedEngine engine, RunSetup setup, RunConfig cfg) throws java.io.IOException {
+    private void loadAdapters(EmbeddedEngine engine, RunSetup setup, RunConfig cfg) throws IOException {
         for (Map.Entry<String, Path> a : adapters.entrySet()) {
             PolicyRef ref = setup.policies().policyOf(a.getKey());
             if (ref.adapter() == null) {

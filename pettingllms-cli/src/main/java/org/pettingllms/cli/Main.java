@@ -1,5 +1,7 @@
 package org.pettingllms.cli;
 
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.hub.HubException;
@@ -101,9 +103,9 @@ public final class Main {
             t = t.getCause();
         }
         String msg;
-        if (t instanceof java.nio.file.NoSuchFileException f) {
+        if (t instanceof NoSuchFileException f) {
             msg = "no such file: " + f.getFile();
-        } else if (t instanceof java.nio.file.AccessDeniedException f) {
+        } else if (t instanceof AccessDeniedException f) {
             msg = "permission denied: " + f.getFile();
         } else {
             msg = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();

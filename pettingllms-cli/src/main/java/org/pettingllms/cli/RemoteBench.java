@@ -1,12 +1,15 @@
 package org.pettingllms.cli;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RunConfig;
@@ -53,7 +56,7 @@ final class RemoteBench {
         try {
             EmbeddedEngine local = EmbeddedEngine.open(cfg, policies);
             open.add(local);
-            List<java.net.URI> uris = new ArrayList<>();
+            List<URI> uris = new ArrayList<>();
             for (int i = 0; i < replicas; i++) {
                 EmbeddedEngine e = EmbeddedEngine.open(cfg, policies);
                 open.add(e);
@@ -72,7 +75,7 @@ final class RemoteBench {
             for (int i = 0; i < 3; i++) {
                 for (PolicyRef p : policies.trainedPolicies()) {
                     // a new version each time: an optimizer step at learning rate 0 changes no weights
-                    local.learner().optimStep(p, org.pettingllms.core.backend.OptimParams.adamW(0, 0, 1));
+                    local.learner().optimStep(p, OptimParams.adamW(0, 0, 1));
                     long t0 = System.nanoTime();
                     served.publish(p);
                     publishMs.add((System.nanoTime() - t0) / 1e6);
@@ -95,8 +98,7 @@ final class RemoteBench {
                 c.close();
             }
             try (var files = Files.walk(published)) {
-                files.sorted(java.util.Comparator.reverseOrder())
-                        .forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         json.put("cores", Runtime.getRuntime().availableProcessors());

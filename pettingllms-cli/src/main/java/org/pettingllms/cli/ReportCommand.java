@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -76,8 +77,7 @@ final class ReportCommand implements Callable<Integer> {
                 html,
                 rows,
                 "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
-                java.util.stream.Stream.concat(
-                                keys(rows, "train/policy_shift/").stream(), keys(rows, "train/sampler_gap/").stream())
+                Stream.concat(keys(rows, "train/policy_shift/").stream(), keys(rows, "train/sampler_gap/").stream())
                         .toList());
         chart(html, rows, "Time per step (s)", List.of(Metric.ROLLOUT_S, Metric.UPDATE_S, Metric.VALIDATE_S));
         chart(html, rows, "Completion tokens per second", List.of(Metric.TOKENS_PER_S));

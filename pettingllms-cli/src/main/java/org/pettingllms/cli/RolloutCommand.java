@@ -18,6 +18,7 @@ import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
+import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -75,7 +76,7 @@ final class RolloutCommand implements Callable<Integer> {
                 cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
         RolloutResult result;
         if (policy.equals("model")) {
-            try (var embedded = org.pettingllms.torch.engine.EmbeddedEngine.open(cfg, setup.policies())) {
+            try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
                 result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
             }
         } else {

@@ -1,10 +1,13 @@
 package org.pettingllms.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.Level;
@@ -65,7 +68,7 @@ final class SftCommand implements Callable<Integer> {
             paramLabel = "ROLE=FRACTION",
             description = "keep a role's demonstration for only"
                     + " this fraction of the problems (rehearsal of a skill already learned at a fraction of its cost)")
-    java.util.Map<String, Double> keep = new java.util.LinkedHashMap<>();
+    Map<String, Double> keep = new LinkedHashMap<>();
 
     @Option(
             names = "--adopt",
@@ -193,7 +196,7 @@ final class SftCommand implements Callable<Integer> {
     }
 
     /** The source model's tokenizer files beside the new weights, so that the directory loads on its own. */
-    private static void copyTokenizer(Path from, Path to) throws java.io.IOException {
+    private static void copyTokenizer(Path from, Path to) throws IOException {
         for (String f : List.of(
                 "tokenizer.json",
                 "tokenizer_config.json",

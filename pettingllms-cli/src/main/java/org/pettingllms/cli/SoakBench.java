@@ -1,5 +1,7 @@
 package org.pettingllms.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -85,8 +87,8 @@ final class SoakBench {
 
     private static String json(Map<String, Object> s) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(s);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return new ObjectMapper().writeValueAsString(s);
+        } catch (JsonProcessingException e) {
             return s.toString();
         }
     }

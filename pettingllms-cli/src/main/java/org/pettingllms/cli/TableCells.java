@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
+import org.pettingllms.core.util.AtomicFiles;
 
 /**
  * The finished cells of a {@code table} run, one JSON line each in a file beside the table, written as each cell is
@@ -74,7 +75,7 @@ final class TableCells {
         for (Cell c : t.cells.values()) {
             clean.append(JSON.writeValueAsString(c)).append('\n');
         }
-        org.pettingllms.core.util.AtomicFiles.writeString(file, clean.toString());
+        AtomicFiles.writeString(file, clean.toString());
         return t;
     }
 

@@ -14,6 +14,7 @@ import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Trainer;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -127,7 +128,7 @@ final class TableCommand implements Callable<Integer> {
         }
         String table = markdown(results);
         Files.createDirectories(out.toAbsolutePath().getParent());
-        org.pettingllms.core.util.AtomicFiles.writeString(out, table);
+        AtomicFiles.writeString(out, table);
         o.println();
         o.print(table);
         o.printf("%nwritten to %s (%.0f s)%n", out, (System.nanoTime() - start) / 1e9);

@@ -6,14 +6,20 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.RoutingSampler;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
@@ -21,6 +27,7 @@ import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -80,7 +87,7 @@ final class TrainCommand implements Callable<Integer> {
         PolicyMap policies = withScripted(setup, cfg);
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, policies)) {
             ProgressBar bar = new ProgressBar("episodes");
-            Map<PolicyRef, Sampler> routes = new java.util.LinkedHashMap<>();
+            Map<PolicyRef, Sampler> routes = new LinkedHashMap<>();
             if (!scripted.isEmpty()) {
                 // dataset tasks' scripted team knows the references of the problems it is given: every problem
                 // the run trains on and validates on
@@ -95,7 +102,7 @@ final class TrainCommand implements Callable<Integer> {
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
             }
             Sampler sampler = engine.sampler();
-            org.pettingllms.core.backend.Learner learner = engine.learner();
+            Learner learner = engine.learner();
             if (!cfg.rollout().servers().isEmpty()) {
                 Remote remote = Remote.of(
                         cfg, engine, runDir, engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
@@ -150,12 +157,11 @@ final class TrainCommand implements Callable<Integer> {
                         + setup.task().roles());
             }
         }
-        if (cfg.policy().level() == org.pettingllms.core.backend.Level.L0
-                || cfg.policy().level() == org.pettingllms.core.backend.Level.L1) {
+        if (cfg.policy().level() == Level.L0 || cfg.policy().level() == Level.L1) {
             throw new IllegalArgumentException("--scripted needs a policy per role (policy.level L2 or L3), got "
                     + cfg.policy().level());
         }
-        java.util.Set<String> untrained = new java.util.HashSet<>(cfg.policy().untrainedRoles());
+        Set<String> untrained = new HashSet<>(cfg.policy().untrainedRoles());
         untrained.addAll(scripted);
         return PolicyMap.forLevel(
                 cfg.policy().level(), setup.task().roles(), cfg.policy().model(), untrained);
@@ -176,7 +182,7 @@ final class TrainCommand implements Callable<Integer> {
         machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         machine.put("cores", Runtime.getRuntime().availableProcessors());
         machine.put("max_heap_mb", Runtime.getRuntime().maxMemory() >> 20);
-        org.pettingllms.core.util.AtomicFiles.writeString(runDir.resolve("run.json"), run.toPrettyString());
+        AtomicFiles.writeString(runDir.resolve("run.json"), run.toPrettyString());
     }
 
     /**
@@ -189,7 +195,7 @@ final class TrainCommand implements Callable<Integer> {
         private StepLine() {}
 
         static String successLabel(RunConfig.Rollout rollout) {
-            return rollout.mode() == org.pettingllms.core.config.RolloutConfig.Mode.TREE && rollout.k() > 1
+            return rollout.mode() == RolloutConfig.Mode.TREE && rollout.k() > 1
                     ? "best-of-" + rollout.k() + " success"
                     : "success";
         }

@@ -8,9 +8,15 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RolloutConfig;
+import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.testkit.SharedFiles;
 import picocli.CommandLine;
 
@@ -127,7 +133,7 @@ class CliTest {
     }
 
     static String[] concat(String[] a, String... b) {
-        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        String[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
@@ -221,7 +227,7 @@ class CliTest {
     }
 
     @Test
-    void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@TempDir Path dir) throws Exception {
         String[] common = {
             CONFIGS.resolve("plan-path/L2.yaml").toString(),
             "--set",
@@ -343,7 +349,7 @@ class CliTest {
     }
 
     @Test
-    void everyLevelTrainsOnTheEmbeddedEngine(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void everyLevelTrainsOnTheEmbeddedEngine(@TempDir Path dir) throws Exception {
         // L0: one agent with parallel-sampling GRPO; L1: one shared model, fully fine-tuned; L3: a model per role
         Map<String, List<String>> checkpointsOf = Map.of(
                 "L0",
@@ -389,7 +395,7 @@ class CliTest {
     }
 
     @Test
-    void aScriptedRoleActsButOnlyTheOtherRoleTrains(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void aScriptedRoleActsButOnlyTheOtherRoleTrains(@TempDir Path dir) throws Exception {
         Result r = run(
                 "train",
                 CONFIGS.resolve("plan-path/L2.yaml").toString(),
@@ -411,7 +417,7 @@ class CliTest {
                 "train.steps=1");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("one sample solved tool 100%");
-        var rows = org.pettingllms.core.train.MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
+        var rows = MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
         assertThat(rows.get(0).values())
                 .containsKey("train/loss/fresh:tiny+plan")
                 .doesNotContainKey("train/loss/fresh:tiny+tool");
@@ -436,9 +442,8 @@ class CliTest {
                 "--set",
                 "train.steps=1");
         assertThat(code.code()).as(code.err()).isZero();
-        var codeRow = org.pettingllms.core.train.MetricsLog.read(dir.resolve("code-L2/metrics.jsonl"))
-                .get(0)
-                .values();
+        var codeRow =
+                MetricsLog.read(dir.resolve("code-L2/metrics.jsonl")).get(0).values();
         assertThat(codeRow.getOrDefault("sampled/tester/unparseable", 0.0)).isZero();
         assertThat(codeRow).doesNotContainKey("val/stop/tester/unparseable").containsKey("val/success/rate");
         assertThat(codeRow.get("val/reward/tester/local").doubleValue()).isEqualTo(1.0);
@@ -456,8 +461,7 @@ class CliTest {
     }
 
     @Test
-    void errorsAreOneLineForPeopleAndStackTracesOnlyWithDebug(@org.junit.jupiter.api.io.TempDir Path dir)
-            throws Exception {
+    void errorsAreOneLineForPeopleAndStackTracesOnlyWithDebug(@TempDir Path dir) throws Exception {
         String l2 = CONFIGS.resolve("plan-path/L2.yaml").toString();
         // a missing file
         Result missing = run("train", dir.resolve("nope.yaml").toString());
@@ -501,10 +505,8 @@ class CliTest {
                     .toList();
             assertThat(l0).hasSize(5);
             for (Path c : l0) {
-                var cfg = org.pettingllms.core.config.ConfigLoader.load(c, List.of());
-                assertThat(cfg.rollout().mode())
-                        .as("%s", c)
-                        .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
+                var cfg = ConfigLoader.load(c, List.of());
+                assertThat(cfg.rollout().mode()).as("%s", c).isEqualTo(RolloutConfig.Mode.PARALLEL);
                 assertThat(cfg.rollout().k())
                         .as("%s: a group needs K > 1 trajectories", c)
                         .isGreaterThan(1);
@@ -521,21 +523,18 @@ class CliTest {
             var row = table.setup(game, "L0", 1, "L0-trained");
             assertThat(row.config().rollout().mode())
                     .as(game + ": the + GRPO row, even with rollout.mode=tree set")
-                    .isEqualTo(org.pettingllms.core.config.RolloutConfig.Mode.PARALLEL);
+                    .isEqualTo(RolloutConfig.Mode.PARALLEL);
         }
     }
 
     @Test
-    void trainSendsItsRolloutsToAServeReplica(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void trainSendsItsRolloutsToAServeReplica(@TempDir Path dir) throws Exception {
         String model = Path.of("..", "models", "plan-path-tiny")
                 .toAbsolutePath()
                 .normalize()
                 .toString();
-        try (var engine = org.pettingllms.serve.InferenceServer.openEngine(model, "cpu");
-                var server = new org.pettingllms.serve.InferenceServer(
-                                engine,
-                                model,
-                                new org.pettingllms.serve.InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
+        try (var engine = InferenceServer.openEngine(model, "cpu");
+                var server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
                         .start()) {
             Result r = run(
                     "train",
@@ -578,7 +577,7 @@ class CliTest {
     }
 
     @Test
-    void sftWritesAModelWithACardThatTrainCanStartFrom(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+    void sftWritesAModelWithACardThatTrainCanStartFrom(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
         Result r = run(
                 "sft",
@@ -629,6 +628,6 @@ class CliTest {
     }
 
     static String[] concat(String[]... parts) {
-        return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+        return Arrays.stream(parts).flatMap(Arrays::stream).toArray(String[]::new);
     }
 }

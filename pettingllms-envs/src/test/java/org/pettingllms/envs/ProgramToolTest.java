@@ -3,10 +3,14 @@ package org.pettingllms.envs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
@@ -15,6 +19,7 @@ import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.PlanningState;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planning.SolverDemonstrations;
+import org.pettingllms.envs.planning.SolverPolicy;
 import org.pettingllms.envs.planning.ToolProgram;
 import org.pettingllms.envs.planning.ToolRunner;
 import org.pettingllms.envs.planpath.PathBoard;
@@ -123,8 +128,8 @@ class ProgramToolTest {
     void timeInTheSandboxAndTimeWaitingForASlotAreCountedApart() throws Exception {
         Sandbox one = Sandbox.create(SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(5)), 1);
         ToolRunner single = new ToolRunner(one, one.limits());
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            var runs = new java.util.ArrayList<java.util.concurrent.Future<ToolRunner.Result>>();
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            var runs = new ArrayList<Future<ToolRunner.Result>>();
             for (int i = 0; i < 3; i++) {
                 String slow = "import time\ntime.sleep(0.3)\nprint('R" + i + "')\n"; // three programs, one slot
                 runs.add(pool.submit(() -> single.run(slow, "")));
@@ -164,8 +169,8 @@ class ProgramToolTest {
 
     @Test
     void theScriptedTeamWritesProgramsAndChecksWhatTheyPrint() {
-        var policy = new org.pettingllms.envs.planning.SolverPolicy<>(GAME, 1.0, true);
-        var ref = org.pettingllms.core.data.PolicyRef.of("scripted");
+        var policy = new SolverPolicy<>(GAME, 1.0, true);
+        var ref = PolicyRef.of("scripted");
         SplittableRandom rng = new SplittableRandom(3);
         PlanningState<PathBoard> s = start(9);
         String program = policy.answer(ref, task.prompt(s, PlanningTask.TOOL, 0, PromptStyle.COMPACT), rng);

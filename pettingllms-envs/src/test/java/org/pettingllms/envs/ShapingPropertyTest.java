@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.Move;
@@ -69,7 +70,7 @@ class ShapingPropertyTest {
                 // the same answer given over two turns earns the same: the episode's return is what counts
                 double split =
                         walked.reward() + game.apply(walked.board(), rest.get()).reward();
-                assertThat(split).isCloseTo(out.reward(), org.assertj.core.api.Assertions.within(1e-9));
+                assertThat(split).isCloseTo(out.reward(), Assertions.within(1e-9));
                 if (detour.size() > shortest.size()) {
                     detours++;
                     assertThat(out.reward())
@@ -109,9 +110,7 @@ class ShapingPropertyTest {
                     assertThat(gain).as("board %d", 7_000 + i).isPositive();
                     found++;
                 } else {
-                    assertThat(gain)
-                            .as("board %d", 7_000 + i)
-                            .isCloseTo(-0.12 - 0.5, org.assertj.core.api.Assertions.within(1e-9));
+                    assertThat(gain).as("board %d", 7_000 + i).isCloseTo(-0.12 - 0.5, Assertions.within(1e-9));
                 }
             }
         }

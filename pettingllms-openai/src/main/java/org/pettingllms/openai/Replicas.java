@@ -1,5 +1,6 @@
 package org.pettingllms.openai;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -113,7 +114,7 @@ final class Replicas {
                                 .build(),
                         HttpResponse.BodyHandlers.discarding());
                 healthy = res.statusCode() == 200;
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 healthy = false;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -2,6 +2,7 @@ package org.pettingllms.openai;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -61,7 +62,7 @@ public final class ServedWeights implements Learner {
         try {
             learner.save(policy, dir);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write the adapter of " + policy + " to " + dir, e);
+            throw new UncheckedIOException("cannot write the adapter of " + policy + " to " + dir, e);
         }
         String old = served.get(policy);
         for (URI replica : sampler.servers()) {
@@ -115,7 +116,7 @@ public final class ServedWeights implements Learner {
         try {
             learner.save(policy, dir);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write the weights of " + policy + " to " + dir, e);
+            throw new UncheckedIOException("cannot write the weights of " + policy + " to " + dir, e);
         }
         for (URI replica : sampler.servers()) {
             sampler.postTo(

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -158,7 +159,7 @@ class ReplicasTest {
         Fake b = new Fake();
         a.hold = new CountDownLatch(1);
         try (OpenAiSampler s = sampler(List.of(a.uri(), b.uri()), Duration.ofSeconds(30))) {
-            var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> sample(s, 1)); // both idle: a
+            var first = CompletableFuture.supplyAsync(() -> sample(s, 1)); // both idle: a
             long deadline = System.nanoTime() + 20_000_000_000L;
             while (a.generate() == 0 && System.nanoTime() < deadline) {
                 Thread.sleep(5);

@@ -1,5 +1,6 @@
 package org.pettingllms.serve;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -7,15 +8,22 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.engine.PolicyRegistry;
+import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.LoraAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,11 +97,10 @@ public final class InferenceServer implements AutoCloseable {
     }
 
     /** The embedded engine for serving one model directory (its base weights; adapters are loaded by name). */
-    public static EmbeddedEngine openEngine(String model, String device) throws java.io.IOException {
+    public static EmbeddedEngine openEngine(String model, String device) throws IOException {
         return EmbeddedEngine.open(
                 EmbeddedEngine.Settings.serving(model, device),
-                org.pettingllms.core.backend.PolicyMap.forLevel(
-                        org.pettingllms.core.backend.Level.L1, List.of("model"), model, java.util.Set.of()));
+                PolicyMap.forLevel(Level.L1, List.of("model"), model, Set.of()));
     }
 
     /** Starts listening; {@link #uri()} then names the bound port. */
@@ -112,7 +119,7 @@ public final class InferenceServer implements AutoCloseable {
     }
 
     /** Loads a PEFT adapter under {@code name} (what the HTTP endpoints do). */
-    public void loadAdapter(String name, Path dir) throws java.io.IOException {
+    public void loadAdapter(String name, Path dir) throws IOException {
         PolicyRef ref = new PolicyRef(model, name);
         PolicyRegistry registry = engine.registry();
         LoraAdapter adapter = LoraAdapter.load(name, registry.model(model), dir);
@@ -129,10 +136,10 @@ public final class InferenceServer implements AutoCloseable {
         JsonNode body = body(ctx);
         Path dir = Path.of(Fields.text(body, "model_path", null));
         String version = Fields.text(body, "weight_version", "default");
-        java.util.Map<String, org.pettingllms.torch.io.Tensor> w;
+        Map<String, Tensor> w;
         try {
-            w = org.pettingllms.torch.io.SafeTensors.read(dir.resolve("model.safetensors"));
-        } catch (java.io.IOException e) {
+            w = SafeTensors.read(dir.resolve("model.safetensors"));
+        } catch (IOException e) {
             throw new BadRequest(400, "model_path", "field 'model_path': " + e.getMessage());
         }
         try {
@@ -198,7 +205,7 @@ public final class InferenceServer implements AutoCloseable {
     }
 
     private List<String> served() {
-        List<String> out = new java.util.ArrayList<>(List.of(options.servedName()));
+        List<String> out = new ArrayList<>(List.of(options.servedName()));
         out.addAll(adapters.keySet().stream().sorted().toList());
         return out;
     }
@@ -232,7 +239,7 @@ public final class InferenceServer implements AutoCloseable {
         }
         try {
             loadAdapter(name, Path.of(path));
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new BadRequest(400, "lora_path", "field 'lora_path': " + e.getMessage());
         }
         if (sglang) {
@@ -263,7 +270,7 @@ public final class InferenceServer implements AutoCloseable {
                 throw new BadRequest(400, null, "the request body must be a JSON object");
             }
             return n;
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new BadRequest(400, null, "the request body is not valid JSON: " + e.getOriginalMessage());
         }
     }

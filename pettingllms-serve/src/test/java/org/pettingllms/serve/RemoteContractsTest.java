@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -55,7 +56,7 @@ class RemoteContractsTest {
             learner.publish(policy); // the adapter's version 0 on the server
             open.addAll(List.of(sampler, server, servingEngine, learnerEngine, () -> {
                 try (var files = Files.walk(published)) {
-                    files.sorted(java.util.Comparator.reverseOrder())
+                    files.sorted(Comparator.reverseOrder())
                             .forEach(p -> p.toFile().delete());
                 }
             }));

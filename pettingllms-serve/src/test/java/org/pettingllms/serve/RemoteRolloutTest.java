@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,14 +18,18 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Completion;
@@ -307,12 +312,12 @@ class RemoteRolloutTest {
         // a proxy that passes everything on, but loads the first adapter it was given under every later name
         HttpServer proxy = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         HttpClient http = HttpClient.newHttpClient();
-        Map<String, String> firstPath = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, String> firstPath = new ConcurrentHashMap<>();
         proxy.createContext("/", ex -> {
             String body = new String(ex.getRequestBody().readAllBytes());
             if (ex.getRequestURI().getPath().endsWith("load_lora_adapter")
                     && !ex.getRequestURI().getPath().contains("unload")) {
-                var node = (com.fasterxml.jackson.databind.node.ObjectNode) InferenceServer.JSON.readTree(body);
+                var node = (ObjectNode) InferenceServer.JSON.readTree(body);
                 String adapter = node.path("lora_name").asText().replaceFirst("-v\\d+$", "");
                 String first = firstPath.computeIfAbsent(
                         adapter, k -> node.path("lora_path").asText());
@@ -351,13 +356,13 @@ class RemoteRolloutTest {
                         Prompt.compact("plan-path-v1 plan\n#..\nA.G\n>"),
                         4,
                         new SamplingParams(1.0, 0, 1.0, 8, List.of(), 5));
-        List<org.pettingllms.core.backend.TrainExample> batch = new ArrayList<>();
+        List<TrainExample> batch = new ArrayList<>();
         for (int i = 0; i < cs.size(); i++) {
-            batch.add(new org.pettingllms.core.backend.TrainExample(
+            batch.add(new TrainExample(
                     cs.get(i).promptTokens(), cs.get(i).tokens(), cs.get(i).logprobs(), i % 2 == 0 ? 1 : -1));
         }
-        learnerEngine.learner().forwardBackward(plan, batch, org.pettingllms.core.backend.LossConfig.DEFAULT);
-        learnerEngine.learner().optimStep(plan, org.pettingllms.core.backend.OptimParams.adamW(0.05, 0, 1));
+        learnerEngine.learner().forwardBackward(plan, batch, LossConfig.DEFAULT);
+        learnerEngine.learner().optimStep(plan, OptimParams.adamW(0.05, 0, 1));
         assertThatThrownBy(() -> t.step(1))
                 .hasMessageContaining("does not serve the weights of")
                 .hasMessageContaining("127.0.0.1:" + proxy.getAddress().getPort())

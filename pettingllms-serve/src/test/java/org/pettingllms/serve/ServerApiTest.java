@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,7 +68,7 @@ class ServerApiTest {
         int[] prompt = engine.codec(model).encode("plan-path-v1 plan\n#.A\n..G\ntool: D\n>");
         var r = post(
                 "/v1/completions",
-                "{\"model\":\"tiny\",\"prompt\":" + java.util.Arrays.toString(prompt)
+                "{\"model\":\"tiny\",\"prompt\":" + Arrays.toString(prompt)
                         + ",\"n\":3,\"max_tokens\":12,\"temperature\":1.0,\"seed\":41,\"logprobs\":0,"
                         + "\"return_token_ids\":true,\"stop\":[\"\\n\"]}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -82,13 +84,13 @@ class ServerApiTest {
                 assertThat(c.path("token_ids").get(t).asInt())
                         .isEqualTo(local.get(i).tokens().get(t));
                 assertThat(c.path("logprobs").path("token_logprobs").get(t).asDouble())
-                        .isCloseTo(local.get(i).logprobs().get(t), org.assertj.core.api.Assertions.within(1e-5));
+                        .isCloseTo(local.get(i).logprobs().get(t), Assertions.within(1e-5));
             }
             assertThat(c.path("prompt_token_ids").size()).isEqualTo(prompt.length);
         }
         var g = json(post(
                 "/generate",
-                "{\"input_ids\":" + java.util.Arrays.toString(prompt)
+                "{\"input_ids\":" + Arrays.toString(prompt)
                         + ",\"sampling_params\":{\"max_new_tokens\":12,\"temperature\":1.0,\"sampling_seed\":41,\"n\":3,"
                         + "\"stop\":[\"\\n\"]},\"return_logprob\":true}"));
         assertThat(g.isArray()).isTrue();

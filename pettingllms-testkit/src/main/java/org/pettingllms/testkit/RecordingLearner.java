@@ -1,5 +1,7 @@
 package org.pettingllms.testkit;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +12,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.pettingllms.core.algo.PolicyLoss;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.PolicyRef;
 
 /**
@@ -45,12 +49,12 @@ public final class RecordingLearner implements Learner {
 
     /** It has no weights: the policy is whatever sampled the examples (ratio 1). */
     @Override
-    public List<org.pettingllms.core.data.FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
+    public List<FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
         return batch.stream().map(TrainExample::oldLogprobs).toList();
     }
 
     @Override
-    public OptimStats optimStep(PolicyRef policy, org.pettingllms.core.backend.OptimParams params) {
+    public OptimStats optimStep(PolicyRef policy, OptimParams params) {
         steps.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet();
         versions.computeIfAbsent(policy, p -> new AtomicLong()).incrementAndGet(); // "weights" changed
         learningRates.add(params.learningRate());
@@ -71,16 +75,14 @@ public final class RecordingLearner implements Learner {
 
     /** Saves its counters (it has no weights), so that resuming can be tested without a model. */
     @Override
-    public void save(PolicyRef policy, Path dir) throws java.io.IOException {
-        java.nio.file.Files.createDirectories(dir);
-        java.nio.file.Files.writeString(dir.resolve("recording.txt"), optimSteps(policy) + " " + version(policy));
+    public void save(PolicyRef policy, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("recording.txt"), optimSteps(policy) + " " + version(policy));
     }
 
     @Override
-    public void load(PolicyRef policy, Path dir) throws java.io.IOException {
-        String[] parts = java.nio.file.Files.readString(dir.resolve("recording.txt"))
-                .trim()
-                .split(" ");
+    public void load(PolicyRef policy, Path dir) throws IOException {
+        String[] parts = Files.readString(dir.resolve("recording.txt")).trim().split(" ");
         steps.put(policy, new AtomicLong(Long.parseLong(parts[0])));
         versions.put(policy, new AtomicLong(Long.parseLong(parts[1])));
     }

@@ -3,6 +3,7 @@ package org.pettingllms.testkit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
@@ -38,7 +39,7 @@ public final class ScriptedSampler implements Sampler {
     }
 
     /** Answers from a seeded policy, stamped with each policy's current weight version. */
-    public static ScriptedSampler of(TextPolicy policy, java.util.function.ToLongFunction<PolicyRef> versions) {
+    public static ScriptedSampler of(TextPolicy policy, ToLongFunction<PolicyRef> versions) {
         return new ScriptedSampler(new TextPolicySampler(policy, versions));
     }
 

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.RewardMix;
@@ -83,8 +85,8 @@ public abstract class TaskContract<S> {
 
     private RolloutResult rollout(PromptStyle style, long seed) {
         Task<S> task = task();
-        PolicyMap policies = PolicyMap.forLevel(
-                task.roles().size() == 1 ? Level.L0 : Level.L2, task.roles(), "scripted", java.util.Set.of());
+        PolicyMap policies =
+                PolicyMap.forLevel(task.roles().size() == 1 ? Level.L0 : Level.L2, task.roles(), "scripted", Set.of());
         RolloutConfig cfg = new RolloutConfig(
                 RolloutConfig.Mode.TREE,
                 3,
@@ -126,7 +128,7 @@ public abstract class TaskContract<S> {
             for (int turn = 0; turn < 2; turn++) {
                 for (String role : task.roles()) {
                     S before = state;
-                    Map<PromptStyle, String> prompts = new java.util.EnumMap<>(PromptStyle.class);
+                    Map<PromptStyle, String> prompts = new EnumMap<>(PromptStyle.class);
                     styles().forEach(st ->
                             prompts.put(st, task.prompt(before, role, 0, st).text()));
                     List<Transition<S>> first = new ArrayList<>();

@@ -17,6 +17,7 @@ import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.GroupKey;
@@ -251,8 +252,7 @@ class RolloutEngineInvariantsTest {
     @Test
     void aSamplerReturningTheWrongCountIsAnInfrastructureError() {
         ScriptedSampler shortSampler = ScriptedSampler.of((p, prompt, rng) -> "1");
-        org.pettingllms.core.backend.Sampler broken =
-                (policy, prompt, n, params) -> shortSampler.sample(policy, prompt, n - 1, params);
+        Sampler broken = (policy, prompt, n, params) -> shortSampler.sample(policy, prompt, n - 1, params);
         assertThatThrownBy(() -> new RolloutEngine(broken)
                         .run(task, problems(1, 10), l1, config(RolloutConfig.Mode.TREE, true, 1)))
                 .isInstanceOf(RolloutException.class)

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
@@ -130,9 +132,7 @@ class TrainerTest {
                     .isEqualTo(lrs.subList(4 * step, 4 * step + 2));
         }
         for (int i = 0; i < 8; i++) {
-            assertThat(a.get(i))
-                    .as("optimizer step %d", i)
-                    .isCloseTo(expected[i], org.assertj.core.api.Assertions.within(1e-12));
+            assertThat(a.get(i)).as("optimizer step %d", i).isCloseTo(expected[i], Assertions.within(1e-12));
         }
     }
 
@@ -160,7 +160,7 @@ class TrainerTest {
     }
 
     static Map<String, Double> withoutTimes(StepReport m) {
-        Map<String, Double> out = new java.util.TreeMap<>(m.values());
+        Map<String, Double> out = new TreeMap<>(m.values());
         out.keySet().removeIf(k -> k.startsWith("time/") || k.equals(Metric.TOKENS_PER_S));
         out.put("step", (double) m.step());
         return out;

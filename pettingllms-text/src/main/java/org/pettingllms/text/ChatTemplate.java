@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -116,7 +117,7 @@ public final class ChatTemplate {
         List<Map<String, Object>> msgs = new ArrayList<>(messages.size());
         for (ChatMessage m : messages) {
             Map<String, Object> map = new LinkedHashMap<>();
-            map.put("role", m.speaker().name().toLowerCase(java.util.Locale.ROOT));
+            map.put("role", m.speaker().name().toLowerCase(Locale.ROOT));
             map.put("content", m.content());
             msgs.add(map);
         }
@@ -154,8 +155,8 @@ public final class ChatTemplate {
         return format.replace("%Y", now.format(DateTimeFormatter.ofPattern("yyyy")))
                 .replace("%m", now.format(DateTimeFormatter.ofPattern("MM")))
                 .replace("%d", now.format(DateTimeFormatter.ofPattern("dd")))
-                .replace("%b", now.format(DateTimeFormatter.ofPattern("MMM", java.util.Locale.ENGLISH)))
-                .replace("%B", now.format(DateTimeFormatter.ofPattern("MMMM", java.util.Locale.ENGLISH)))
+                .replace("%b", now.format(DateTimeFormatter.ofPattern("MMM", Locale.ENGLISH)))
+                .replace("%B", now.format(DateTimeFormatter.ofPattern("MMMM", Locale.ENGLISH)))
                 .replace("%H", now.format(DateTimeFormatter.ofPattern("HH")))
                 .replace("%M", now.format(DateTimeFormatter.ofPattern("mm")));
     }

@@ -2,6 +2,7 @@ package org.pettingllms.text;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import java.math.BigDecimal;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 
@@ -45,7 +46,7 @@ final class PythonJson {
             close(indent, depth, out);
             out.append('}');
         } else if (v instanceof Collection<?> || v instanceof Object[]) {
-            Collection<?> items = v instanceof Object[] a ? java.util.Arrays.asList(a) : (Collection<?>) v;
+            Collection<?> items = v instanceof Object[] a ? Arrays.asList(a) : (Collection<?>) v;
             if (items.isEmpty()) {
                 out.append("[]");
                 return;

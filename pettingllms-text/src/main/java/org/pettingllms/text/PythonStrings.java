@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import jinjava.javax.el.ELContext;
 import jinjava.javax.el.ELResolver;
 
@@ -51,7 +53,7 @@ final class PythonStrings extends ELResolver {
                 (long)
                         (s.isEmpty() && p[0].toString().isEmpty()
                                 ? 1
-                                : s.split(java.util.regex.Pattern.quote(p[0].toString()), -1).length - 1);
+                                : s.split(Pattern.quote(p[0].toString()), -1).length - 1);
             case "title" -> title(s);
             case "capitalize" ->
                 s.isEmpty()
@@ -62,7 +64,7 @@ final class PythonStrings extends ELResolver {
         };
     }
 
-    private static boolean anyOf(Object prefixes, java.util.function.Predicate<String> test) {
+    private static boolean anyOf(Object prefixes, Predicate<String> test) {
         if (prefixes instanceof Iterable<?> many) {
             for (Object o : many) {
                 if (test.test(o.toString())) {

@@ -2,6 +2,7 @@ package org.pettingllms.torch;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +28,7 @@ public final class NativeMemory {
     }
 
     private static CLibrary load() {
-        if (!System.getProperty("os.name", "")
-                        .toLowerCase(java.util.Locale.ROOT)
-                        .contains("linux")
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
                 || Boolean.getBoolean("pettingllms.noMallocTrim")) {
             return null;
         }

@@ -5,6 +5,8 @@ import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.pytorch.jni.JniUtils;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Starts the PyTorch engine for the whole process. Offline by construction: the native libraries come from the
@@ -39,15 +41,15 @@ public final class Torch {
     /** Whether this thread's PyTorch ops record gradients (PyTorch's grad mode is per OS thread). */
     public static boolean recordingGradients() {
         engine();
-        return ai.djl.pytorch.jni.JniUtils.isGradMode();
+        return JniUtils.isGradMode();
     }
 
     /** Turns gradient recording off for this thread until the returned scope closes (PyTorch's no_grad). */
     public static NoGradients noGradients() {
         engine();
-        boolean was = ai.djl.pytorch.jni.JniUtils.isGradMode();
-        ai.djl.pytorch.jni.JniUtils.setGradMode(false);
-        return () -> ai.djl.pytorch.jni.JniUtils.setGradMode(was);
+        boolean was = JniUtils.isGradMode();
+        JniUtils.setGradMode(false);
+        return () -> JniUtils.setGradMode(was);
     }
 
     /**
@@ -58,11 +60,10 @@ public final class Torch {
      */
     public static synchronized void setThreadsOfThisThread(int threads) {
         engine();
-        int processWide = ai.djl.pytorch.jni.JniUtils.getNumThreads(); // fixes this thread's count at the old value
-        ai.djl.pytorch.jni.JniUtils.setNumThreads(threads);
-        Thread restore = Thread.ofPlatform()
-                .name("pettingllms-threads")
-                .start(() -> ai.djl.pytorch.jni.JniUtils.setNumThreads(processWide));
+        int processWide = JniUtils.getNumThreads(); // fixes this thread's count at the old value
+        JniUtils.setNumThreads(threads);
+        Thread restore =
+                Thread.ofPlatform().name("pettingllms-threads").start(() -> JniUtils.setNumThreads(processWide));
         try {
             restore.join();
         } catch (InterruptedException e) {
@@ -78,7 +79,7 @@ public final class Torch {
      * runs of the same training in one learner agreed bit for bit (EmbeddedResumeTest): for comparing trainings.
      */
     public static void runOnOneThread(Body body) throws Exception {
-        var failure = new java.util.concurrent.atomic.AtomicReference<Throwable>();
+        var failure = new AtomicReference<Throwable>();
         Thread t = Thread.ofPlatform().name("pettingllms-one-thread").start(() -> {
             setThreadsOfThisThread(1);
             try {

@@ -10,6 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -141,8 +142,8 @@ class BatchingTest {
             first++;
         }
         assertThat(r.tokens()).hasSize(first + 1).endsWith(stop);
-        assertThat(r.finish()).isEqualTo(org.pettingllms.core.data.FinishReason.EOS);
-        assertThat(free.finish()).isEqualTo(org.pettingllms.core.data.FinishReason.LENGTH);
+        assertThat(r.finish()).isEqualTo(FinishReason.EOS);
+        assertThat(free.finish()).isEqualTo(FinishReason.LENGTH);
     }
 
     @Test
@@ -173,7 +174,7 @@ class BatchingTest {
             for (int t = 0; t < alone.logprobs().length; t++) {
                 assertThat(batched.get(i).logprobs()[t]).isCloseTo(alone.logprobs()[t], within(1e-4f));
             }
-            assertThat(batched.get(i).finish()).isEqualTo(org.pettingllms.core.data.FinishReason.STOP_STRING);
+            assertThat(batched.get(i).finish()).isEqualTo(FinishReason.STOP_STRING);
         }
     }
 }

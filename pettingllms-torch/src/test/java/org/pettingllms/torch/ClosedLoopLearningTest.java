@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
@@ -26,6 +28,7 @@ import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.train.Metric;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -145,7 +148,7 @@ class ClosedLoopLearningTest {
             double bBefore = rate(engine, b, B, targetB);
             CharTask task = new CharTask(Map.of(A, targetA, B, targetB));
 
-            org.pettingllms.core.train.StepReport last =
+            StepReport last =
                     new Trainer(cfg, task, problems, policies, engine.sampler(), engine.learner(), dir).run(false);
 
             double aAfter = rate(engine, a, A, targetA);
@@ -190,7 +193,7 @@ class ClosedLoopLearningTest {
                         "train.validateEvery=0",
                         "validation.problems=0"));
         PolicyMap policies = PolicyMap.forLevel(Level.L2, List.of(A, B), model, Set.of());
-        ProblemSource problems = (split, from, count) -> java.util.stream.LongStream.range(from, from + count)
+        ProblemSource problems = (split, from, count) -> LongStream.range(from, from + count)
                 .mapToObj(i -> Problem.generated("p" + i, i))
                 .toList();
         try (EmbeddedEngine trained = EmbeddedEngine.open(cfg, policies);
@@ -215,7 +218,7 @@ class ClosedLoopLearningTest {
 
     /** The most frequent first character with 1-25% of the samples on {@code role}'s prompt, other than {@code not}. */
     static char rareCharacter(EmbeddedEngine engine, PolicyRef policy, String role, Character not) {
-        Map<Character, Integer> counts = new java.util.TreeMap<>();
+        Map<Character, Integer> counts = new TreeMap<>();
         for (Completion c : engine.sampler().sample(policy, CharTask.prompt(role), 512, PROBE)) {
             if (!c.text().isEmpty()) {
                 counts.merge(c.text().charAt(0), 1, Integer::sum);

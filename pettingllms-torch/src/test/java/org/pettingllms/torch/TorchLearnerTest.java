@@ -6,12 +6,15 @@ import static org.assertj.core.api.Assertions.within;
 import ai.djl.Device;
 import ai.djl.ndarray.BaseNDManager;
 import ai.djl.ndarray.NDArray;
+import ai.djl.pytorch.jni.JniUtils;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
@@ -29,6 +32,7 @@ import org.pettingllms.torch.engine.TrainSettings;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.sampling.Generator;
+import org.pettingllms.torch.train.SequenceBatch;
 
 class TorchLearnerTest {
     static final PolicyRef BASE = PolicyRef.of("tiny");
@@ -80,8 +84,7 @@ class TorchLearnerTest {
         var r = Generator.generate(
                 reg.model(ref.model()), List.of(Generator.Request.greedy(PROMPT, 1, reg.adapter(ref))));
         // recompute with the trainer's forward
-        var sb = new org.pettingllms.torch.train.SequenceBatch(
-                List.of(PROMPT), List.of(e.completionTokens().toArray()));
+        var sb = new SequenceBatch(List.of(PROMPT), List.of(e.completionTokens().toArray()));
         try (var scope = reg.model(ref.model()).manager().newSubManager()) {
             var lp = sb.logprobs(
                     reg.model(ref.model()), scope, reg.adapter(ref) == null ? null : LoraRows.all(reg.adapter(ref), 1));
@@ -147,11 +150,10 @@ class TorchLearnerTest {
                 TorchLearner learner = new TorchLearner(reg, settings())) {
             var before = snapshot(reg.adapter(TOOL).parameters());
             List<TrainExample> batch = examples(reg, TOOL, 1.0, -1.0);
-            java.util.concurrent.atomic.AtomicReference<Throwable> failure =
-                    new java.util.concurrent.atomic.AtomicReference<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread t = Thread.ofPlatform().start(() -> {
                 try {
-                    ai.djl.pytorch.jni.JniUtils.setGradMode(true);
+                    JniUtils.setGradMode(true);
                     learner.forwardBackward(TOOL, batch, LossConfig.DEFAULT);
                     assertThat(learner.optimStep(TOOL, new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.1, 1.0))
                                     .skipped())
@@ -168,7 +170,7 @@ class TorchLearnerTest {
             t.join();
             assertThat(failure.get()).isNull();
             var after = snapshot(reg.adapter(TOOL).parameters());
-            assertThat(after.keySet().stream().filter(k -> !java.util.Arrays.equals(after.get(k), before.get(k))))
+            assertThat(after.keySet().stream().filter(k -> !Arrays.equals(after.get(k), before.get(k))))
                     .as("the step moved the adapter")
                     .isNotEmpty();
         }
@@ -214,8 +216,7 @@ class TorchLearnerTest {
                     (k, v) -> assertThat(reg.model("tiny").parameters().get(k).toFloatArray())
                             .as(k)
                             .containsExactly(v));
-            assertThat(toolBefore.keySet().stream()
-                            .anyMatch(k -> !java.util.Arrays.equals(toolBefore.get(k), toolAfter.get(k))))
+            assertThat(toolBefore.keySet().stream().anyMatch(k -> !Arrays.equals(toolBefore.get(k), toolAfter.get(k))))
                     .as("the tool adapter changed")
                     .isTrue();
         }
@@ -310,7 +311,7 @@ class TorchLearnerTest {
             learner.optimStep(BASE, adam(1e-3));
             var after = snapshot(reg.model("tiny").parameters());
             assertThat(after.keySet().stream()
-                            .filter(k -> !java.util.Arrays.equals(before.get(k), after.get(k)))
+                            .filter(k -> !Arrays.equals(before.get(k), after.get(k)))
                             .count())
                     .as("weights that changed")
                     .isGreaterThan(10);
@@ -380,7 +381,7 @@ class TorchLearnerTest {
     private static void assertSampledLogprobsMatchTheTrainers(PolicyRegistry reg) {
         DecoderModel model = reg.model("tiny");
         for (TrainExample e : examples(reg, BASE, 0.0, 0.0, 0.0)) {
-            var sb = new org.pettingllms.torch.train.SequenceBatch(
+            var sb = new SequenceBatch(
                     List.of(PROMPT), List.of(e.completionTokens().toArray()));
             try (var scope = model.manager().newSubManager();
                     var gc = Torch.engine().newGradientCollector()) {

@@ -3,11 +3,13 @@ package org.pettingllms.torch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import ai.djl.pytorch.jni.JniUtils;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.Advantages;
 import org.pettingllms.core.algo.Grouping;
@@ -22,18 +24,25 @@ import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.RewardParts;
+import org.pettingllms.core.data.StepOutcome;
+import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.SeededProblems;
+import org.pettingllms.core.task.Task;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.PolicyRegistry;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TorchSampler;
+import org.pettingllms.torch.model.LoraRows;
+import org.pettingllms.torch.train.SequenceBatch;
 
 class TorchSamplerTest {
     /** Printable ASCII to ids 3..97 folded into the 96-token test vocabulary; no stop tokens. */
@@ -64,16 +73,16 @@ class TorchSamplerTest {
 
     @Test
     void theSamplersOneThreadLeavesOtherThreadsTheirCores() throws Exception {
-        int before = onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads);
+        int before = onNewThread(JniUtils::getNumThreads);
         try (PolicyRegistry reg = TorchLearnerTest.registry();
                 TorchSampler sampler = new TorchSampler(reg, m -> CHARS, 64, 2000, 1)) {
             sampler.sample(new PolicyRef("tiny", "tool"), Prompt.compact("grid\n>"), 2, params(1));
             // the worker set its own count; a thread that starts now (a learner's) still gets the process-wide one
-            assertThat(onNewThread(ai.djl.pytorch.jni.JniUtils::getNumThreads)).isEqualTo(before);
+            assertThat(onNewThread(JniUtils::getNumThreads)).isEqualTo(before);
         }
     }
 
-    private static int onNewThread(java.util.function.IntSupplier s) throws InterruptedException {
+    private static int onNewThread(IntSupplier s) throws InterruptedException {
         int[] out = new int[1];
         Thread t = Thread.ofPlatform().start(() -> out[0] = s.getAsInt());
         t.join();
@@ -210,7 +219,7 @@ class TorchSamplerTest {
     }
 
     /** A one-role task for an untrained model: the reward is the share of characters of the answer in "AEIOU". */
-    static final class VowelTask implements org.pettingllms.core.task.Task<Integer> {
+    static final class VowelTask implements Task<Integer> {
         @Override
         public String id() {
             return "vowels-v1";
@@ -227,7 +236,7 @@ class TorchSamplerTest {
         }
 
         @Override
-        public Integer initialState(org.pettingllms.core.data.Problem problem) {
+        public Integer initialState(Problem problem) {
             return (int) problem.seed();
         }
 
@@ -237,18 +246,12 @@ class TorchSamplerTest {
         }
 
         @Override
-        public org.pettingllms.core.data.Transition<Integer> step(Integer state, String role, Completion c) {
+        public Transition<Integer> step(Integer state, String role, Completion c) {
             String t = c.text();
             double share = t.isEmpty()
                     ? 0
                     : t.chars().filter(ch -> "AEIOU".indexOf(ch) >= 0).count() / (double) t.length();
-            return new org.pettingllms.core.data.Transition<>(
-                    state,
-                    new org.pettingllms.core.data.RewardParts(share, 0, 0),
-                    true,
-                    false,
-                    org.pettingllms.core.data.StepOutcome.OK,
-                    "");
+            return new Transition<>(state, new RewardParts(share, 0, 0), true, false, StepOutcome.OK, "");
         }
     }
 
@@ -268,9 +271,9 @@ class TorchSamplerTest {
                     new SamplingParams(1.0, 0, 1.0, 6, List.of(), 1),
                     RewardMix.PAPER,
                     8);
-            List<org.pettingllms.core.data.Problem> problems = new ArrayList<>();
+            List<Problem> problems = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
-                problems.add(org.pettingllms.core.data.Problem.generated("p" + i, i));
+                problems.add(Problem.generated("p" + i, i));
             }
             RolloutResult r = new RolloutEngine(sampler).run(task, problems, l2, cfg);
             List<ScoredSample> scored = Advantages.compute(Grouping.PROBLEM_ROLE_TURN.group(r.samples()), true);
@@ -291,12 +294,12 @@ class TorchSamplerTest {
 
     /** The trainer's logprob of a sample's completion under the policy's current weights. */
     static double logprob(PolicyRegistry reg, PolicyRef ref, ScoredSample s) {
-        var sb = new org.pettingllms.torch.train.SequenceBatch(
+        var sb = new SequenceBatch(
                 List.of(s.sample().promptTokens().toArray()),
                 List.of(s.sample().completionTokens().toArray()));
         var model = reg.model(ref.model());
         try (var scope = model.manager().newSubManager()) {
-            var lp = sb.logprobs(model, scope, org.pettingllms.torch.model.LoraRows.all(reg.adapter(ref), 1));
+            var lp = sb.logprobs(model, scope, LoraRows.all(reg.adapter(ref), 1));
             return lp.logprobs().mul(lp.mask()).sum().getFloat();
         }
     }

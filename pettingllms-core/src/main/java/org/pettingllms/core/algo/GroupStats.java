@@ -1,5 +1,6 @@
 package org.pettingllms.core.algo;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,7 @@ public record GroupStats(Map<String, Double> unitRewards, double mean, double st
             constant &= r == first;
         }
         double std = n > 1 ? Math.sqrt(sq / (n - 1)) : 0.0;
-        return new GroupStats(java.util.Collections.unmodifiableMap(units), mean, std, constant); // keeps the order
+        return new GroupStats(Collections.unmodifiableMap(units), mean, std, constant); // keeps the order
     }
 
     public int size() {

@@ -3,6 +3,7 @@ package org.pettingllms.core.backend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.ToLongFunction;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
@@ -18,14 +19,14 @@ import org.pettingllms.core.util.Seeds;
  */
 public final class TextPolicySampler implements Sampler {
     private final TextPolicy policy;
-    private final java.util.function.ToLongFunction<PolicyRef> versions;
+    private final ToLongFunction<PolicyRef> versions;
 
     public TextPolicySampler(TextPolicy policy) {
         this(policy, p -> 0);
     }
 
     /** @param versions the weight version to stamp on a policy's completions (its published version) */
-    public TextPolicySampler(TextPolicy policy, java.util.function.ToLongFunction<PolicyRef> versions) {
+    public TextPolicySampler(TextPolicy policy, ToLongFunction<PolicyRef> versions) {
         this.policy = policy;
         this.versions = versions;
     }

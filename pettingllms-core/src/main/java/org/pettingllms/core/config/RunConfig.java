@@ -8,6 +8,7 @@ import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.PromptStyle;
 
@@ -200,9 +201,8 @@ public record RunConfig(
         }
 
         /** The parameters of optimizer step {@code update} (0-based, counted as {@link #lr()} counts them). */
-        public org.pettingllms.core.backend.OptimParams optim(long update) {
-            return org.pettingllms.core.backend.OptimParams.adamW(
-                    lr().lr((int) Math.min(Integer.MAX_VALUE, update)), weightDecay, maxGradNorm);
+        public OptimParams optim(long update) {
+            return OptimParams.adamW(lr().lr((int) Math.min(Integer.MAX_VALUE, update)), weightDecay, maxGradNorm);
         }
 
         private static LossConfig lossConfig(double lo, double hi, LossConfig.Aggregation a, double kl, double ent) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RolloutConfig;
@@ -44,7 +45,7 @@ public final class RolloutEngine {
         Semaphore permits = new Semaphore(config.concurrency());
         List<Future<EpisodeResult>> futures = new ArrayList<>();
         int total = problems.size() * (config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k());
-        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger done = new AtomicInteger();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (Problem problem : problems) {
                 int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();

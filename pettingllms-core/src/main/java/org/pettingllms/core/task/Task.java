@@ -1,6 +1,7 @@
 package org.pettingllms.core.task;
 
 import java.util.List;
+import java.util.Map;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
@@ -44,8 +45,8 @@ public interface Task<S> {
      * Counters the task kept since the last call (for example sandbox executions and cache hits), for the step
      * metrics; the trainer drains them after each rollout. None by default.
      */
-    default java.util.Map<String, Double> drainMetrics() {
-        return java.util.Map.of();
+    default Map<String, Double> drainMetrics() {
+        return Map.of();
     }
 
     /** Where this task's problems come from: generated from seeds unless the task reads a dataset. */

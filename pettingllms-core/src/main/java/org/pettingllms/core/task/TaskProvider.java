@@ -1,5 +1,6 @@
 package org.pettingllms.core.task;
 
+import java.util.Set;
 import org.pettingllms.core.config.RunConfig;
 
 /**
@@ -8,7 +9,7 @@ import org.pettingllms.core.config.RunConfig;
  */
 public interface TaskProvider {
     /** Task names this provider makes, for example {@code plan-path}. */
-    java.util.Set<String> names();
+    Set<String> names();
 
     /** A task for {@code spec}; options errors name the key {@code task.options.<key>}. */
     Task<?> create(RunConfig.TaskSpec spec);

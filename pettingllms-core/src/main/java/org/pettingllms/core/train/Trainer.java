@@ -1,10 +1,13 @@
 package org.pettingllms.core.train;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.pettingllms.core.algo.Advantages;
 import org.pettingllms.core.algo.PolicyRouter;
 import org.pettingllms.core.algo.ScoredSample;
@@ -68,9 +71,9 @@ public final class Trainer {
         this.learner = learner;
         this.engine = new RolloutEngine(sampler, progress);
         try {
-            java.nio.file.Files.createDirectories(runDir.resolve("checkpoints"));
+            Files.createDirectories(runDir.resolve("checkpoints"));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot create the run directory " + runDir, e);
+            throw new UncheckedIOException("cannot create the run directory " + runDir, e);
         }
         this.metrics = new MetricsLog(runDir.resolve("metrics.jsonl"));
         this.checkpoints = new Checkpoints(runDir.resolve("checkpoints"), learner, policies);
@@ -83,7 +86,7 @@ public final class Trainer {
     }
 
     /** As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). */
-    public StepReport run(boolean resume, java.util.function.Consumer<StepReport> onStep) throws IOException {
+    public StepReport run(boolean resume, Consumer<StepReport> onStep) throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         transcripts.truncateFrom(from);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Sample;
 
@@ -79,7 +80,7 @@ class AdvantagesTest {
     @Test
     void aUnitWithTwoRewardsIsABug() {
         List<Sample> s = List.of(Samples.trajectory("p", "plan", 0, 0, 1), Samples.trajectory("p", "plan", 1, 0, 2));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> advantages(s, Grouping.PROBLEM, true))
+        Assertions.assertThatThrownBy(() -> advantages(s, Grouping.PROBLEM, true))
                 .hasMessageContaining("p#0");
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.algo.Grouping;
@@ -100,10 +101,10 @@ class ConfigLoaderTest {
     @Test
     void taskOptionsBindOverTheirDefaults() {
         record Opts(int size, double wallProb) {}
-        Opts o = ConfigLoader.bindOptions(java.util.Map.of("size", 6), new Opts(10, 0.2), "task.options.", "run.yaml");
+        Opts o = ConfigLoader.bindOptions(Map.of("size", 6), new Opts(10, 0.2), "task.options.", "run.yaml");
         assertThat(o).isEqualTo(new Opts(6, 0.2));
-        assertThatThrownBy(() -> ConfigLoader.bindOptions(
-                        java.util.Map.of("siz", 6), new Opts(10, 0.2), "task.options.", "run.yaml"))
+        assertThatThrownBy(() ->
+                        ConfigLoader.bindOptions(Map.of("siz", 6), new Opts(10, 0.2), "task.options.", "run.yaml"))
                 .hasMessageContaining("unknown config key 'task.options.siz'");
     }
 }

@@ -1,10 +1,13 @@
 package org.pettingllms.envs.code;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 import org.pettingllms.envs.data.DatasetException;
 import org.pettingllms.envs.data.DatasetFiles;
@@ -184,7 +187,7 @@ public final class CodeRows {
                 byte[] z = Base64.getDecoder().decode(s.strip());
                 Inflater inf = new Inflater();
                 inf.setInput(z);
-                var buf = new java.io.ByteArrayOutputStream();
+                var buf = new ByteArrayOutputStream();
                 byte[] chunk = new byte[1 << 16];
                 while (!inf.finished()) {
                     int n = inf.inflate(chunk);
@@ -194,7 +197,7 @@ public final class CodeRows {
                     buf.write(chunk, 0, n);
                 }
                 inf.end();
-                String text = buf.toString(java.nio.charset.StandardCharsets.UTF_8);
+                String text = buf.toString(StandardCharsets.UTF_8);
                 if (!text.strip().startsWith("[")) {
                     throw row.error(
                             field,
@@ -202,7 +205,7 @@ public final class CodeRows {
                                     + " convert it to JSON first");
                 }
                 return new Row(row.file(), row.line(), Map.of(field, text)).list(field);
-            } catch (IllegalArgumentException | java.util.zip.DataFormatException e) {
+            } catch (IllegalArgumentException | DataFormatException e) {
                 throw row.error(field, "is neither a JSON list nor base64 zlib JSON: " + e.getMessage());
             }
         }

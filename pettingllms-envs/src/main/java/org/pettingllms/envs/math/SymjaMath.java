@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -52,7 +53,7 @@ final class SymjaMath {
     }
 
     private synchronized Optional<Boolean> ask(
-            java.util.concurrent.Callable<Optional<Boolean>> question, Duration deadline, String a, String b) {
+            Callable<Optional<Boolean>> question, Duration deadline, String a, String b) {
         Future<Optional<Boolean>> f = thread.submit(question);
         try {
             return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);

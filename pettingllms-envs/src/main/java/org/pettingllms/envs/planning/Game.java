@@ -1,5 +1,6 @@
 package org.pettingllms.envs.planning;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.pettingllms.core.data.PromptStyle;
@@ -47,8 +48,8 @@ public interface Game<B, A> {
      * The solver programs a program-writing tool is warmed up on (correct and flawed; see {@link ToolProgram}).
      * Empty when the game has none yet: then the tool can only answer directly.
      */
-    default java.util.List<ToolProgram<B>> toolPrograms() {
-        return java.util.List.of();
+    default List<ToolProgram<B>> toolPrograms() {
+        return List.of();
     }
 
     /** Penalty of an unparseable answer. */

@@ -1,6 +1,7 @@
 package org.pettingllms.envs.planning;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.pettingllms.core.backend.TextPolicy;
@@ -15,6 +16,7 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.envs.data.ContentSplit;
+import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
  * The tool + plan workflow of the planning games (ENVIRONMENTS.md). {@code tool} proposes an action, which is
@@ -75,8 +77,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     }
 
     @Override
-    public java.util.Map<String, Double> drainMetrics() {
-        return runner == null ? java.util.Map.of() : runner.drainMetrics();
+    public Map<String, Double> drainMetrics() {
+        return runner == null ? Map.of() : runner.drainMetrics();
     }
 
     public Game<B, A> game() {
@@ -122,8 +124,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         checkRole(role);
         boolean tool = role.equals(TOOL);
         if (tool && toolMode == ToolMode.PROGRAM) {
-            String program = org.pettingllms.envs.sandbox.CodeBlocks.lastPython(completion.text())
-                    .orElse(completion.text());
+            String program = CodeBlocks.lastPython(completion.text()).orElse(completion.text());
             return toolOutput(state, runner.run(program, game.render(state.board())));
         }
         Optional<A> action = game.parse(completion.text());

@@ -8,6 +8,7 @@ import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Shaping;
+import org.pettingllms.envs.planning.ToolProgram;
 
 /**
  * Plan-Path (ENVIRONMENTS.md): walk from the start to the goal on a grid with walls.
@@ -89,7 +90,7 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
     }
 
     @Override
-    public List<org.pettingllms.envs.planning.ToolProgram<PathBoard>> toolPrograms() {
+    public List<ToolProgram<PathBoard>> toolPrograms() {
         return PlanPathPrograms.catalog();
     }
 

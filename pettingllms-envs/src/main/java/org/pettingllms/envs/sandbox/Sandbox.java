@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -32,8 +33,7 @@ public final class Sandbox {
     private static final int SIGXCPU = 24;
 
     private final SandboxLimits limits;
-    private static final java.util.concurrent.atomic.AtomicBoolean BASIC_WARNED =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean BASIC_WARNED = new AtomicBoolean();
     private final Isolation isolation;
     private final String python;
     /** The interpreter's installation outside the system directories (bound into the view), or null. */

@@ -7,6 +7,7 @@ import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.MoveGame;
 import org.pettingllms.envs.planning.Shaping;
+import org.pettingllms.envs.planning.ToolProgram;
 
 /**
  * Sokoban (ENVIRONMENTS.md). Per move: -0.01 valid, -0.05 invalid; a box pushed onto a goal +1.0, off a goal
@@ -193,7 +194,7 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
 
     /** The solver programs a program-writing tool is warmed up on (SokobanPrograms). */
     @Override
-    public List<org.pettingllms.envs.planning.ToolProgram<SokobanBoard>> toolPrograms() {
+    public List<ToolProgram<SokobanBoard>> toolPrograms() {
         return SokobanPrograms.catalog();
     }
 

@@ -1,8 +1,10 @@
 package org.pettingllms.envs.sokoban;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.SplittableRandom;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
@@ -40,7 +42,7 @@ final class SokobanGenerator {
             if (floor.size() < o.boxes() + 2) {
                 continue;
             }
-            Collections.shuffle(floor, new java.util.Random(rng.nextLong()));
+            Collections.shuffle(floor, new Random(rng.nextLong()));
             List<Integer> goals = floor.subList(0, o.boxes());
             for (int g : goals) {
                 layout[g] = '.';
@@ -59,7 +61,7 @@ final class SokobanGenerator {
     /** Walls everywhere, then a walker carves floor for {@code topologySteps} steps. */
     private static char[] topology(SokobanGame.Options o, SplittableRandom rng) {
         char[] cells = new char[o.rows() * o.cols()];
-        java.util.Arrays.fill(cells, '#');
+        Arrays.fill(cells, '#');
         int r = 1 + rng.nextInt(o.rows() - 2);
         int c = 1 + rng.nextInt(o.cols() - 2);
         Move dir = Move.values()[rng.nextInt(4)];

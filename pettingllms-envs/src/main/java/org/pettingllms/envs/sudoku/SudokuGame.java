@@ -10,6 +10,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.ToolProgram;
 
 /**
  * Sudoku (ENVIRONMENTS.md), 4x4 by default. Answers: a full grid ({@code n*n} digits, 0 or . for blanks, rows may be
@@ -308,7 +309,7 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
 
     /** The solver programs a program-writing tool is warmed up on (SudokuPrograms). */
     @Override
-    public List<org.pettingllms.envs.planning.ToolProgram<SudokuBoard>> toolPrograms() {
+    public List<ToolProgram<SudokuBoard>> toolPrograms() {
         return SudokuPrograms.catalog();
     }
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -62,7 +65,7 @@ class CodeTaskTest {
         assertThat(right.success()).isTrue();
         Transition<CodeState> partly =
                 t.step(start(t), "coder", code("a, b = map(int, input().split())\nprint(abs(a) + abs(b))"));
-        assertThat(partly.reward().local()).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(partly.reward().local()).isCloseTo(2.0 / 3, Offset.offset(1e-9));
         assertThat(partly.success()).isFalse();
         assertThat(t.step(start(t), "coder", Completion.ofText("no code")).outcome())
                 .isEqualTo(StepOutcome.UNPARSEABLE);
@@ -107,8 +110,8 @@ class CodeTaskTest {
     @Test
     void allHumanEvalCanonicalSolutionsPassThroughTheSandboxAndWrongOnesFail() {
         assertThat(humanEval).hasSize(164);
-        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-            List<java.util.concurrent.Future<Double>> runs = humanEval.stream()
+        try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Double>> runs = humanEval.stream()
                     .map(item -> pool.submit(() -> runner.groundTruth(item.solution(), item, 20)))
                     .toList();
             long passed = runs.stream()

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +32,7 @@ class AnswerCasesTest {
             List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .lines()
                     .toList();
-            return java.util.stream.IntStream.range(0, lines.size())
+            return IntStream.range(0, lines.size())
                     .filter(i -> !lines.get(i).isBlank() && !lines.get(i).startsWith("#"))
                     .mapToObj(i -> {
                         String[] f = lines.get(i).split(" ⟂ ", -1);

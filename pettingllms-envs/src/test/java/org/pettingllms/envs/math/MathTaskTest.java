@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.Sandbox;
+import org.pettingllms.envs.sandbox.SandboxLimits;
 import org.pettingllms.testkit.TaskContract;
 
 /** math-v1: rewards and termination as specified, the task contract, and oracle evaluation on real benchmarks. */
@@ -33,7 +35,7 @@ class MathTaskTest {
 
     @BeforeAll
     static void setUp() {
-        box = Sandbox.create(org.pettingllms.envs.sandbox.SandboxLimits.DEFAULT, 2);
+        box = Sandbox.create(SandboxLimits.DEFAULT, 2);
         aime = MathRows.load(MathDatasetsTest.math("aime24.test.jsonl"));
     }
 
@@ -111,8 +113,7 @@ class MathTaskTest {
     }
 
     static double evaluate(MathTask t, TextPolicy policy, List<Problem> problems) {
-        PolicyMap pm = PolicyMap.forLevel(
-                t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", java.util.Set.of());
+        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", Set.of());
         RolloutConfig rc = new RolloutConfig(
                 RolloutConfig.Mode.PARALLEL,
                 1,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -77,7 +78,7 @@ class WordProblemsTest {
 
     @Test
     void everyWordingAndTheMovedStepAppearAndAnswersArePositive() {
-        Map<Kind, Integer> seen = new java.util.EnumMap<>(Kind.class);
+        Map<Kind, Integer> seen = new EnumMap<>(Kind.class);
         int moved = 0;
         for (long s = 0; s < 2000; s++) {
             WordProblem p = WordProblems.of(s);

@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.testkit.SharedFiles;
 
 /** Hostile programs: each limit holds, the result says why, and the machine is unharmed. */
 class SandboxTest {
@@ -177,10 +178,8 @@ class SandboxTest {
     void aProgramSearchingTheFileSystemFindsNoBenchmarkFilesAndNoOtherDirectory(@TempDir Path otherRun)
             throws Exception {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "needs namespace isolation (run as root)");
-        Path datasets = org.pettingllms.testkit.SharedFiles.shared()
-                .resolve("datasets")
-                .toAbsolutePath()
-                .normalize();
+        Path datasets =
+                SharedFiles.shared().resolve("datasets").toAbsolutePath().normalize();
         assertThat(datasets)
                 .as("the answers a program must not read exist on this machine")
                 .isDirectory();

@@ -6,10 +6,13 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
@@ -162,10 +165,10 @@ public final class ModelBench {
         List<TrainExample> batch = new ArrayList<>();
         SplittableRandom rng = new SplittableRandom(3);
         for (int[] row : randomRows(c.vocabSize(), 16, 96, 3)) {
-            int[] prompt = java.util.Arrays.copyOf(row, 32);
-            int[] completion = java.util.Arrays.copyOfRange(row, 32, 96);
+            int[] prompt = Arrays.copyOf(row, 32);
+            int[] completion = Arrays.copyOfRange(row, 32, 96);
             float[] old = new float[completion.length];
-            java.util.Arrays.fill(old, (float) -Math.log(c.vocabSize()));
+            Arrays.fill(old, (float) -Math.log(c.vocabSize()));
             batch.add(new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), rng.nextGaussian()));
         }
         TrainSettings settings = new TrainSettings(16, false);
@@ -220,7 +223,7 @@ public final class ModelBench {
                 reqs.add(new Generator.Request(p, null, 1.0, 0, 1.0, TREE_ANSWER, new int[0], null, rng.nextLong()));
                 int[] answer = randomRows(vocab, 1, TREE_ANSWER, rng.nextLong()).get(0);
                 float[] old = new float[TREE_ANSWER];
-                java.util.Arrays.fill(old, (float) -Math.log(vocab));
+                Arrays.fill(old, (float) -Math.log(vocab));
                 examples.add(new TrainExample(IntSeq.of(p), IntSeq.of(answer), FloatSeq.of(old), rng.nextGaussian()));
             }
         }
@@ -234,7 +237,7 @@ public final class ModelBench {
         PolicyRef[] policies = {new PolicyRef("bench", "tree" + k), new PolicyRef("bench", "tree" + k + "-shared")};
         // one long-lived sampler thread, as the embedded sampler's worker: a fresh thread's first generation pays
         // for its thread-local set-up, which would fall on whichever half ran first
-        java.util.concurrent.ExecutorService sampler = java.util.concurrent.Executors.newSingleThreadExecutor(
+        ExecutorService sampler = Executors.newSingleThreadExecutor(
                 r -> Thread.ofPlatform().name("bench-sampler").daemon().unstarted(r));
         try (TorchLearner unshared = new TorchLearner(reg, new TrainSettings(16, false, false));
                 TorchLearner shared = new TorchLearner(reg, new TrainSettings(16, false, true))) {
@@ -284,7 +287,7 @@ public final class ModelBench {
     }
 
     private static double min(double[] v) {
-        return java.util.Arrays.stream(v).min().orElseThrow();
+        return Arrays.stream(v).min().orElseThrow();
     }
 
     /** The median over rounds of {@code slow[i] / fast[i]}. */
@@ -293,7 +296,7 @@ public final class ModelBench {
         for (int i = 0; i < r.length; i++) {
             r[i] = slow[i] / fast[i];
         }
-        java.util.Arrays.sort(r);
+        Arrays.sort(r);
         int m = r.length / 2;
         return r.length % 2 == 1 ? r[m] : (r[m - 1] + r[m]) / 2;
     }

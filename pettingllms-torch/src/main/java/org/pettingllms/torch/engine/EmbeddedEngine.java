@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.pettingllms.core.backend.PolicyMap;
@@ -81,7 +82,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         String source = settings.model();
         Map<String, DecoderModel> models = new LinkedHashMap<>();
         Map<String, TextCodec> codecs = new LinkedHashMap<>();
-        Set<String> names = new java.util.LinkedHashSet<>();
+        Set<String> names = new LinkedHashSet<>();
         policies.byRole().values().stream().map(PolicyRef::model).sorted().forEach(names::add);
         for (String name : names) {
             if (source.startsWith("fresh:")) {

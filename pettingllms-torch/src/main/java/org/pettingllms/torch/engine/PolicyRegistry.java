@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.util.Seeds;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -50,7 +51,7 @@ public final class PolicyRegistry implements AutoCloseable {
                         lora.rank(),
                         lora.alpha(),
                         lora.targetModules(),
-                        org.pettingllms.core.util.Seeds.derive(seed, "adapter", r.adapter())));
+                        Seeds.derive(seed, "adapter", r.adapter())));
     }
 
     /**

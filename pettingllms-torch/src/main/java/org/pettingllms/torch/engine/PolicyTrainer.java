@@ -14,6 +14,7 @@ import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
@@ -158,7 +159,7 @@ final class PolicyTrainer implements AutoCloseable {
         if (!settings.sharePrompts()) {
             return batch;
         }
-        Map<org.pettingllms.core.data.IntSeq, List<TrainExample>> groups = new LinkedHashMap<>();
+        Map<IntSeq, List<TrainExample>> groups = new LinkedHashMap<>();
         batch.forEach(e ->
                 groups.computeIfAbsent(e.promptTokens(), k -> new ArrayList<>()).add(e));
         List<TrainExample> out = new ArrayList<>(batch.size());

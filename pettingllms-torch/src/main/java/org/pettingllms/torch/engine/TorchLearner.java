@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -113,7 +114,7 @@ public final class TorchLearner implements Learner, AutoCloseable {
         Files.createDirectories(parent);
         Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
         if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
         Lock r = registry.lock().readLock();
         r.lock();

@@ -1,6 +1,7 @@
 package org.pettingllms.torch.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
@@ -21,6 +23,7 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.NativeMemory;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.sampling.Generator;
 
 /**
@@ -77,7 +80,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         CompletableFuture<Void> ready = new CompletableFuture<>();
         this.worker = Thread.ofPlatform().daemon().name("pettingllms-sampler").start(() -> {
             try {
-                org.pettingllms.torch.Torch.setThreadsOfThisThread(threads);
+                Torch.setThreadsOfThisThread(threads);
             } finally {
                 ready.complete(null);
             }
@@ -125,7 +128,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         }
     }
 
-    private static java.util.function.Predicate<int[]> stopCheck(TextCodec codec, List<String> stops) {
+    private static Predicate<int[]> stopCheck(TextCodec codec, List<String> stops) {
         if (stops.isEmpty()) {
             return null;
         }
@@ -203,7 +206,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
 
     private static Completion completion(Pending p, Generator.Result r, long version) {
         int[] tokens = r.tokens();
-        int[] textTokens = r.finish() == FinishReason.EOS ? java.util.Arrays.copyOf(tokens, tokens.length - 1) : tokens;
+        int[] textTokens = r.finish() == FinishReason.EOS ? Arrays.copyOf(tokens, tokens.length - 1) : tokens;
         String text = p.codec().decode(textTokens);
         if (r.finish() == FinishReason.STOP_STRING) {
             for (String s : p.params().stop()) {

@@ -14,10 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.pettingllms.core.util.AtomicFiles;
 
 /**
@@ -152,7 +155,7 @@ public final class SafeTensors {
         }
         JsonNode map = JSON.readTree(index.toFile()).path("weight_map");
         Map<String, Tensor> out = new LinkedHashMap<>();
-        for (String shard : new java.util.TreeSet<>(valuesOf(map))) {
+        for (String shard : new TreeSet<>(valuesOf(map))) {
             Map<String, Tensor> part = read(dir.resolve(shard));
             out.putAll(part);
         }
@@ -166,8 +169,8 @@ public final class SafeTensors {
         return out;
     }
 
-    private static java.util.List<String> valuesOf(JsonNode map) {
-        java.util.List<String> shards = new java.util.ArrayList<>();
+    private static List<String> valuesOf(JsonNode map) {
+        List<String> shards = new ArrayList<>();
         map.elements().forEachRemaining(n -> shards.add(n.asText()));
         return shards;
     }

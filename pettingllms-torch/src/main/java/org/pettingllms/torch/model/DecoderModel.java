@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
@@ -43,7 +46,7 @@ public final class DecoderModel implements AutoCloseable {
     /** Per q and k head: row 0 (q_norm) or row 1 (k_norm) of a layer's stacked per-head norms. */
     private final NDIndex qkNormRows;
     /** Each norm weight as a [hidden, 1] column, a view sharing its storage (so it sees in-place updates). */
-    private final Map<NDArray, NDArray> columns = new java.util.IdentityHashMap<>();
+    private final Map<NDArray, NDArray> columns = new IdentityHashMap<>();
 
     /**
      * One decoder layer. q, k and v (and gate and up) are row views of one fused weight each ({@code qkv},
@@ -289,7 +292,7 @@ public final class DecoderModel implements AutoCloseable {
 
     private static void ones(Map<String, Tensor> t, String name, int n) {
         float[] d = new float[n];
-        java.util.Arrays.fill(d, 1f);
+        Arrays.fill(d, 1f);
         t.put(name, new Tensor(new long[] {n}, d));
     }
 
@@ -346,8 +349,7 @@ public final class DecoderModel implements AutoCloseable {
     public void save(Path dir) throws IOException {
         Files.createDirectories(dir);
         SafeTensors.write(dir.resolve("model.safetensors"), stateDict());
-        org.pettingllms.core.util.AtomicFiles.writeString(
-                dir.resolve("config.json"), config.toJson().toPrettyString());
+        AtomicFiles.writeString(dir.resolve("config.json"), config.toJson().toPrettyString());
     }
 
     /**

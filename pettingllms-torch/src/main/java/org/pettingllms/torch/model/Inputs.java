@@ -3,7 +3,10 @@ package org.pettingllms.torch.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Model inputs for a batch of token sequences of different lengths, left-padded: ids, positions (counting only
@@ -43,7 +46,7 @@ public final class Inputs {
      * key. Rows with equal keys (the same prompt) run one prompt pass.
      */
     public static int[] firstOfEach(List<?> keys, int[] group) {
-        java.util.Map<Object, Integer> seen = new java.util.HashMap<>();
+        Map<Object, Integer> seen = new HashMap<>();
         int[] first = new int[keys.size()];
         int distinct = 0;
         for (int i = 0; i < keys.size(); i++) {
@@ -54,7 +57,7 @@ public final class Inputs {
             }
             group[i] = at;
         }
-        return java.util.Arrays.copyOf(first, distinct);
+        return Arrays.copyOf(first, distinct);
     }
 
     /**

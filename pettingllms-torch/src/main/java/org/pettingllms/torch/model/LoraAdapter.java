@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
 
@@ -177,7 +178,7 @@ public final class LoraAdapter implements AutoCloseable {
                 .put("base_model_name_or_path", baseModel);
         var t = cfg.putArray("target_modules");
         targetModules.forEach(t::add);
-        org.pettingllms.core.util.AtomicFiles.writeString(dir.resolve("adapter_config.json"), cfg.toPrettyString());
+        AtomicFiles.writeString(dir.resolve("adapter_config.json"), cfg.toPrettyString());
     }
 
     static boolean targets(String module, List<String> targetModules) {

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
@@ -84,8 +85,7 @@ public final class Generator {
             int[] source = new int[n];
             int[] unique = sharePrefill
                     ? sharedPrompts(requests, source)
-                    : Inputs.firstOfEach(
-                            java.util.stream.IntStream.range(0, n).boxed().toList(), source);
+                    : Inputs.firstOfEach(IntStream.range(0, n).boxed().toList(), source);
             int largest = GroupDecoding.largest(source, unique.length);
             boolean grouped = sharePrefill && GroupDecoding.suits(unique.length, largest, n);
             KvCache cache = new KvCache(
@@ -100,7 +100,7 @@ public final class Generator {
             for (int i = 0; i < n; i++) {
                 nextPos[i] = requests.get(i).prompt().length;
             }
-            int[] active = java.util.stream.IntStream.range(0, n).toArray(); // the rows whose distributions last holds
+            int[] active = IntStream.range(0, n).toArray(); // the rows whose distributions last holds
             float[][][] last;
             DecodeLayout layout;
             try (NDManager step = gen.newSubManager()) {

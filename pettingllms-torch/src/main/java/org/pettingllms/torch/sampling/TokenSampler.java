@@ -1,5 +1,6 @@
 package org.pettingllms.torch.sampling;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -163,7 +164,7 @@ public final class TokenSampler {
             int ordered = bits ^ ((bits >> 31) & 0x7FFFFFFF); // float order as signed int order
             keys[i] = ((long) ordered << 32) | i;
         }
-        java.util.Arrays.sort(keys);
+        Arrays.sort(keys);
         int[] out = new int[logits.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = (int) keys[i];

@@ -2,6 +2,7 @@ package org.pettingllms.torch.train;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.torch.Torch;
 
@@ -63,7 +64,7 @@ public final class PpoLoss {
         NDArray loss = aggregate(tok, mask, cfg);
         double tokens = Math.max(1, mask.sum().getFloat());
         double clipFrac = clipped.gt(unclipped)
-                        .toType(ai.djl.ndarray.types.DataType.FLOAT32, false)
+                        .toType(DataType.FLOAT32, false)
                         .mul(mask)
                         .sum()
                         .getFloat()
@@ -80,7 +81,7 @@ public final class PpoLoss {
             case SEQUENCE_MEAN_TOKEN_MEAN -> {
                 NDArray perSeq =
                         masked.sum(new int[] {1}).div(mask.sum(new int[] {1}).maximum(one));
-                NDArray hasTokens = mask.sum(new int[] {1}).gt(0).toType(ai.djl.ndarray.types.DataType.FLOAT32, false);
+                NDArray hasTokens = mask.sum(new int[] {1}).gt(0).toType(DataType.FLOAT32, false);
                 yield perSeq.mul(hasTokens).sum().div(hasTokens.sum().maximum(one));
             }
         };

@@ -54,7 +54,7 @@ public final class SequenceBatch {
 
         /** Row r's {@code length} completion values out of the flat host copy of a [B, columns] result. */
         public float[] row(float[] flat, int r, int length) {
-            return java.util.Arrays.copyOfRange(flat, r * columns + starts[r], r * columns + starts[r] + length);
+            return Arrays.copyOfRange(flat, r * columns + starts[r], r * columns + starts[r] + length);
         }
     }
 
