@@ -396,8 +396,17 @@ public final class DecoderModel implements AutoCloseable {
         NDArray sin = emb.sin().mul(rotationSign).mul(headScale);
         // the g query heads of a key-value head are stacked along time in attention(): the mask repeats g times
         NDArray groupBias = config.groups() == 1 ? bias : bias.tile(new long[] {1, 1, config.groups(), 1});
+        // Without gradients nothing needs a layer's intermediates once the layer is done: each layer runs in a scope
+        // of its own that is closed after it, so a long prefill holds one layer's work at a time instead of all of
+        // them until the pass ends (a shared prompt's keys must outlive the pass: not for SharedPrefix)
+        boolean layerScopes = !Torch.recordingGradients() && (cache == null || cache instanceof KvCache);
+        NDManager outer = h.getManager();
         for (int i = 0; i < layers.size(); i++) {
             Layer l = layers.get(i);
+            NDManager layerScope = layerScopes ? outer.newSubManager() : null;
+            if (layerScopes) {
+                h.tempAttach(layerScope); // ops on h and what derives from it land in the layer's scope
+            }
             NDArray x = rmsNorm(h, l.ln1(), parts);
             NDArray qkv = parts
                     ? NDArrays.concat(
@@ -444,6 +453,10 @@ public final class DecoderModel implements AutoCloseable {
                 up = gu.get(1);
             }
             h = h.add(lin(l.down(), Activation.sigmoid(gate).mul(gate).mul(up), lora, b));
+            if (layerScopes) {
+                h.attach(outer); // the layer's output outlives its scope; the input goes back to where it was
+                layerScope.close();
+            }
         }
         long outT = lastOnly ? 1 : t; // the last layer has kept only the last position
         h = rmsNorm(h, params.get("model.norm.weight"), true);
