@@ -13,7 +13,6 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.task.Task;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
@@ -64,7 +63,13 @@ final class DryRun {
                     : List.of();
             if (demos.isEmpty()) {
                 for (String role : task.roles()) {
-                    printPrompt(out, role, codec, promptOf(task, first, role, cfg), cfg, context);
+                    printPrompt(
+                            out,
+                            role,
+                            codec,
+                            RunSetup.openingPrompt(task, first, role, cfg.task().style()),
+                            cfg,
+                            context);
                 }
             }
             for (Demo d : demos) {
@@ -94,11 +99,6 @@ final class DryRun {
             }
             return test.get(0);
         }
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Prompt promptOf(Task task, Problem p, String role, RunConfig cfg) {
-        return task.prompt(task.initialState(p), role, 0, cfg.task().style());
     }
 
     private static void printPrompt(

@@ -86,23 +86,20 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
     }
 
     /**
-     * The first role's opening prompt on the first validation problem (the first test problem when the task has no
-     * validation problems): text in the task's own form, for checks such as the probe of a server's weights.
+     * The first role's opening prompt on the first validation problem: text in the task's own form, for checks such
+     * as the probe of a server's weights.
      */
     Prompt firstPrompt() {
-        var source = task.problems(config.run().seed());
-        List<Problem> first = source.problems(Split.VALIDATION, 0, 1);
+        List<Problem> first = task.problems(config.run().seed()).problems(Split.VALIDATION, 0, 1);
         if (first.isEmpty()) {
-            first = source.problems(Split.TEST, 0, 1);
-        }
-        if (first.isEmpty()) {
-            throw new ConfigException("config key 'task': " + task.id() + " has no validation or test problems");
+            throw new ConfigException("config key 'task': " + task.id() + " has no validation problems");
         }
         return openingPrompt(
                 task, first.get(0), task.roles().get(0), config.task().style());
     }
 
-    private static <S> Prompt openingPrompt(Task<S> task, Problem problem, String role, PromptStyle style) {
+    /** A role's prompt at the first turn of a problem. */
+    static <S> Prompt openingPrompt(Task<S> task, Problem problem, String role, PromptStyle style) {
         return task.prompt(task.initialState(problem), role, 0, style);
     }
 

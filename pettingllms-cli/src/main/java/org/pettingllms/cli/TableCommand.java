@@ -98,30 +98,19 @@ final class TableCommand implements Callable<Integer> {
         }
         for (String game : games) {
             for (long seed : seeds) {
-                record(results, game, seed, 0, cells, () -> evaluate(game, "L0", seed, false));
-                record(results, game, seed, 1, cells, () -> evaluate(game, "L0", seed, true));
-                record(results, game, seed, 2, cells, () -> evaluate(game, "L1", seed, false));
-                record(results, game, seed, 3, cells, () -> evaluate(game, "L1", seed, true));
+                add(results, 0, game, measured(cells, game, seed, 0, () -> evaluate(game, "L0", seed, false)));
+                add(results, 1, game, measured(cells, game, seed, 1, () -> evaluate(game, "L0", seed, true)));
+                add(results, 2, game, measured(cells, game, seed, 2, () -> evaluate(game, "L1", seed, false)));
+                add(results, 3, game, measured(cells, game, seed, 3, () -> evaluate(game, "L1", seed, true)));
+                // one L2 run gives two cells: trained, and its adapters swapped
                 if (cells.get(game, seed, METHODS.get(4)).isEmpty()
                         || cells.get(game, seed, METHODS.get(5)).isEmpty()) {
                     TrainedAndSwapped l2 = trainL2AndSwap(game, seed);
                     cells.put(game, seed, METHODS.get(4), l2.trained());
                     cells.put(game, seed, METHODS.get(5), l2.swapped());
                 }
-                record(
-                        results,
-                        game,
-                        seed,
-                        4,
-                        cells,
-                        () -> cells.get(game, seed, METHODS.get(4)).getAsDouble());
-                record(
-                        results,
-                        game,
-                        seed,
-                        5,
-                        cells,
-                        () -> cells.get(game, seed, METHODS.get(5)).getAsDouble());
+                add(results, 4, game, cells.get(game, seed, METHODS.get(4)).getAsDouble());
+                add(results, 5, game, cells.get(game, seed, METHODS.get(5)).getAsDouble());
                 o.printf("%s seed %d done | %.0f s so far%n", game, seed, (System.nanoTime() - start) / 1e9);
                 o.flush();
             }
@@ -137,21 +126,21 @@ final class TableCommand implements Callable<Integer> {
     }
 
     /** A cell's success: recorded by an earlier run (with --resume), or measured now and recorded. */
-    private void record(
-            Map<String, Map<String, List<Double>>> r,
-            String game,
-            long seed,
-            int method,
-            TableCells cells,
-            Callable<Double> measure)
+    private static double measured(TableCells cells, String game, long seed, int method, Callable<Double> measure)
             throws Exception {
-        String name = METHODS.get(method);
-        var known = cells.get(game, seed, name);
-        double success = known.isPresent() ? known.getAsDouble() : measure.call();
-        if (known.isEmpty()) {
-            cells.put(game, seed, name, success);
+        var known = cells.get(game, seed, METHODS.get(method));
+        if (known.isPresent()) {
+            return known.getAsDouble();
         }
-        r.get(name).computeIfAbsent(game, g -> new ArrayList<>()).add(success);
+        double success = measure.call();
+        cells.put(game, seed, METHODS.get(method), success);
+        return success;
+    }
+
+    private static void add(Map<String, Map<String, List<Double>>> results, int method, String game, double success) {
+        results.get(METHODS.get(method))
+                .computeIfAbsent(game, g -> new ArrayList<>())
+                .add(success);
     }
 
     /** What every cell of this table is measured with: cells measured with other settings are not mixed in. */

@@ -54,7 +54,7 @@ public abstract class GameTasks<O> implements TaskProvider {
     }
 
     /** The game of a spec, its options bound over the game's defaults. */
-    public final Game<?, ?> game(RunConfig.TaskSpec spec) {
+    private Game<?, ?> game(RunConfig.TaskSpec spec) {
         Map<String, Object> options = new HashMap<>(spec.options());
         options.remove(TOOL_OPTION);
         return game.apply(ConfigLoader.bindOptions(options, defaults, "task.options.", "task.options"));
