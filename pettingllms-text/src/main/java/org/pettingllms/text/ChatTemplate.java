@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import jinjava.javax.el.CompositeELResolver;
 import org.pettingllms.core.data.ChatMessage;
+import org.pettingllms.core.util.Brackets;
 
 /**
  * A Hugging Face chat template ({@code chat_template} in {@code tokenizer_config.json}, or
@@ -172,7 +173,7 @@ public final class ChatTemplate {
         int from = 0;
         for (int at; (at = s.indexOf("namespace(", from)) >= 0; ) {
             int open = at + "namespace(".length() - 1;
-            int close = closing(s, open);
+            int close = Brackets.CODE.closing(s, open);
             if (close < 0) {
                 break;
             }
@@ -194,46 +195,11 @@ public final class ChatTemplate {
         return out.append(s.substring(from)).toString();
     }
 
-    private static int closing(String s, int open) {
-        int depth = 0;
-        char quote = 0;
-        for (int i = open; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
+    /** The arguments of a call, outside brackets and string literals; a blank last one (a trailing comma) dropped. */
     private static List<String> topLevelCommaSplit(String s) {
-        List<String> parts = new ArrayList<>();
-        int depth = 0;
-        char quote = 0;
-        int start = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                quote = c == quote ? 0 : quote;
-            } else if (c == '\'' || c == '"') {
-                quote = c;
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                parts.add(s.substring(start, i));
-                start = i + 1;
-            }
-        }
-        if (!s.substring(start).isBlank()) {
-            parts.add(s.substring(start));
+        List<String> parts = new ArrayList<>(Brackets.CODE.split(s, ","));
+        if (parts.get(parts.size() - 1).isBlank()) {
+            parts.remove(parts.size() - 1);
         }
         return parts;
     }

@@ -9,6 +9,7 @@ import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.util.Brackets;
 import org.pettingllms.envs.code.CodeItem.TestCase;
 import org.pettingllms.envs.data.ItemLookup;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -87,40 +88,15 @@ public final class CodeOracle implements TextPolicy {
         return out;
     }
 
-    /** Index of the parenthesis closing an already open one, or -1. */
+    /** Index of the parenthesis closing an already open one, or -1 (also when a ] or } closes it). */
     private static int closing(String s) {
-        int depth = 1;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
-                return c == ')' ? i : -1;
-            }
-        }
-        return -1;
+        int close = Brackets.CODE.closingOpenBefore(s, 0);
+        return close >= 0 && s.charAt(close) == ')' ? close : -1;
     }
 
     /** The expression before an assert's message: text up to the first comma outside brackets and strings. */
     private static String topLevelBeforeComma(String s) {
-        int depth = 0;
-        char quote = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (quote != 0) {
-                if (c == quote && s.charAt(i - 1) != '\\') {
-                    quote = 0;
-                }
-            } else if (c == '"' || c == '\'') {
-                quote = c;
-            } else if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                return s.substring(0, i);
-            }
-        }
-        return s;
+        int comma = Brackets.CODE.indexOfTopLevel(s, ",", 0);
+        return comma < 0 ? s : s.substring(0, comma);
     }
 }

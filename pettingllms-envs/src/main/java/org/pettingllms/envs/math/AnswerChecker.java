@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pettingllms.core.util.Brackets;
 
 /**
  * Decides whether a candidate answer is mathematically equivalent to a reference (docs/ENVIRONMENTS.md, math), in
@@ -378,19 +379,7 @@ public final class AnswerChecker {
 
         /** True when the first bracket closes at the last character: "(1,2)" yes, "(1)+(2)" no. */
         private static boolean enclosesAll(String s) {
-            int depth = 0;
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                if (c == '(' || c == '[' || c == '{') {
-                    depth++;
-                } else if (c == ')' || c == ']' || c == '}') {
-                    depth--;
-                    if (depth == 0 && i < s.length() - 1) {
-                        return false;
-                    }
-                }
-            }
-            return depth == 0;
+            return Brackets.ALL.closing(s, 0) == s.length() - 1;
         }
 
         Match matches(Collection other, long deadline) {

@@ -1,10 +1,10 @@
 package org.pettingllms.envs.math;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.pettingllms.core.util.Brackets;
 
 /**
  * Text normalisation of math answers before comparison: math delimiters, spacing commands, {@code \dfrac},
@@ -232,38 +232,13 @@ final class LatexAnswers {
         return s;
     }
 
-    /** Index of the brace closing the one at {@code open}, or -1. */
+    /** Index of the brace closing the one at {@code open}, or -1 (braces alone: "\text{1)}" is one group). */
     static int matching(String s, int open) {
-        int depth = 0;
-        for (int i = open; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '{') {
-                depth++;
-            } else if (c == '}' && --depth == 0) {
-                return i;
-            }
-        }
-        return -1;
+        return Brackets.BRACES.closing(s, open);
     }
 
-    /** Splits at top-level commas (outside any (), [], {}). */
+    /** The stripped parts between separators outside any (), [], {}. */
     static List<String> splitTopLevel(String s, String separator) {
-        List<String> parts = new ArrayList<>();
-        int depth = 0;
-        int start = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[' || c == '{') {
-                depth++;
-            } else if (c == ')' || c == ']' || c == '}') {
-                depth--;
-            } else if (depth == 0 && s.startsWith(separator, i)) {
-                parts.add(s.substring(start, i).strip());
-                start = i + separator.length();
-                i = start - 1;
-            }
-        }
-        parts.add(s.substring(start).strip());
-        return parts;
+        return Brackets.ALL.split(s, separator).stream().map(String::strip).toList();
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.pettingllms.core.util.Brackets;
 
 /**
  * Reads relations in normalised answers (relation symbols already in one spelling, see {@link LatexAnswers}):
@@ -121,12 +122,7 @@ final class Relations {
 
     /** Positions {start, end} of relation operators outside any bracket. */
     private static List<int[]> topLevel(String s) {
-        int[] depth = new int[s.length() + 1]; // depth[i]: brackets open before index i
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            depth[i + 1] =
-                    depth[i] + (c == '(' || c == '[' || c == '{' ? 1 : c == ')' || c == ']' || c == '}' ? -1 : 0);
-        }
+        int[] depth = Brackets.ALL.depths(s);
         List<int[]> out = new ArrayList<>();
         Matcher m = OPERATOR.matcher(s);
         while (m.find()) {

@@ -146,6 +146,24 @@ class CodeTaskTest {
                 .isZero();
     }
 
+    @Test
+    void assertedCallsReadStringsWhoseBracketsAndCommasAreText() {
+        String testCode = String.join(
+                "\n",
+                "def check(candidate):",
+                "    assert candidate('a, (b') == 'x, y)', 'a message, with a comma'",
+                "    assert candidate(1,", // a call over two lines is left out
+                "                     2) == 3",
+                "    assert candidate(\"it\\\"s\", [1, 2]) == [\"(\", 3]",
+                "    assert not candidate(')')");
+        CodeItem item = new CodeItem("strings", "q", List.of(), "", new CodeItem.Functional("", "f", testCode));
+        assertThat(CodeOracle.tests(item))
+                .containsExactly(
+                        new TestCase("f('a, (b')", "'x, y)'"),
+                        new TestCase("f(\"it\\\"s\", [1, 2])", "[\"(\", 3]"),
+                        new TestCase("f(')')", "False"));
+    }
+
     static TextPolicy mixed(List<CodeItem> items) {
         return TaskContract.halfRight(new CodeOracle(items, false), new CodeOracle(items, true));
     }
