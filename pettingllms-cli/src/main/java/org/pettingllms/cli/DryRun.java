@@ -46,7 +46,7 @@ final class DryRun {
             ModelConfig mc = ModelConfig.read(dir);
             context = mc.maxPositionEmbeddings();
             codec = CharCodec.describes(dir) || !Files.exists(dir.resolve("tokenizer.json"))
-                    ? new CharCodec()
+                    ? CharCodec.of(dir)
                     : HfTokenizerCodec.load(dir, mc.eosTokenId());
             out.printf(
                     "model config: %s, %d layers, hidden %d, vocabulary %d, context %d (weights not loaded)%n",

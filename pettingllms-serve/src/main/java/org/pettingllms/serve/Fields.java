@@ -2,7 +2,11 @@ package org.pettingllms.serve;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /** Typed reads of request fields; a wrong type or range is a {@link BadRequest} naming the field. */
 final class Fields {
@@ -77,6 +81,58 @@ final class Fields {
             out.add(s.asText());
         }
         return out;
+    }
+
+    /** Refuses a field this endpoint does not know, naming it and the fields it does. */
+    static void onlyKnown(JsonNode body, Set<String> known, String endpoint) {
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            if (!known.contains(name)) {
+                throw BadRequest.field(
+                        name, "not supported by " + endpoint + " here; its fields: " + new TreeSet<>(known));
+            }
+        }
+    }
+
+    /** Refuses a field set to anything but its no-op value ({@code what} says what the server does instead). */
+    static void onlyNoOp(JsonNode body, String name, Predicate<JsonNode> isNoOp, String what) {
+        JsonNode v = body.get(name);
+        if (v != null && !v.isNull() && !isNoOp.test(v)) {
+            throw BadRequest.field(name, what + ", got " + v);
+        }
+    }
+
+    /** A number field that may only be {@code value}. */
+    static void onlyNumber(JsonNode body, String name, double value, String what) {
+        onlyNoOp(body, name, v -> v.isNumber() && v.asDouble() == value, what);
+    }
+
+    /** Penalties and biases the engine does not apply: allowed at their neutral values only. */
+    static void neutralPenalties(JsonNode body) {
+        String no = "penalties are not applied by this server: leave it out or use ";
+        onlyNumber(body, "presence_penalty", 0, no + "0");
+        onlyNumber(body, "frequency_penalty", 0, no + "0");
+        onlyNumber(body, "repetition_penalty", 1, no + "1");
+        onlyNoOp(body, "logit_bias", v -> v.isObject() && v.isEmpty(), "logit biases are not applied by this server");
+    }
+
+    /** {@code stream} and {@code stream_options.include_usage}; options without streaming are refused, as vLLM does. */
+    record Streaming(boolean on, boolean usage) {
+        static Streaming of(JsonNode body) {
+            boolean on = bool(body, "stream", false);
+            JsonNode options = body.get("stream_options");
+            if (options == null || options.isNull()) {
+                return new Streaming(on, false);
+            }
+            if (!on) {
+                throw BadRequest.field("stream_options", "only allowed when stream is true");
+            }
+            if (!options.isObject()) {
+                throw BadRequest.field("stream_options", "expected an object");
+            }
+            onlyKnown(options, Set.of("include_usage"), "stream_options");
+            return new Streaming(true, bool(options, "include_usage", false));
+        }
     }
 
     /** A list of token ids, each in [0, vocab). */

@@ -4,32 +4,32 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.pettingllms.core.backend.SamplingParams;
-import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
-import org.pettingllms.core.data.Prompt;
-import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
- * The generation endpoints' request and response bodies, as vLLM and SGLang define them. Candidate {@code i} of a
- * request with seed {@code s} is sampled exactly as the embedded sampler samples it ({@code derive(s, i)}), so a
- * remote run and an in-process run with the same seeds draw the same tokens.
+ * What the generation endpoints share: the engine, the sampling fields, response headers, and SGLang's
+ * {@code /generate}. Candidate {@code i} of a request with seed {@code s} is sampled exactly as the embedded sampler
+ * samples it ({@code derive(s, i)}), so a remote run and an in-process run with the same seeds draw the same tokens.
  */
 final class Generation {
     static final int MAX_N = 64;
     static final int MAX_TOKENS = 1 << 20;
-    private final EmbeddedEngine engine;
-    private final String model;
-    private final TextCodec codec;
-    private final int vocab;
+    final EmbeddedEngine engine;
+    final String model;
+    final TextCodec codec;
+    final int vocab;
     private volatile String weightVersion = "default";
 
     Generation(EmbeddedEngine engine, String model) {
@@ -42,136 +42,6 @@ final class Generation {
     /** The base weights' version, reported as SGLang's {@code meta_info.weight_version}. */
     void weightVersion(String version) {
         this.weightVersion = version;
-    }
-
-    /** vLLM's {@code /v1/completions}: {@code prompt} as text or token ids. */
-    ObjectNode completions(JsonNode body, Function<String, PolicyRef> policies) {
-        String name = body.hasNonNull("model") ? Fields.text(body, "model", "") : null;
-        PolicyRef policy = policies.apply(name);
-        JsonNode p = body.get("prompt");
-        int[] ids;
-        if (p == null || p.isNull()) {
-            throw BadRequest.field("prompt", "required: a string or a list of token ids");
-        } else if (p.isTextual()) {
-            ids = codec.encode(p.asText());
-        } else if (p.isArray() && (p.isEmpty() || p.get(0).isNumber())) {
-            ids = Fields.tokenIds(p, "prompt", vocab);
-        } else {
-            throw BadRequest.field("prompt", "expected one prompt: a string or a list of token ids");
-        }
-        if (ids.length == 0) {
-            throw BadRequest.field("prompt", "the prompt is empty");
-        }
-        int n = Fields.integer(body, "n", 1, 1, MAX_N);
-        SamplingParams params = params(body, Fields.integer(body, "max_tokens", 16, 0, MAX_TOKENS), "seed");
-        boolean logprobs = body.hasNonNull("logprobs");
-        if (logprobs) {
-            Fields.integer(body, "logprobs", 0, 0, 20);
-        }
-        boolean tokenIds = Fields.bool(body, "return_token_ids", false);
-        List<Completion> out = engine.sampler().sampleTokens(policy, ids, n, params);
-        ObjectNode root = header("cmpl-", "text_completion", name);
-        ArrayNode choices = root.putArray("choices");
-        long completionTokens = 0;
-        for (int i = 0; i < out.size(); i++) {
-            Completion c = out.get(i);
-            completionTokens += c.tokens().size();
-            ObjectNode choice = choices.addObject().put("index", i).put("text", c.text());
-            if (logprobs) {
-                ObjectNode lp = choice.putObject("logprobs");
-                ArrayNode tokens = lp.putArray("tokens");
-                ArrayNode values = lp.putArray("token_logprobs");
-                ArrayNode top = lp.putArray("top_logprobs");
-                ArrayNode offsets = lp.putArray("text_offset");
-                int offset = 0;
-                for (int t = 0; t < c.tokens().size(); t++) {
-                    String piece = codec.decode(new int[] {c.tokens().get(t)});
-                    tokens.add(piece);
-                    values.add(c.logprobs().get(t));
-                    top.addObject().put(piece, c.logprobs().get(t));
-                    offsets.add(offset);
-                    offset += piece.length();
-                }
-            } else {
-                choice.putNull("logprobs");
-            }
-            choice.put("finish_reason", c.finish() == FinishReason.LENGTH ? "length" : "stop");
-            String matched = matchedStop(c, params);
-            if (matched == null) {
-                choice.putNull("stop_reason");
-            } else {
-                choice.put("stop_reason", matched);
-            }
-            if (tokenIds) {
-                ArrayNode t = choice.putArray("token_ids");
-                for (int k = 0; k < c.tokens().size(); k++) {
-                    t.add(c.tokens().get(k));
-                }
-                ArrayNode pt = choice.putArray("prompt_token_ids");
-                for (int id : ids) {
-                    pt.add(id);
-                }
-            }
-        }
-        root.putObject("usage")
-                .put("prompt_tokens", ids.length)
-                .put("completion_tokens", completionTokens)
-                .put("total_tokens", ids.length + completionTokens);
-        return root;
-    }
-
-    /** {@code /v1/chat/completions}: the messages through the model's chat template. */
-    ObjectNode chat(JsonNode body, Function<String, PolicyRef> policies) {
-        String name = body.hasNonNull("model") ? Fields.text(body, "model", "") : null;
-        PolicyRef policy = policies.apply(name);
-        JsonNode msgs = body.get("messages");
-        if (msgs == null || !msgs.isArray() || msgs.isEmpty()) {
-            throw BadRequest.field("messages", "required: a non-empty list of {role, content}");
-        }
-        List<ChatMessage> messages = new ArrayList<>();
-        for (int i = 0; i < msgs.size(); i++) {
-            JsonNode m = msgs.get(i);
-            String role = m.path("role").asText("");
-            ChatMessage.Speaker speaker = switch (role) {
-                case "system" -> ChatMessage.Speaker.SYSTEM;
-                case "user" -> ChatMessage.Speaker.USER;
-                case "assistant" -> ChatMessage.Speaker.ASSISTANT;
-                default ->
-                    throw BadRequest.field(
-                            "messages[" + i + "].role", "expected system, user or assistant," + " got '" + role + "'");
-            };
-            if (!m.path("content").isTextual()) {
-                throw BadRequest.field("messages[" + i + "].content", "expected a string");
-            }
-            messages.add(new ChatMessage(speaker, m.path("content").asText()));
-        }
-        int n = Fields.integer(body, "n", 1, 1, MAX_N);
-        int maxTokens = body.hasNonNull("max_completion_tokens")
-                ? Fields.integer(body, "max_completion_tokens", 256, 0, MAX_TOKENS)
-                : Fields.integer(body, "max_tokens", 256, 0, MAX_TOKENS);
-        SamplingParams params = params(body, maxTokens, "seed");
-        List<Completion> out;
-        try {
-            out = engine.sampler().sample(policy, new Prompt(messages, PromptStyle.CHAT), n, params);
-        } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            throw BadRequest.field("messages", e.getMessage());
-        }
-        ObjectNode root = header("chatcmpl-", "chat.completion", name);
-        ArrayNode choices = root.putArray("choices");
-        long completionTokens = 0;
-        for (int i = 0; i < out.size(); i++) {
-            Completion c = out.get(i);
-            completionTokens += c.tokens().size();
-            ObjectNode choice = choices.addObject().put("index", i);
-            choice.putObject("message").put("role", "assistant").put("content", c.text());
-            choice.put("finish_reason", c.finish() == FinishReason.LENGTH ? "length" : "stop");
-        }
-        int promptTokens = out.isEmpty() ? 0 : out.get(0).promptTokens().size();
-        root.putObject("usage")
-                .put("prompt_tokens", promptTokens)
-                .put("completion_tokens", completionTokens)
-                .put("total_tokens", promptTokens + completionTokens);
-        return root;
     }
 
     /** SGLang's {@code /generate}: {@code input_ids} or {@code text}, {@code sampling_params}, {@code lora_path}. */
@@ -197,9 +67,10 @@ final class Generation {
             throw BadRequest.field("sampling_params", "expected an object");
         }
         int n = Fields.integer(sp, "n", 1, 1, MAX_N);
-        SamplingParams params = params(sp, Fields.integer(sp, "max_new_tokens", 128, 0, MAX_TOKENS), "sampling_seed");
+        int maxTokens = Fields.integer(sp, "max_new_tokens", 128, 0, MAX_TOKENS);
+        SamplingParams params = params(sp, maxTokens, "sampling_seed");
         boolean logprobs = Fields.bool(body, "return_logprob", false);
-        List<Completion> out = engine.sampler().sampleTokens(policy, ids, n, params);
+        List<Completion> out = sample(policy, ids, n, params, maxTokens);
         ArrayNode all = InferenceServer.JSON.createArrayNode();
         for (Completion c : out) {
             ObjectNode r = all.addObject().put("text", c.text());
@@ -241,28 +112,69 @@ final class Generation {
      * The sampling fields every protocol names alike ({@code temperature}, {@code top_k} with -1 or 0 for none,
      * {@code top_p}, {@code stop}), the token budget each names its own way, and the seed under {@code seedField}.
      */
-    private SamplingParams params(JsonNode fields, int maxTokens, String seedField) {
+    SamplingParams params(JsonNode fields, int maxTokens, String seedField) {
         return new SamplingParams(
                 Fields.number(fields, "temperature", 1.0, 0, 100),
                 Math.max(0, Fields.integer(fields, "top_k", 0, -1, vocab)),
                 Fields.number(fields, "top_p", 1.0, 1e-9, 1),
-                maxTokens,
+                Math.max(1, maxTokens), // a budget of 0 samples nothing (see sample); the settings still need one
                 Fields.strings(fields, "stop"),
                 seed(fields, seedField));
     }
 
     /** An OpenAI-style response's first fields: id, object, created, model. */
-    private ObjectNode header(String idPrefix, String object, String name) {
+    ObjectNode header(String id, String object, String name) {
         return InferenceServer.JSON
                 .createObjectNode()
-                .put("id", idPrefix + UUID.randomUUID())
+                .put("id", id)
                 .put("object", object)
                 .put("created", System.currentTimeMillis() / 1000)
                 .put("model", name == null ? model : name);
     }
 
+    /** Samples {@code n} candidates; a budget of zero tokens (what scoring requests ask) samples none. */
+    List<Completion> sample(PolicyRef policy, int[] ids, int n, SamplingParams params, int maxTokens) {
+        if (maxTokens == 0) {
+            List<Completion> empty = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                empty.add(new Completion(IntSeq.of(ids), IntSeq.empty(), FloatSeq.empty(), "", FinishReason.LENGTH, 0));
+            }
+            return empty;
+        }
+        return engine.sampler().sampleTokens(policy, ids, n, params);
+    }
+
+    /** OpenAI's {@code finish_reason}: "length" when the budget ended it, else "stop". */
+    static String finishReason(Completion c) {
+        return c.finish() == FinishReason.LENGTH ? "length" : "stop";
+    }
+
+    /**
+     * The text each token adds, for streaming: decoded prefixes' differences, a token that ends inside a character
+     * (a byte-level piece decoding to U+FFFD) adding nothing until the character is complete; the pieces join to
+     * the completion's text.
+     */
+    List<String> pieces(Completion c) {
+        List<String> out = new ArrayList<>(c.tokens().size());
+        int[] ids = c.tokens().toArray();
+        String done = "";
+        for (int t = 0; t < ids.length; t++) {
+            String now = codec.decode(Arrays.copyOf(ids, t + 1));
+            if (t == ids.length - 1) {
+                now = c.text();
+            }
+            if (now.startsWith(done) && (t == ids.length - 1 || !now.endsWith("\uFFFD"))) {
+                out.add(now.substring(done.length()));
+                done = now;
+            } else {
+                out.add("");
+            }
+        }
+        return out;
+    }
+
     /** The stop string that ended a completion, or null (end of sequence, or the budget). */
-    private String matchedStop(Completion c, SamplingParams params) {
+    String matchedStop(Completion c, SamplingParams params) {
         if (c.finish() != FinishReason.STOP_STRING) {
             return null;
         }

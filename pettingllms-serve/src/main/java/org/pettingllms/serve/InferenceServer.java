@@ -30,13 +30,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The embedded engine behind the endpoints inference servers offer, so the project's remote sampler (and any
- * OpenAI-compatible client) can use it: {@code /health}, {@code /v1/models}, vLLM's {@code /v1/completions}
- * (text or token-id prompts, logprobs, {@code return_token_ids}), {@code /v1/chat/completions} (the model's chat
- * template), SGLang's {@code /generate}, and both servers' LoRA adapter load and unload endpoints. A request
- * names a loaded adapter as its model (vLLM) or {@code lora_path} (SGLang).
+ * OpenAI client) can use it: {@code /health}, {@code /v1/models} and {@code /v1/models/{id}}, vLLM's
+ * {@code /v1/completions} ({@link Completions}) and {@code /v1/chat/completions} ({@link ChatCompletions}), both
+ * streamed on request, SGLang's {@code /generate}, and both servers' LoRA adapter load and unload endpoints. A
+ * request names a loaded adapter as its model (vLLM) or {@code lora_path} (SGLang).
  *
- * <p>Bad requests get a 400 with a JSON error naming the field; more than {@code maxConcurrent} requests in
- * flight get a 429 at once, never a hang.
+ * <p>Errors are OpenAI's JSON ({@code {"error": {"message", "type", "param", "code"}}}, unknown routes included): a
+ * bad request gets a 400 naming the field, a field the engine cannot honour is refused rather than ignored, and
+ * more than {@code maxConcurrent} requests in flight get a 429 at once, never a hang.
  */
 public final class InferenceServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InferenceServer.class);
@@ -60,6 +61,8 @@ public final class InferenceServer implements AutoCloseable {
     private final Semaphore slots;
     private final Map<String, PolicyRef> adapters = new ConcurrentHashMap<>();
     private final Generation generation;
+    private final Completions completions;
+    private final ChatCompletions chat;
     private final Javalin app;
 
     /**
@@ -71,16 +74,19 @@ public final class InferenceServer implements AutoCloseable {
         this.options = options;
         this.slots = new Semaphore(options.maxConcurrent());
         this.generation = new Generation(engine, model);
+        this.completions = new Completions(generation);
+        this.chat = new ChatCompletions(generation);
         this.app = Javalin.create(config -> {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
+            config.routes.get("/v1/models/{id}", this::oneModel);
             config.routes.post(
-                    "/v1/completions", limited(ctx -> json(ctx, 200, generation.completions(body(ctx), this::policy))));
+                    "/v1/completions", limited(ctx -> reply(ctx, completions.answer(body(ctx), this::policy))));
             config.routes.post(
-                    "/v1/chat/completions", limited(ctx -> json(ctx, 200, generation.chat(body(ctx), this::policy))));
+                    "/v1/chat/completions", limited(ctx -> reply(ctx, chat.answer(body(ctx), this::policy))));
             config.routes.post(
                     "/generate", limited(ctx -> json(ctx, 200, generation.generate(body(ctx), this::sglangPolicy))));
             config.routes.post("/v1/load_lora_adapter", ctx -> load(ctx, false));
@@ -89,6 +95,12 @@ public final class InferenceServer implements AutoCloseable {
             config.routes.post("/update_weights_from_disk", this::updateWeights);
             config.routes.post("/unload_lora_adapter", ctx -> unload(ctx, true));
             config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
+            config.routes.error(404, "*", ctx -> {
+                String type = ctx.res().getContentType();
+                if (type == null || !type.startsWith("application/json")) { // a handler's own 404 is JSON already
+                    error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
+                }
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 LOG.warn("request {} failed", ctx.path(), e);
                 error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
@@ -213,20 +225,31 @@ public final class InferenceServer implements AutoCloseable {
     private ObjectNode models() {
         ObjectNode root = JSON.createObjectNode().put("object", "list");
         ArrayNode data = root.putArray("data");
-        data.addObject()
-                .put("id", options.servedName())
-                .put("object", "model")
-                .put("owned_by", "pettingllms")
-                .put("root", model);
-        adapters.keySet().stream()
-                .sorted()
-                .forEach(a -> data.addObject()
-                        .put("id", a)
-                        .put("object", "model")
-                        .put("owned_by", "pettingllms")
-                        .put("root", a)
-                        .put("parent", options.servedName()));
+        served().forEach(id -> data.add(model(id)));
         return root;
+    }
+
+    /** One model card; an adapter names the base model as its parent. */
+    private ObjectNode model(String id) {
+        boolean base = id.equals(options.servedName());
+        ObjectNode m = JSON.createObjectNode()
+                .put("id", id)
+                .put("object", "model")
+                .put("created", 0)
+                .put("owned_by", "pettingllms")
+                .put("root", base ? model : id);
+        if (!base) {
+            m.put("parent", options.servedName());
+        }
+        return m;
+    }
+
+    private void oneModel(Context ctx) throws Exception {
+        String id = ctx.pathParam("id");
+        if (!served().contains(id)) {
+            throw new BadRequest(404, "model", "the model '" + id + "' does not exist; served: " + served());
+        }
+        json(ctx, 200, model(id));
     }
 
     private void load(Context ctx, boolean sglang) throws Exception {
@@ -279,10 +302,21 @@ public final class InferenceServer implements AutoCloseable {
         ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
     }
 
-    /** vLLM's error body: {@code {"object": "error", "message", "type", "param", "code"}}. */
+    static void reply(Context ctx, Reply r) throws Exception {
+        if (r.events() != null) {
+            ctx.status(200)
+                    .contentType(EventStream.CONTENT_TYPE)
+                    .header("Cache-Control", "no-cache")
+                    .result(r.events());
+        } else {
+            json(ctx, 200, r.json());
+        }
+    }
+
+    /** OpenAI's error body (vLLM's too): {@code {"error": {"message", "type", "param", "code"}}}. */
     static void error(Context ctx, int status, String message, String param) {
-        ObjectNode e = JSON.createObjectNode()
-                .put("object", "error")
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode e = root.putObject("error")
                 .put("message", message)
                 .put(
                         "type",
@@ -293,7 +327,7 @@ public final class InferenceServer implements AutoCloseable {
                                         : status >= 500 ? "InternalServerError" : "BadRequestError")
                 .put("param", param)
                 .put("code", status);
-        ctx.status(status).contentType("application/json").result(e.toString());
+        ctx.status(status).contentType("application/json").result(root.toString());
     }
 
     @Override

@@ -7,12 +7,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.util.AtomicFiles;
 
 /**
  * A character-level codec for the tiny models trained here from scratch on compact prompts: ids 0 (padding),
  * 1 (begin), 2 (end of answer), then newline and printable ASCII (space to tilde), 99 ids in all. Other characters
- * encode as {@code ?}; special ids decode to nothing.
+ * encode as {@code ?}; special ids decode to nothing. A model directory may give it a chat template (as any
+ * Hugging Face model does), which chat prompts then go through.
  */
 public final class CharCodec implements TextCodec {
     public static final int EOS = 2;
@@ -20,6 +25,34 @@ public final class CharCodec implements TextCodec {
     private static final int NEWLINE = 3;
     private static final String[] SPECIAL = {"<pad>", "<s>", "</s>"};
     private static final ObjectMapper JSON = new ObjectMapper();
+    private final ChatTemplate template;
+
+    /** The codec without a chat template. */
+    public CharCodec() {
+        this(null);
+    }
+
+    /** @param template the model's chat template, or null */
+    public CharCodec(ChatTemplate template) {
+        this.template = template;
+    }
+
+    /** The codec of a model directory, with its chat template when it has one. */
+    public static CharCodec of(Path dir) throws IOException {
+        return new CharCodec(ChatTemplate.load(dir).orElse(null));
+    }
+
+    @Override
+    public Optional<ChatTemplate> chatTemplate() {
+        return Optional.ofNullable(template);
+    }
+
+    @Override
+    public int[] encodePrompt(Prompt prompt) {
+        return prompt.style() == PromptStyle.CHAT && template != null
+                ? encode(template.render(prompt.messages(), true, Map.of()))
+                : TextCodec.super.encodePrompt(prompt);
+    }
 
     @Override
     public int[] encode(String text) {

@@ -37,6 +37,7 @@ import org.pettingllms.core.util.Brackets;
  */
 public final class ChatTemplate {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern TOOLS_VARIABLE = Pattern.compile("\\btools\\b");
     private static final Pattern REVERSE_SLICE = Pattern.compile("([A-Za-z_][\\w.]*(?:\\([^()]*\\))?)\\[::-1\\]");
 
     private static final LegacyOverrides JINJA2 = LegacyOverrides.newBuilder()
@@ -46,11 +47,13 @@ public final class ChatTemplate {
             .build();
 
     private final String template;
+    private final boolean readsTools;
     private final Map<String, Object> specialTokens;
     private final Jinjava jinjava;
 
     public ChatTemplate(String source, Map<String, Object> specialTokens) {
         this.template = rewrite(source);
+        this.readsTools = TOOLS_VARIABLE.matcher(source).find();
         this.specialTokens = Map.copyOf(specialTokens);
         CompositeELResolver resolver = new CompositeELResolver();
         resolver.add(new PythonStrings());
@@ -122,6 +125,16 @@ public final class ChatTemplate {
             map.put("content", m.content());
             msgs.add(map);
         }
+        return renderMessages(msgs, addGenerationPrompt, extra);
+    }
+
+    /**
+     * Renders messages given as the template reads them (an OpenAI request's messages: {@code role},
+     * {@code content}, an assistant's {@code tool_calls}, a tool answer's {@code tool_call_id}); {@code extra} holds
+     * further variables such as {@code tools}.
+     */
+    public String renderMessages(
+            List<Map<String, Object>> msgs, boolean addGenerationPrompt, Map<String, Object> extra) {
         Map<String, Object> ctx = new HashMap<>(specialTokens);
         ctx.putAll(extra);
         ctx.put("messages", msgs);
@@ -143,6 +156,11 @@ public final class ChatTemplate {
                     + (fatal.size() > 1 ? " (and " + (fatal.size() - 1) + " more errors)" : ""));
         }
         return r.getOutput();
+    }
+
+    /** Whether the template reads a {@code tools} variable (then it can describe tools to the model). */
+    public boolean readsTools() {
+        return readsTools;
     }
 
     /** Called by templates to reject a conversation. */

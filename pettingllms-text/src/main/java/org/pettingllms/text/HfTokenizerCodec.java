@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
@@ -61,6 +62,11 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
                 tok,
                 stops.stream().mapToInt(Integer::intValue).toArray(),
                 ChatTemplate.load(dir).orElse(null));
+    }
+
+    @Override
+    public Optional<ChatTemplate> chatTemplate() {
+        return Optional.ofNullable(template);
     }
 
     @Override

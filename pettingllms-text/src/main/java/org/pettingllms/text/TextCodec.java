@@ -1,5 +1,6 @@
 package org.pettingllms.text;
 
+import java.util.Optional;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 
@@ -16,6 +17,11 @@ public interface TextCodec {
      * The token ids the model reads for {@code prompt}: a compact prompt is its raw text; a chat prompt needs the
      * model's chat template, which codecs without one do not have.
      */
+    /** The model's chat template, if it has one. */
+    default Optional<ChatTemplate> chatTemplate() {
+        return Optional.empty();
+    }
+
     default int[] encodePrompt(Prompt prompt) {
         if (prompt.style() != PromptStyle.COMPACT) {
             throw new UnsupportedOperationException(

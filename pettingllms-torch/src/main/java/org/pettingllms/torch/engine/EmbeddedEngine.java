@@ -102,7 +102,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                         name,
                         Files.exists(dir.resolve("tokenizer.json")) && !CharCodec.describes(dir)
                                 ? HfTokenizerCodec.load(dir, m.config().eosTokenId())
-                                : new CharCodec());
+                                : CharCodec.of(dir));
             }
         }
         PolicyRegistry reg = new PolicyRegistry(

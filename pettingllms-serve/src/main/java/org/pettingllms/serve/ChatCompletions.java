@@ -1,0 +1,369 @@
+package org.pettingllms.serve;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.text.ChatTemplate;
+
+/**
+ * {@code /v1/chat/completions}: the messages (text or text parts; system, developer, user, assistant with tool
+ * calls, tool answers) through the model's chat template, with {@code tools} and {@code chat_template_kwargs} as
+ * template variables; tool calls read back from the answer ({@link ToolCalls}); the sampled tokens' logprobs and
+ * ids; the same as a stream of chunks. Fields the engine cannot honour are refused by name, never ignored.
+ */
+final class ChatCompletions {
+    private static final Set<String> FIELDS = Set.of(
+            "model",
+            "messages",
+            "n",
+            "max_tokens",
+            "max_completion_tokens",
+            "temperature",
+            "top_p",
+            "top_k",
+            "seed",
+            "stop",
+            "logprobs",
+            "top_logprobs",
+            "return_token_ids",
+            "stream",
+            "stream_options",
+            "user",
+            "metadata",
+            "store",
+            "presence_penalty",
+            "frequency_penalty",
+            "repetition_penalty",
+            "logit_bias",
+            "tools",
+            "tool_choice",
+            "parallel_tool_calls",
+            "response_format",
+            "chat_template_kwargs");
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+    private final Generation g;
+
+    ChatCompletions(Generation g) {
+        this.g = g;
+    }
+
+    Reply answer(JsonNode body, Function<String, PolicyRef> policies) {
+        Fields.onlyKnown(body, FIELDS, "/v1/chat/completions");
+        Fields.neutralPenalties(body);
+        Fields.onlyNoOp(
+                body,
+                "response_format",
+                v -> v.path("type").asText().equals("text"),
+                "only {\"type\": \"text\"}: this server does not constrain answers to JSON");
+        Fields.onlyNoOp(body, "store", v -> v.isBoolean() && !v.asBoolean(), "this server stores no completions");
+        String name = body.hasNonNull("model") ? Fields.text(body, "model", "") : null;
+        PolicyRef policy = policies.apply(name);
+        ChatTemplate template = g.codec
+                .chatTemplate()
+                .orElseThrow(() -> BadRequest.field(
+                        "messages",
+                        "the model has no chat template (chat_template in its tokenizer_config.json, or a"
+                                + " chat_template.jinja file); send a text or token-id prompt to /v1/completions"));
+        List<Map<String, Object>> messages = messages(body.get("messages"));
+        Map<String, Object> variables = new HashMap<>();
+        JsonNode kwargs = body.get("chat_template_kwargs");
+        if (kwargs != null && !kwargs.isNull()) {
+            if (!kwargs.isObject()) {
+                throw BadRequest.field("chat_template_kwargs", "expected an object");
+            }
+            variables.putAll(InferenceServer.JSON.convertValue(kwargs, MAP));
+        }
+        boolean tools = tools(body, template, variables);
+        String text;
+        try {
+            text = template.renderMessages(messages, true, variables);
+        } catch (IllegalArgumentException e) {
+            throw BadRequest.field("messages", e.getMessage());
+        }
+        int[] ids = g.codec.encode(text);
+        int n = Fields.integer(body, "n", 1, 1, Generation.MAX_N);
+        int maxTokens = body.hasNonNull("max_completion_tokens")
+                ? Fields.integer(body, "max_completion_tokens", 256, 0, Generation.MAX_TOKENS)
+                : Fields.integer(body, "max_tokens", 256, 0, Generation.MAX_TOKENS);
+        SamplingParams params = g.params(body, maxTokens, "seed");
+        boolean logprobs = Fields.bool(body, "logprobs", false);
+        Fields.integer(body, "top_logprobs", 0, 0, 0); // the engine keeps the sampled token's logprob, not the top k
+        boolean tokenIds = Fields.bool(body, "return_token_ids", false);
+        boolean oneCall = !Fields.bool(body, "parallel_tool_calls", true);
+        Fields.Streaming streaming = Fields.Streaming.of(body);
+        List<Completion> out = g.sample(policy, ids, n, params, maxTokens);
+        List<ToolCalls> answers = new ArrayList<>(out.size());
+        for (Completion c : out) {
+            ToolCalls t = tools ? ToolCalls.parse(c.text()) : new ToolCalls(c.text(), List.of());
+            answers.add(
+                    oneCall && t.calls().size() > 1
+                            ? new ToolCalls(t.content(), t.calls().subList(0, 1))
+                            : t);
+        }
+        Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tokenIds);
+        return streaming.on()
+                ? Reply.stream(stream(shape, out, answers, streaming.usage()))
+                : Reply.json(whole(shape, out, answers));
+    }
+
+    /** What a request asked the answer to hold. */
+    private record Shape(String id, String name, int[] prompt, boolean logprobs, boolean tokenIds) {}
+
+    /** OpenAI's messages as the template reads them. */
+    private static List<Map<String, Object>> messages(JsonNode msgs) {
+        if (msgs == null || !msgs.isArray() || msgs.isEmpty()) {
+            throw BadRequest.field("messages", "required: a non-empty list of {role, content}");
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int i = 0; i < msgs.size(); i++) {
+            String at = "messages[" + i + "]";
+            JsonNode m = msgs.get(i);
+            if (!m.isObject()) {
+                throw BadRequest.field(at, "expected an object {role, content}");
+            }
+            String role = m.path("role").asText("");
+            Map<String, Object> map = new LinkedHashMap<>();
+            switch (role) {
+                case "system", "developer", "user", "assistant", "tool" ->
+                    map.put("role", role.equals("developer") ? "system" : role);
+                default ->
+                    throw BadRequest.field(
+                            at + ".role", "expected system, developer, user, assistant or tool, got '" + role + "'");
+            }
+            boolean calls = role.equals("assistant")
+                    && m.path("tool_calls").isArray()
+                    && !m.path("tool_calls").isEmpty();
+            map.put("content", content(m.get("content"), at + ".content", calls));
+            if (m.hasNonNull("name")) {
+                map.put("name", m.get("name").asText());
+            }
+            if (calls) {
+                map.put("tool_calls", toolCalls(m.get("tool_calls"), at + ".tool_calls"));
+            }
+            if (role.equals("tool")) {
+                if (!m.path("tool_call_id").isTextual()) {
+                    throw BadRequest.field(at + ".tool_call_id", "required for a tool message");
+                }
+                map.put("tool_call_id", m.get("tool_call_id").asText());
+            }
+            out.add(map);
+        }
+        return out;
+    }
+
+    /** A string, or a list of text parts (joined by newlines, as vLLM joins them); none for a call-only answer. */
+    private static String content(JsonNode c, String field, boolean mayBeNone) {
+        if ((c == null || c.isNull()) && mayBeNone) {
+            return "";
+        }
+        if (c != null && c.isTextual()) {
+            return c.asText();
+        }
+        if (c == null || !c.isArray()) {
+            throw BadRequest.field(field, "expected a string or a list of text parts");
+        }
+        List<String> texts = new ArrayList<>();
+        for (int j = 0; j < c.size(); j++) {
+            JsonNode part = c.get(j);
+            if (!part.path("type").asText().equals("text") || !part.path("text").isTextual()) {
+                throw BadRequest.field(
+                        field + "[" + j + "]",
+                        "only text parts {\"type\": \"text\", \"text\": ...} are supported, got " + part.path("type"));
+            }
+            texts.add(part.get("text").asText());
+        }
+        return String.join("\n", texts);
+    }
+
+    /** An assistant's earlier calls; JSON-object arguments become objects, as templates read them (vLLM too). */
+    private static List<Map<String, Object>> toolCalls(JsonNode calls, String field) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (int j = 0; j < calls.size(); j++) {
+            JsonNode call = calls.get(j);
+            JsonNode f = call.path("function");
+            if (!f.path("name").isTextual()) {
+                throw BadRequest.field(field + "[" + j + "].function.name", "required");
+            }
+            Map<String, Object> fn = new LinkedHashMap<>();
+            fn.put("name", f.get("name").asText());
+            Object args = f.path("arguments").asText("{}");
+            try {
+                JsonNode parsed = InferenceServer.JSON.readTree((String) args);
+                if (parsed != null && parsed.isObject()) {
+                    args = InferenceServer.JSON.convertValue(parsed, MAP);
+                }
+            } catch (JacksonException e) {
+                // not JSON: the template gets the string as sent
+            }
+            fn.put("arguments", args);
+            Map<String, Object> map = new LinkedHashMap<>();
+            map.put("id", call.path("id").asText(""));
+            map.put("type", "function");
+            map.put("function", fn);
+            out.add(map);
+        }
+        return out;
+    }
+
+    /** Puts {@code tools} into the template's variables; true when answers are to be read for tool calls. */
+    private static boolean tools(JsonNode body, ChatTemplate template, Map<String, Object> variables) {
+        JsonNode tools = body.get("tools");
+        JsonNode choice = body.get("tool_choice");
+        String mode = choice == null || choice.isNull() ? "auto" : choice.asText("");
+        if (!mode.equals("auto") && !mode.equals("none")) {
+            throw BadRequest.field("tool_choice", "only \"auto\" and \"none\" are supported, got " + choice);
+        }
+        if (tools == null || tools.isNull() || tools.isEmpty() || mode.equals("none")) {
+            return false;
+        }
+        if (!tools.isArray()) {
+            throw BadRequest.field("tools", "expected a list of {type: function, function: {name, ...}}");
+        }
+        for (int j = 0; j < tools.size(); j++) {
+            if (!tools.get(j).path("function").path("name").isTextual()) {
+                throw BadRequest.field("tools[" + j + "].function.name", "required");
+            }
+        }
+        if (!template.readsTools()) {
+            throw BadRequest.field("tools", "this model's chat template does not describe tools to the model");
+        }
+        List<Object> list = new ArrayList<>();
+        tools.forEach(t -> list.add(InferenceServer.JSON.convertValue(t, MAP)));
+        variables.put("tools", list);
+        return true;
+    }
+
+    private ObjectNode whole(Shape s, List<Completion> out, List<ToolCalls> answers) {
+        ObjectNode root = g.header(s.id, "chat.completion", s.name);
+        ArrayNode choices = root.putArray("choices");
+        long completionTokens = 0;
+        for (int i = 0; i < out.size(); i++) {
+            Completion c = out.get(i);
+            ToolCalls a = answers.get(i);
+            completionTokens += c.tokens().size();
+            ObjectNode choice = choices.addObject().put("index", i);
+            ObjectNode message = choice.putObject("message").put("role", "assistant");
+            if (a.content() == null) {
+                message.putNull("content");
+            } else {
+                message.put("content", a.content());
+            }
+            if (!a.calls().isEmpty()) {
+                calls(message.putArray("tool_calls"), a.calls());
+            }
+            if (s.logprobs) {
+                logprobs(
+                        choice.putObject("logprobs").putArray("content"),
+                        c,
+                        0,
+                        c.tokens().size());
+            } else {
+                choice.putNull("logprobs");
+            }
+            choice.put("finish_reason", a.calls().isEmpty() ? Generation.finishReason(c) : "tool_calls");
+            if (s.tokenIds) {
+                ids(choice.putArray("token_ids"), c.tokens().toArray());
+            }
+        }
+        if (s.tokenIds) {
+            ids(root.putArray("prompt_token_ids"), s.prompt);
+        }
+        Completions.usage(root.putObject("usage"), s.prompt.length, completionTokens);
+        return root;
+    }
+
+    private EventStream stream(Shape s, List<Completion> out, List<ToolCalls> answers, boolean usage) {
+        EventStream events = new EventStream();
+        long completionTokens = 0;
+        for (int i = 0; i < out.size(); i++) {
+            Completion c = out.get(i);
+            ToolCalls a = answers.get(i);
+            completionTokens += c.tokens().size();
+            events.add(chunk(s, i, d -> d.put("role", "assistant").put("content", "")));
+            if (a.calls().isEmpty()) {
+                List<String> pieces = g.pieces(c);
+                for (int t = 0; t < pieces.size(); t++) {
+                    String piece = pieces.get(t);
+                    ObjectNode chunk = chunk(s, i, d -> d.put("content", piece));
+                    if (s.logprobs) {
+                        ObjectNode choice = (ObjectNode) chunk.path("choices").get(0);
+                        logprobs(choice.putObject("logprobs").putArray("content"), c, t, t + 1);
+                    }
+                    events.add(chunk);
+                }
+            } else { // the calls are known once the text is whole: content, then every call in one delta
+                if (a.content() != null) {
+                    events.add(chunk(s, i, d -> d.put("content", a.content())));
+                }
+                events.add(chunk(s, i, d -> calls(d.putArray("tool_calls"), a.calls())));
+            }
+            ObjectNode last = chunk(s, i, d -> {});
+            ObjectNode choice = (ObjectNode) last.path("choices").get(0);
+            choice.put("finish_reason", a.calls().isEmpty() ? Generation.finishReason(c) : "tool_calls");
+            if (s.tokenIds) {
+                ids(choice.putArray("token_ids"), c.tokens().toArray());
+            }
+            events.add(last);
+        }
+        if (usage) {
+            ObjectNode chunk = g.header(s.id, "chat.completion.chunk", s.name);
+            chunk.putArray("choices");
+            Completions.usage(chunk.putObject("usage"), s.prompt.length, completionTokens);
+            events.add(chunk);
+        }
+        return events;
+    }
+
+    /** A chunk of choice {@code index} whose delta {@code fill} writes. */
+    private ObjectNode chunk(Shape s, int index, java.util.function.Consumer<ObjectNode> fill) {
+        ObjectNode chunk = g.header(s.id, "chat.completion.chunk", s.name);
+        ObjectNode choice = chunk.putArray("choices").addObject().put("index", index);
+        fill.accept(choice.putObject("delta"));
+        choice.putNull("logprobs");
+        choice.putNull("finish_reason");
+        return chunk;
+    }
+
+    private static void calls(ArrayNode out, List<ToolCalls.Call> calls) {
+        for (int j = 0; j < calls.size(); j++) {
+            ToolCalls.Call call = calls.get(j);
+            ObjectNode o = out.addObject().put("index", j).put("id", call.id()).put("type", "function");
+            o.putObject("function").put("name", call.name()).put("arguments", call.arguments());
+        }
+    }
+
+    /** OpenAI's chat logprobs for tokens [from, to): token, logprob, UTF-8 bytes, no alternatives. */
+    private void logprobs(ArrayNode content, Completion c, int from, int to) {
+        for (int t = from; t < to; t++) {
+            String piece = g.codec.decode(new int[] {c.tokens().get(t)});
+            ObjectNode o = content.addObject()
+                    .put("token", piece)
+                    .put("logprob", c.logprobs().get(t));
+            ArrayNode bytes = o.putArray("bytes");
+            for (byte b : piece.getBytes(StandardCharsets.UTF_8)) {
+                bytes.add(b & 0xff);
+            }
+            o.putArray("top_logprobs");
+        }
+    }
+
+    private static void ids(ArrayNode out, int[] ids) {
+        for (int id : ids) {
+            out.add(id);
+        }
+    }
+}

@@ -1,0 +1,336 @@
+package org.pettingllms.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.chat.response.StreamingChatResponseHandler;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.data.ChatMessage;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * The server as OpenAI clients see it: LangChain4j's OpenAI chat models (blocking and streaming) and raw HTTP for
+ * what they do not send (completions streams, prompt lists, refused fields). The model is the shipped tiny planner
+ * with a chat template beside its character tokenizer (the template joins the messages' contents into the compact
+ * prompt it was trained on, and lists tools when given).
+ */
+class OpenAiClientTest {
+    static final String TEMPLATE = "{% if tools %}tools:{% for t in tools %} {{ t.function.name }}{% endfor %};"
+            + "{% endif %}{% for m in messages %}{{ m.content }}{% endfor %}";
+    static final String BOARD = "plan-path-v1 plan\n#.A\n..G\ntool: D\n>";
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path dir;
+
+    static EmbeddedEngine engine;
+    static InferenceServer server;
+    static String model;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path shipped = SharedFiles.projectRoot().resolve("models/plan-path-tiny");
+        for (String f : List.of("config.json", "model.safetensors", "tokenizer.json", "tokenizer_config.json")) {
+            Files.copy(shipped.resolve(f), dir.resolve(f));
+        }
+        Files.writeString(dir.resolve("chat_template.jinja"), TEMPLATE);
+        model = dir.toString();
+        engine = InferenceServer.openEngine(model, "cpu");
+        server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 4)).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        engine.close();
+    }
+
+    static Completion inProcess(String prompt, int maxTokens, long seed) {
+        return engine.sampler()
+                .sample(
+                        PolicyRef.of(model),
+                        new Prompt(List.of(ChatMessage.user(prompt)), PromptStyle.CHAT),
+                        1,
+                        new SamplingParams(1.0, 0, 1.0, maxTokens, List.of(), seed))
+                .get(0);
+    }
+
+    @Test
+    void aCharacterModelWithAChatTemplateChatsThroughLangChain4j() {
+        OpenAiChatModel chat = OpenAiChatModel.builder()
+                .baseUrl(server.uri() + "/v1")
+                .apiKey("unused")
+                .modelName("tiny")
+                .temperature(1.0)
+                .seed(7)
+                .maxTokens(12)
+                .build();
+        ChatResponse r = chat.chat(UserMessage.from(BOARD));
+        Completion local = inProcess(BOARD, 12, 7);
+        assertThat(r.aiMessage().text()).isEqualTo(local.text()).isNotEmpty();
+        assertThat(r.tokenUsage().outputTokenCount()).isEqualTo(local.tokens().size());
+        assertThat(r.tokenUsage().inputTokenCount()).isEqualTo(BOARD.length());
+    }
+
+    @Test
+    void langChain4jsStreamingModelReceivesEveryChunkAndTheUsage() throws Exception {
+        OpenAiStreamingChatModel chat = OpenAiStreamingChatModel.builder()
+                .baseUrl(server.uri() + "/v1")
+                .apiKey("unused")
+                .modelName("tiny")
+                .temperature(1.0)
+                .seed(11)
+                .maxTokens(20)
+                .build();
+        List<String> partial = new ArrayList<>();
+        CompletableFuture<ChatResponse> done = new CompletableFuture<>();
+        chat.chat(BOARD, new StreamingChatResponseHandler() {
+            @Override
+            public void onPartialResponse(String text) {
+                partial.add(text);
+            }
+
+            @Override
+            public void onCompleteResponse(ChatResponse response) {
+                done.complete(response);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+        });
+        ChatResponse r = done.get(60, TimeUnit.SECONDS);
+        Completion local = inProcess(BOARD, 20, 11);
+        assertThat(String.join("", partial)).isEqualTo(local.text());
+        assertThat(partial.size()).as("a chunk per token").isGreaterThan(1);
+        assertThat(r.aiMessage().text()).isEqualTo(local.text());
+        assertThat(r.tokenUsage()).as("usage from the last chunk").isNotNull();
+        assertThat(r.tokenUsage().outputTokenCount()).isEqualTo(local.tokens().size());
+    }
+
+    @Test
+    void aRefusedFieldReachesTheClientAsTheServersMessage() {
+        OpenAiChatModel chat = OpenAiChatModel.builder()
+                .baseUrl(server.uri() + "/v1")
+                .apiKey("unused")
+                .modelName("tiny")
+                .maxRetries(0)
+                .logitBias(Map.of("5", 10))
+                .build();
+        assertThatThrownBy(() -> chat.chat(UserMessage.from(BOARD)))
+                .hasMessageContaining("logit_bias")
+                .hasMessageContaining("not applied");
+    }
+
+    static HttpResponse<String> post(String path, String body) throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode json(HttpResponse<String> r) throws Exception {
+        return InferenceServer.JSON.readTree(r.body());
+    }
+
+    /** The events of a server-sent-events body, checking each line's framing; the last must be [DONE]. */
+    static List<JsonNode> events(HttpResponse<String> r) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
+        List<JsonNode> out = new ArrayList<>();
+        String[] blocks = r.body().split("\n\n");
+        for (int i = 0; i < blocks.length; i++) {
+            assertThat(blocks[i]).startsWith("data: ");
+            String data = blocks[i].substring("data: ".length());
+            if (i == blocks.length - 1) {
+                assertThat(data).isEqualTo("[DONE]");
+            } else {
+                out.add(InferenceServer.JSON.readTree(data));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aStreamedCompletionIsTheWholeAnswerInChunksWithUsageLast() throws Exception {
+        String request = "{\"model\":\"tiny\",\"prompt\":" + InferenceServer.JSON.writeValueAsString(BOARD)
+                + ",\"n\":2,\"max_tokens\":16,\"seed\":5,\"logprobs\":0";
+        JsonNode whole = json(post("/v1/completions", request + "}"));
+        List<JsonNode> chunks = events(
+                post("/v1/completions", request + ",\"stream\":true,\"stream_options\":{\"include_usage\":true}}"));
+        StringBuilder[] text = {new StringBuilder(), new StringBuilder()};
+        double[] logprobSum = new double[2];
+        String[] finish = new String[2];
+        for (JsonNode c : chunks.subList(0, chunks.size() - 1)) {
+            assertThat(c.path("object").asText()).isEqualTo("text_completion");
+            JsonNode choice = c.path("choices").get(0);
+            int i = choice.path("index").asInt();
+            text[i].append(choice.path("text").asText());
+            for (JsonNode lp : choice.path("logprobs").path("token_logprobs")) {
+                logprobSum[i] += lp.asDouble();
+            }
+            if (!choice.path("finish_reason").isNull()) {
+                assertThat(finish[i]).as("one final chunk per choice").isNull();
+                finish[i] = choice.path("finish_reason").asText();
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            JsonNode expected = whole.path("choices").get(i);
+            assertThat(text[i].toString()).isEqualTo(expected.path("text").asText());
+            assertThat(finish[i]).isEqualTo(expected.path("finish_reason").asText());
+            double sum = 0;
+            for (JsonNode lp : expected.path("logprobs").path("token_logprobs")) {
+                sum += lp.asDouble();
+            }
+            assertThat(logprobSum[i]).isCloseTo(sum, org.assertj.core.data.Offset.offset(1e-4));
+        }
+        JsonNode usage = chunks.get(chunks.size() - 1);
+        assertThat(usage.path("choices")).isEmpty();
+        assertThat(usage.path("usage")).isEqualTo(whole.path("usage"));
+    }
+
+    @Test
+    void aStreamedChatOpensWithTheRoleAndEndsWithTheFinishReason() throws Exception {
+        List<JsonNode> chunks = events(post(
+                "/v1/chat/completions",
+                "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":"
+                        + InferenceServer.JSON.writeValueAsString(BOARD)
+                        + "}],\"max_tokens\":8,\"seed\":3,\"stream\":true,\"logprobs\":true}"));
+        assertThat(chunks.get(0).path("object").asText()).isEqualTo("chat.completion.chunk");
+        assertThat(chunks.get(0).at("/choices/0/delta/role").asText()).isEqualTo("assistant");
+        JsonNode last = chunks.get(chunks.size() - 1).path("choices").get(0);
+        assertThat(last.path("finish_reason").asText()).isIn("stop", "length");
+        StringBuilder text = new StringBuilder();
+        int tokens = 0;
+        for (JsonNode c : chunks) {
+            text.append(c.at("/choices/0/delta/content").asText(""));
+            tokens += c.at("/choices/0/logprobs/content").size();
+        }
+        Completion local = inProcess(BOARD, 8, 3);
+        assertThat(text.toString()).isEqualTo(local.text());
+        assertThat(tokens).isEqualTo(local.tokens().size());
+    }
+
+    @Test
+    void promptListsAnswerEveryPromptAndNoTokensAnswersAtOnce() throws Exception {
+        JsonNode two = json(post(
+                "/v1/completions",
+                "{\"model\":\"tiny\",\"prompt\":[\"ab\",[7,8,9]],\"n\":2,\"max_tokens\":5,\"seed\":9}"));
+        assertThat(two.path("choices")).hasSize(4);
+        JsonNode second = json(
+                post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":[7,8,9],\"n\":2,\"max_tokens\":5,\"seed\":9}"));
+        assertThat(two.at("/choices/3/text")).isEqualTo(second.at("/choices/1/text"));
+        assertThat(two.at("/choices/3/index").asInt()).isEqualTo(3);
+        assertThat(two.at("/usage/prompt_tokens").asInt()).isEqualTo(5);
+
+        HttpResponse<String> scored =
+                post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":\"abc\",\"max_tokens\":0,\"echo\":true}");
+        assertThat(scored.statusCode()).as(scored.body()).isEqualTo(200);
+        JsonNode none = json(scored);
+        assertThat(none.at("/choices/0/text").asText()).isEqualTo("abc");
+        assertThat(none.at("/choices/0/finish_reason").asText()).isEqualTo("length");
+        assertThat(none.at("/usage/completion_tokens").asInt()).isZero();
+    }
+
+    @Test
+    void chatMessagesMayBeTextPartsDeveloperAndToolTurns() throws Exception {
+        JsonNode r = json(post(
+                "/v1/chat/completions",
+                "{\"model\":\"tiny\",\"max_tokens\":1,\"return_token_ids\":true,"
+                        + "\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"read_board\"}}],"
+                        + "\"messages\":[{\"role\":\"developer\",\"content\":\"D|\"},"
+                        + "{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"a\"},"
+                        + "{\"type\":\"text\",\"text\":\"b\"}]},"
+                        + "{\"role\":\"assistant\",\"content\":null,\"tool_calls\":[{\"id\":\"c1\","
+                        + "\"type\":\"function\",\"function\":{\"name\":\"read_board\",\"arguments\":\"{}\"}}]},"
+                        + "{\"role\":\"tool\",\"tool_call_id\":\"c1\",\"content\":\"|T\"}]}"));
+        int[] prompt = new int[r.path("prompt_token_ids").size()];
+        for (int i = 0; i < prompt.length; i++) {
+            prompt[i] = r.path("prompt_token_ids").get(i).asInt();
+        }
+        assertThat(engine.codec(model).decode(prompt)).isEqualTo("tools: read_board;D|a\nb|T");
+        assertThat(r.at("/choices/0/token_ids")).hasSize(1);
+    }
+
+    @Test
+    void everyUnsupportedRequestIsRefusedByNameInOpenAisErrorShape() throws Exception {
+        String chat = "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]";
+        String completion = "{\"model\":\"tiny\",\"prompt\":\"x\"";
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(completion + ",\"presence_penalty\":0.5}", "presence_penalty");
+        refused.put(completion + ",\"frequency_penalty\":-1}", "frequency_penalty");
+        refused.put(completion + ",\"logprobs\":3}", "logprobs");
+        refused.put(completion + ",\"echo\":true,\"logprobs\":0}", "echo");
+        refused.put(completion + ",\"suffix\":\"end\"}", "suffix");
+        refused.put(completion + ",\"stream_options\":{\"include_usage\":true}}", "stream_options");
+        refused.put(completion + ",\"guided_json\":{}}", "guided_json");
+        refused.put(chat + ",\"top_logprobs\":2,\"logprobs\":true}", "top_logprobs");
+        refused.put(chat + ",\"response_format\":{\"type\":\"json_object\"}}", "response_format");
+        refused.put(chat + ",\"tool_choice\":\"required\"}", "tool_choice");
+        refused.put(chat + ",\"logit_bias\":{\"5\":3}}", "logit_bias");
+        refused.put("{\"model\":\"tiny\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}", "messages[0].role");
+        refused.put(
+                "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\"}]}]}",
+                "messages[0].content[0]");
+        for (var e : refused.entrySet()) {
+            String path = e.getKey().contains("messages") ? "/v1/chat/completions" : "/v1/completions";
+            HttpResponse<String> r = post(path, e.getKey());
+            assertThat(r.statusCode()).as(e.getKey() + " -> " + r.body()).isEqualTo(400);
+            JsonNode error = json(r).path("error");
+            assertThat(error.path("param").asText()).as(r.body()).isEqualTo(e.getValue());
+            assertThat(error.path("message").asText()).contains(e.getValue());
+            assertThat(error.path("type").asText()).isEqualTo("BadRequestError");
+            assertThat(error.path("code").asInt()).isEqualTo(400);
+        }
+        for (String neutral : List.of(
+                completion + ",\"presence_penalty\":0,\"logit_bias\":{},\"max_tokens\":1}",
+                chat + ",\"response_format\":{\"type\":\"text\"},\"tool_choice\":\"none\",\"max_tokens\":1}")) {
+            String path = neutral.contains("messages") ? "/v1/chat/completions" : "/v1/completions";
+            assertThat(post(path, neutral).statusCode()).as(neutral).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void modelsAndUnknownRoutesAnswerJson() throws Exception {
+        HttpResponse<String> one = HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/v1/models/tiny")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(json(one).path("id").asText()).isEqualTo("tiny");
+        HttpResponse<String> missing = HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/v1/models/other")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(json(missing).at("/error/message").asText()).contains("other");
+        HttpResponse<String> route = post("/v1/embeddings", "{}");
+        assertThat(route.statusCode()).isEqualTo(404);
+        assertThat(route.headers().firstValue("Content-Type").orElse("")).startsWith("application/json");
+        assertThat(json(route).at("/error/message").asText()).contains("/v1/embeddings");
+    }
+}
