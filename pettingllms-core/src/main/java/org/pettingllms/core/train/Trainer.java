@@ -20,9 +20,9 @@ import org.pettingllms.core.data.GroupKey;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Sample;
-import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.util.Seeds;
@@ -34,11 +34,10 @@ import org.pettingllms.core.util.Seeds;
  */
 public final class Trainer {
     private final RunConfig cfg;
-    private final Task<?> task;
+    private final Rollouts rollouts;
     private final ProblemSource problems;
     private final PolicyMap policies;
     private final Learner learner;
-    private final RolloutEngine engine;
     private final MetricsLog metrics;
     private final Checkpoints checkpoints;
     private final Transcripts transcripts;
@@ -64,12 +63,22 @@ public final class Trainer {
             Learner learner,
             Path runDir,
             RolloutProgress progress) {
+        this(cfg, Rollouts.of(task, sampler, progress), problems, policies, learner, runDir);
+    }
+
+    /** Training on any rollouts: a task's, or an agent program's ({@link Rollouts}). */
+    public Trainer(
+            RunConfig cfg,
+            Rollouts rollouts,
+            ProblemSource problems,
+            PolicyMap policies,
+            Learner learner,
+            Path runDir) {
         this.cfg = cfg;
-        this.task = task;
+        this.rollouts = rollouts;
         this.problems = problems;
         this.policies = policies;
         this.learner = learner;
-        this.engine = new RolloutEngine(sampler, progress);
         try {
             Files.createDirectories(runDir.resolve("checkpoints"));
         } catch (IOException e) {
@@ -108,9 +117,9 @@ public final class Trainer {
         int e = cfg.rollout().problemsPerStep();
         List<Problem> batch = problems.problems(ProblemSource.Split.TRAIN, (long) step * e, e);
         // 3. tree rollouts (or parallel sampling for the GRPO baseline); rewards are mixed in the engine
-        RolloutResult rollout = engine.run(task, batch, policies, rolloutConfig(step));
+        RolloutResult rollout = rollouts.run(batch, policies, rolloutConfig(step));
         checkOnPolicy(rollout.samples(), versions);
-        Map<String, Double> taskMetrics = task.drainMetrics();
+        Map<String, Double> taskMetrics = rollouts.drainMetrics();
         long t1 = System.nanoTime();
         // 4. groups by (problem, role, turn) or an ablation; optional filter
         Map<GroupKey, List<Sample>> groups =
@@ -142,14 +151,14 @@ public final class Trainer {
         long t2 = System.nanoTime();
         // 8. metrics, periodic validation, checkpoint
         Map<String, Double> m = new LinkedHashMap<>();
-        m.putAll(StepMetrics.rollout("", rollout, task.roles()));
+        m.putAll(StepMetrics.rollout("", rollout, rollouts.roles()));
         m.putAll(taskMetrics);
         m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
             RolloutResult val = validate();
-            m.putAll(StepMetrics.rollout(Metric.VAL, val, task.roles()));
-            task.drainMetrics().forEach((k, v) -> m.put(Metric.VAL + k, v));
+            m.putAll(StepMetrics.rollout(Metric.VAL, val, rollouts.roles()));
+            rollouts.drainMetrics().forEach((k, v) -> m.put(Metric.VAL + k, v));
             transcripts.append(
                     step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
@@ -173,8 +182,7 @@ public final class Trainer {
      */
     public RolloutResult validate() {
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
-        return engine.run(
-                task,
+        return rollouts.run(
                 problems.problems(
                         ProblemSource.Split.VALIDATION,
                         cfg.validation().firstProblem(),
