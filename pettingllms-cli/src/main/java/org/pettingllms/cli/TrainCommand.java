@@ -23,11 +23,15 @@ import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.util.AtomicFiles;
+import org.pettingllms.langchain4j.AgentProgram;
+import org.pettingllms.langchain4j.ProgramRollouts;
+import org.pettingllms.langchain4j.TaskTeam;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -57,6 +61,27 @@ final class TrainCommand implements Callable<Integer> {
                             + "built-in scripted policy at full skill and never trained (needs a policy per role: L2 or L3); a "
                             + "learning check that isolates the other roles, e.g. --scripted tool: must the planner learn to adopt?")
     List<String> scripted = List.of();
+
+    @Option(
+            names = "--program",
+            paramLabel = "PROGRAM",
+            description = "train an agent program instead of the task's own rollouts, with AT-GRPO's groups made per"
+                    + " model call by replaying the program: 'team' (the task's roles played as a LangChain4j"
+                    + " program, reward 1 when solved) or the class name of an AgentProgram with a public no-argument"
+                    + " constructor on the class path; the task supplies the problems and the roles")
+    String program;
+
+    @Option(
+            names = "--success-at",
+            defaultValue = "1.0",
+            description = "with --program: the reward at or above which an episode counts as solved (default: 1.0)")
+    double successAt;
+
+    @Option(
+            names = "--max-calls",
+            defaultValue = "64",
+            description = "with --program: model calls one program run may make (default: 64)")
+    int maxCalls;
 
     @Option(
             names = "--dry-run",
@@ -112,15 +137,13 @@ final class TrainCommand implements Callable<Integer> {
                         "rollouts on %s (%s protocol); adapters published to %s%n",
                         cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
             }
-            Trainer trainer = new Trainer(
-                    cfg,
-                    setup.task(),
-                    setup.task().problems(cfg.run().seed()),
-                    policies,
-                    new RoutingSampler(routes, sampler),
-                    learner,
-                    runDir,
-                    bar);
+            Sampler routed = new RoutingSampler(routes, sampler);
+            Rollouts rollouts = program == null
+                    ? Rollouts.of(setup.task(), routed, bar)
+                    : new ProgramRollouts(
+                            agentProgram(setup, cfg), setup.task().roles(), routed, successAt, maxCalls, bar);
+            Trainer trainer =
+                    new Trainer(cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
             out.printf(
                     "training %s | level %s | %d steps | run dir %s%n",
                     setup.task().id(), cfg.policy().level(), cfg.train().steps(), runDir);
@@ -144,6 +167,26 @@ final class TrainCommand implements Callable<Integer> {
                 runDir.resolve("metrics.jsonl"), runDir.resolve("checkpoints"));
         out.flush();
         return 0;
+    }
+
+    /** {@code --program}: the task's team as a program, or a user's program class. */
+    private AgentProgram agentProgram(RunSetup setup, RunConfig cfg) {
+        if (program.equals("team")) {
+            return new TaskTeam<>(setup.task(), cfg.task().style());
+        }
+        try {
+            Class<?> c = Class.forName(program);
+            if (!AgentProgram.class.isAssignableFrom(c)) {
+                throw new IllegalArgumentException("--program " + program + ": not an " + AgentProgram.class.getName());
+            }
+            return (AgentProgram) c.getConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException(
+                    "--program " + program + ": no such class on the class path (or use 'team')");
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException(
+                    "--program " + program + ": cannot create it with a public no-argument constructor: " + e);
+        }
     }
 
     /** The run's policies, with the {@code --scripted} roles untrained; each must have a policy of its own. */

@@ -227,6 +227,49 @@ class CliTest {
     }
 
     @Test
+    void trainsAnAgentProgramWithGroupsMadeByReplay(@TempDir Path dir) throws Exception {
+        String[] args = {
+            "train",
+            CONFIGS.resolve("plan-path/L2.yaml").toString(),
+            "--program",
+            "team",
+            "--set",
+            "policy.model=fresh:tiny",
+            "--set",
+            "run.outputDir=" + dir,
+            "--set",
+            "rollout.problemsPerStep=2",
+            "--set",
+            "rollout.k=2",
+            "--set",
+            "rollout.sampling.maxTokens=6",
+            "--set",
+            "validation.problems=2",
+            "--set",
+            "validation.sampling.maxTokens=6",
+            "--set",
+            "train.steps=1"
+        };
+        Result r = run(args);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("step 1/1 | best-of-2 success").contains("greedy val ");
+        JsonNode metrics = new ObjectMapper()
+                .readTree(Files.readAllLines(dir.resolve("plan-path-L2/metrics.jsonl"))
+                        .get(0));
+        // a random model's tool programs fail, so each episode is 2 turns x 2 roles = 4 calls, 2 runs each
+        assertThat(metrics.at("/program~1runs").asDouble()).isEqualTo(2 * 4 * 2);
+        assertThat(metrics.at("/program~1divergences").asDouble()).isZero();
+
+        args[3] = "com.example.Missing";
+        args[7] = "run.outputDir=" + dir.resolve("other");
+        Result missing = run(args);
+        assertThat(missing.code()).isNotZero();
+        assertThat(missing.err())
+                .contains("--program com.example.Missing: no such class")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@TempDir Path dir) throws Exception {
         String[] common = {
             CONFIGS.resolve("plan-path/L2.yaml").toString(),

@@ -322,14 +322,15 @@ public final class ProgramRollouts implements Rollouts {
         return reward >= successAt ? StepOutcome.SOLVED : StepOutcome.OK;
     }
 
+    /** A call of the kept path; the episode's reward is on its last call, so the path's return is the reward. */
     private StepRecord step(ProgramCall c, int call, double reward, boolean last) {
         return new StepRecord(
                 c.role(),
                 call,
                 c.prompt(),
                 c.completion().text(),
-                new RewardParts(0, reward, 0),
-                reward,
+                last ? new RewardParts(0, reward, 0) : RewardParts.ZERO,
+                last ? reward : 0,
                 last ? outcome(reward) : StepOutcome.OK,
                 "",
                 last,

@@ -63,7 +63,9 @@ class ProgramTrainingTest {
             double sum =
                     b.examples().stream().mapToDouble(TrainExample::advantage).sum();
             assertThat(sum).isCloseTo(0.0, org.assertj.core.data.Offset.offset(1e-9));
-            assertThat(b.examples()).hasSize(6 * 4).anySatisfy(e -> assertThat(e.advantage()).isNotZero());
+            assertThat(b.examples())
+                    .hasSize(6 * 4)
+                    .anySatisfy(e -> assertThat(e.advantage()).isNotZero());
         }
         assertThat(report.values())
                 .containsKeys(Metric.SUCCESS, "program/runs", Metric.VAL + Metric.SUCCESS)
