@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -32,6 +33,8 @@ import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
 import org.pettingllms.langchain4j.TaskTeam;
+import org.pettingllms.serve.ProcessProgram;
+import org.pettingllms.serve.RecordingEndpoint;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -70,6 +73,20 @@ final class TrainCommand implements Callable<Integer> {
                     + " program, reward 1 when solved) or the class name of an AgentProgram with a public no-argument"
                     + " constructor on the class path; the task supplies the problems and the roles")
     String program;
+
+    @Option(
+            names = "--program-command",
+            paramLabel = "COMMAND",
+            description = "train a program in any language, one process per episode (sh -c COMMAND): it reaches its"
+                    + " models through the OpenAI chat API at $OPENAI_BASE_URL (the model name is the role), reads"
+                    + " the problem from $PETTINGLLMS_PROBLEM (JSON) and prints its reward on its last line")
+    String programCommand;
+
+    @Option(
+            names = "--program-timeout",
+            defaultValue = "300",
+            description = "with --program-command: seconds one episode's process may run (default: 300)")
+    int programTimeout;
 
     @Option(
             names = "--success-at",
@@ -138,29 +155,40 @@ final class TrainCommand implements Callable<Integer> {
                         cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
             }
             Sampler routed = new RoutingSampler(routes, sampler);
-            Rollouts rollouts = program == null
-                    ? Rollouts.of(setup.task(), routed, bar)
-                    : new ProgramRollouts(
-                            agentProgram(setup, cfg), setup.task().roles(), routed, successAt, maxCalls, bar);
-            Trainer trainer =
-                    new Trainer(cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
-            out.printf(
-                    "training %s | level %s | %d steps | run dir %s%n",
-                    setup.task().id(), cfg.policy().level(), cfg.train().steps(), runDir);
-            out.flush();
-            long start = System.nanoTime();
-            int[] stepsDone = {0};
-            trainer.run(resume, m -> {
-                bar.clear();
-                stepsDone[0]++;
-                int left = cfg.train().steps() - 1 - m.step();
-                double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
-                out.println(
-                        StepLine.of(m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
-                                + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
+            if (program != null && programCommand != null) {
+                throw new IllegalArgumentException("--program and --program-command: give one");
+            }
+            try (RecordingEndpoint endpoint =
+                    programCommand == null ? null : new RecordingEndpoint("127.0.0.1", 0).start()) {
+                AgentProgram agent = program != null
+                        ? agentProgram(setup, cfg)
+                        : endpoint != null
+                                ? endpoint.program(
+                                        new ProcessProgram(programCommand, Duration.ofSeconds(programTimeout)))
+                                : null;
+                Rollouts rollouts = agent == null
+                        ? Rollouts.of(setup.task(), routed, bar)
+                        : new ProgramRollouts(agent, setup.task().roles(), routed, successAt, maxCalls, bar);
+                Trainer trainer = new Trainer(
+                        cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
+                out.printf(
+                        "training %s | level %s | %d steps | run dir %s%n",
+                        setup.task().id(), cfg.policy().level(), cfg.train().steps(), runDir);
                 out.flush();
-                bar.restart();
-            });
+                long start = System.nanoTime();
+                int[] stepsDone = {0};
+                trainer.run(resume, m -> {
+                    bar.clear();
+                    stepsDone[0]++;
+                    int left = cfg.train().steps() - 1 - m.step();
+                    double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
+                    out.println(StepLine.of(
+                                    m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
+                            + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
+                    out.flush();
+                    bar.restart();
+                });
+            }
         }
         out.printf(
                 "done: metrics in %s, checkpoints in %s%n",

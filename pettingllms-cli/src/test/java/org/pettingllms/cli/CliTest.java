@@ -260,6 +260,21 @@ class CliTest {
         assertThat(metrics.at("/program~1runs").asDouble()).isEqualTo(2 * 4 * 2);
         assertThat(metrics.at("/program~1divergences").asDouble()).isZero();
 
+        String script = Path.of(
+                        CliTest.class.getResource("/programs/ask_both.py").toURI())
+                .toString();
+        String[] command = args.clone();
+        command[2] = "--program-command";
+        command[3] = "python3 '" + script + "'";
+        command[7] = "run.outputDir=" + dir.resolve("process");
+        Result process = run(command);
+        assertThat(process.code()).as(process.err()).isZero();
+        JsonNode processMetrics = new ObjectMapper()
+                .readTree(Files.readAllLines(dir.resolve("process/plan-path-L2/metrics.jsonl"))
+                        .get(0));
+        // 2 calls a run: call 0 in 2 runs, call 1 in 2 runs, for each of 2 problems
+        assertThat(processMetrics.at("/program~1runs").asDouble()).isEqualTo(2 * 2 * 2);
+
         args[3] = "com.example.Missing";
         args[7] = "run.outputDir=" + dir.resolve("other");
         Result missing = run(args);

@@ -1,0 +1,69 @@
+package org.pettingllms.serve;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.pettingllms.core.data.Problem;
+
+/**
+ * An agent program in any language, one process per episode: {@code sh -c COMMAND} with {@code OPENAI_BASE_URL}
+ * (the episode's base URL; the model name is the role), {@code OPENAI_API_KEY} (any value works) and
+ * {@code PETTINGLLMS_PROBLEM} (the problem as JSON: {@code id}, {@code seed}, {@code fields}) in its environment.
+ * Its reward is the number on the last line it prints, or what it posted to {@code <base>/reward}. A process that
+ * exits non-zero or outlives {@code timeout} fails the rollout with its last error output.
+ */
+public record ProcessProgram(String command, Duration timeout) implements EndpointProgram {
+    @Override
+    public double run(Problem problem, URI baseUrl) throws Exception {
+        ObjectNode p =
+                InferenceServer.JSON.createObjectNode().put("id", problem.id()).put("seed", problem.seed());
+        p.set("fields", InferenceServer.JSON.valueToTree(problem.fields()));
+        ProcessBuilder pb = new ProcessBuilder("sh", "-c", command);
+        pb.environment().put("OPENAI_BASE_URL", baseUrl.toString());
+        pb.environment().put("OPENAI_API_KEY", "pettingllms");
+        pb.environment().put("PETTINGLLMS_PROBLEM", p.toString());
+        Process process = pb.start();
+        process.getOutputStream().close();
+        CompletableFuture<String> out = read(process.getInputStream());
+        CompletableFuture<String> err = read(process.getErrorStream());
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(
+                    "program '" + command + "' ran over " + timeout.toSeconds() + " s on problem " + problem.id());
+        }
+        if (process.exitValue() != 0) {
+            throw new IllegalStateException("program '" + command + "' exited with " + process.exitValue()
+                    + " on problem " + problem.id() + ": " + tail(err.get()));
+        }
+        List<String> lines = out.get().lines().filter(l -> !l.isBlank()).toList();
+        if (lines.isEmpty()) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(lines.get(lines.size() - 1).strip());
+        } catch (NumberFormatException e) {
+            return Double.NaN; // no printed reward: the posted one counts
+        }
+    }
+
+    private static CompletableFuture<String> read(InputStream in) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (in) {
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return "";
+            }
+        });
+    }
+
+    private static String tail(String s) {
+        String t = s.strip();
+        return t.length() > 500 ? "..." + t.substring(t.length() - 500) : t;
+    }
+}
