@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.RewardMix;
@@ -155,6 +157,25 @@ class RecordingEndpointTest {
                         roll(endpoint.program(new ProcessProgram("echo broken >&2; exit 3", Duration.ofSeconds(5)))))
                 .hasMessageContaining("exited with 3")
                 .hasMessageContaining("broken");
+    }
+
+    /**
+     * The official OpenAI Node client, where it is installed: {@code node} on the path and the {@code openai}
+     * package in the folder named by {@code PETTINGLLMS_NODE_MODULES} (e.g. after {@code npm install openai} there).
+     */
+    @Test
+    void theOfficialNodeClientTrainsOnTheSameSamples() throws Exception {
+        String modules = System.getenv("PETTINGLLMS_NODE_MODULES");
+        Assumptions.assumeTrue(
+                modules != null && Files.isDirectory(Path.of(modules, "openai")),
+                "PETTINGLLMS_NODE_MODULES does not name a node_modules folder with the openai package");
+        Path script = Path.of(
+                RecordingEndpointTest.class.getResource("/programs/guess.cjs").toURI());
+        RolloutResult inProcess = roll((problem, models) ->
+                guess(problem, (role, text) -> models.get(role).chat(text)));
+        RolloutResult node = roll(endpoint.program(
+                new ProcessProgram("NODE_PATH='" + modules + "' node '" + script + "'", Duration.ofSeconds(60))));
+        assertSameSamples(inProcess, node);
     }
 
     static OpenAiChatModel openAi(URI base, String role) {
