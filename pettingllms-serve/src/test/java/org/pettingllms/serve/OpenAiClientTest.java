@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -145,6 +146,39 @@ class OpenAiClientTest {
         assertThatThrownBy(() -> chat.chat(UserMessage.from(BOARD)))
                 .hasMessageContaining("logit_bias")
                 .hasMessageContaining("not applied");
+    }
+
+    /**
+     * The official OpenAI Node client, where it is installed ({@code node} on the path, the {@code openai} package in
+     * the folder named by {@code PETTINGLLMS_NODE_MODULES}): chat, streamed chat with usage, a streamed completion,
+     * and a refused field read as the client reads errors.
+     */
+    @Test
+    void theOfficialNodeClientChatsStreamsAndReadsErrors() throws Exception {
+        String modules = System.getenv("PETTINGLLMS_NODE_MODULES");
+        Assumptions.assumeTrue(
+                modules != null && Files.isDirectory(Path.of(modules, "openai")),
+                "PETTINGLLMS_NODE_MODULES does not name a node_modules folder with the openai package");
+        Path script = Path.of(
+                OpenAiClientTest.class.getResource("/programs/serve_client.cjs").toURI());
+        ProcessBuilder pb = new ProcessBuilder("node", script.toString()).redirectErrorStream(true);
+        pb.environment().put("NODE_PATH", modules);
+        pb.environment().put("OPENAI_BASE_URL", server.uri() + "/v1");
+        pb.environment().put("OPENAI_API_KEY", "unused");
+        pb.environment().put("BOARD", BOARD);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(out).isZero();
+        JsonNode r = InferenceServer.JSON.readTree(
+                out.strip().lines().reduce((a, b) -> b).orElseThrow());
+        String expected = inProcess(BOARD, 8, 3).text();
+        assertThat(r.path("chat").asText()).isEqualTo(expected);
+        assertThat(r.path("streamed").asText()).isEqualTo(expected);
+        assertThat(r.at("/usage/prompt_tokens").asInt()).isEqualTo(BOARD.length());
+        assertThat(r.path("completion").asText()).isEqualTo(expected); // the template's prompt is the text itself
+        assertThat(r.at("/refused/status").asInt()).isEqualTo(400);
+        assertThat(r.at("/refused/param").asText()).isEqualTo("presence_penalty");
+        assertThat(r.at("/refused/message").asText()).contains("penalties are not applied");
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
