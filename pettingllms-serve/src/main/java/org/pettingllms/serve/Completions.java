@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 
 /**
@@ -66,17 +70,17 @@ final class Completions {
             Fields.integer(body, "logprobs", 0, 0, 0); // the engine keeps the sampled token's logprob, not the top k
         }
         boolean echo = Fields.bool(body, "echo", false);
-        if (echo && logprobs) {
-            throw BadRequest.field("echo", "prompt logprobs (echo with logprobs) are not computed by this server");
-        }
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         Fields.Streaming streaming = Fields.Streaming.of(body);
+        if (echo && logprobs && streaming.on()) {
+            throw BadRequest.field("echo", "prompt logprobs (echo with logprobs) are returned without streaming only");
+        }
         List<List<Completion>> out = new ArrayList<>(prompts.size());
         for (int[] ids : prompts) {
             out.add(g.sample(policy, ids, n, params, maxTokens));
         }
         String id = "cmpl-" + UUID.randomUUID();
-        Shape shape = new Shape(id, name, logprobs, echo, tokenIds, params);
+        Shape shape = new Shape(id, name, policy, logprobs, echo, tokenIds, params);
         return streaming.on()
                 ? Reply.stream(stream(shape, prompts, out, streaming.usage()))
                 : Reply.json(whole(shape, prompts, out));
@@ -84,7 +88,13 @@ final class Completions {
 
     /** What a request asked the answer to hold. */
     private record Shape(
-            String id, String name, boolean logprobs, boolean echo, boolean tokenIds, SamplingParams params) {}
+            String id,
+            String name,
+            PolicyRef policy,
+            boolean logprobs,
+            boolean echo,
+            boolean tokenIds,
+            SamplingParams params) {}
 
     private List<int[]> prompts(JsonNode p) {
         if (p == null || p.isNull()) {
@@ -127,6 +137,9 @@ final class Completions {
             int[] ids = prompts.get(p);
             promptTokens += ids.length;
             List<Completion> cs = out.get(p);
+            // echo with logprobs (vLLM's prompt scoring): the prompt's tokens come first, the first without one
+            int[] echoed = s.echo ? ids : new int[0];
+            float[] echoedLogprobs = s.echo && s.logprobs ? promptLogprobs(s.policy, ids) : new float[0];
             for (int i = 0; i < cs.size(); i++) {
                 Completion c = cs.get(i);
                 completionTokens += c.tokens().size();
@@ -134,7 +147,11 @@ final class Completions {
                 ObjectNode choice =
                         choices.addObject().put("index", p * cs.size() + i).put("text", text);
                 if (s.logprobs) {
-                    logprobs(choice.putObject("logprobs"), c, 0, c.tokens().size(), 0);
+                    logprobs(
+                            choice.putObject("logprobs"),
+                            concat(echoed, c.tokens().toArray()),
+                            concat(echoedLogprobs, c.logprobs().toArray()),
+                            0);
                 } else {
                     choice.putNull("logprobs");
                 }
@@ -174,7 +191,11 @@ final class Completions {
                             .put("index", index)
                             .put("text", text);
                     if (s.logprobs && !echoChunk && t < pieces.size()) {
-                        logprobs(choice.putObject("logprobs"), c, t, t + 1, offset);
+                        logprobs(
+                                choice.putObject("logprobs"),
+                                new int[] {c.tokens().get(t)},
+                                new float[] {c.logprobs().get(t)},
+                                offset);
                         offset += text.length();
                     } else {
                         choice.putNull("logprobs");
@@ -200,20 +221,57 @@ final class Completions {
         return events;
     }
 
-    /** vLLM's completion logprobs for tokens [from, to): tokens, their logprobs, top (the sampled one), offsets. */
-    private void logprobs(ObjectNode lp, Completion c, int from, int to, int offset) {
+    /** vLLM's completion logprobs: tokens, their logprobs (NaN: none, as for a prompt's first), top, offsets. */
+    private void logprobs(ObjectNode lp, int[] ids, float[] values, int offset) {
         ArrayNode tokens = lp.putArray("tokens");
-        ArrayNode values = lp.putArray("token_logprobs");
+        ArrayNode logprobs = lp.putArray("token_logprobs");
         ArrayNode top = lp.putArray("top_logprobs");
         ArrayNode offsets = lp.putArray("text_offset");
-        for (int t = from; t < to; t++) {
-            String piece = g.codec.decode(new int[] {c.tokens().get(t)});
+        for (int t = 0; t < ids.length; t++) {
+            String piece = g.codec.decode(new int[] {ids[t]});
             tokens.add(piece);
-            values.add(c.logprobs().get(t));
-            top.addObject().put(piece, c.logprobs().get(t));
+            if (Float.isNaN(values[t])) {
+                logprobs.addNull();
+                top.addNull();
+            } else {
+                logprobs.add(values[t]);
+                top.addObject().put(piece, values[t]);
+            }
             offsets.add(offset);
             offset += piece.length();
         }
+    }
+
+    /** Each prompt token's logprob given the tokens before it, under the request's policy; NaN for the first. */
+    private float[] promptLogprobs(PolicyRef policy, int[] ids) {
+        float[] out = new float[ids.length];
+        out[0] = Float.NaN;
+        if (ids.length > 1) {
+            int[] rest = Arrays.copyOfRange(ids, 1, ids.length);
+            FloatSeq lp = g.engine
+                    .learner()
+                    .logprobs(
+                            policy,
+                            List.of(new TrainExample(
+                                    IntSeq.of(ids[0]), IntSeq.of(rest), FloatSeq.of(new float[rest.length]), 0)))
+                    .get(0);
+            for (int i = 0; i < rest.length; i++) {
+                out[i + 1] = lp.get(i);
+            }
+        }
+        return out;
+    }
+
+    private static int[] concat(int[] a, int[] b) {
+        int[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    private static float[] concat(float[] a, float[] b) {
+        float[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private void finish(ObjectNode choice, Completion c, Shape s) {

@@ -294,6 +294,36 @@ class OpenAiClientTest {
     }
 
     @Test
+    void promptScoringGivesTheLogprobsTheSamplerDrewTheTokensWith() throws Exception {
+        // sample a continuation with its logprobs, then score prompt + continuation (vLLM's echo + max_tokens 0)
+        int[] prompt = engine.codec(model).encode(BOARD);
+        Completion sampled = engine.sampler()
+                .sampleTokens(PolicyRef.of(model), prompt, 1, new SamplingParams(1.0, 0, 1.0, 10, List.of(), 21))
+                .get(0);
+        int[] all = java.util.stream.IntStream.concat(
+                        java.util.Arrays.stream(prompt),
+                        java.util.Arrays.stream(sampled.tokens().toArray()))
+                .toArray();
+        JsonNode r = json(post(
+                "/v1/completions",
+                "{\"model\":\"tiny\",\"prompt\":" + java.util.Arrays.toString(all)
+                        + ",\"max_tokens\":0,\"echo\":true,\"logprobs\":0}"));
+        JsonNode values = r.at("/choices/0/logprobs/token_logprobs");
+        assertThat(values).hasSize(all.length);
+        assertThat(values.get(0).isNull()).as("the first token has no logprob").isTrue();
+        assertThat(r.at("/choices/0/text").asText())
+                .isEqualTo(engine.codec(model).decode(all));
+        for (int t = 0; t < sampled.tokens().size(); t++) {
+            assertThat(values.get(prompt.length + t).asDouble())
+                    .as("token %d", t)
+                    .isCloseTo(sampled.logprobs().get(t), org.assertj.core.data.Offset.offset(1e-4));
+        }
+        for (int t = 1; t < prompt.length; t++) {
+            assertThat(values.get(t).asDouble()).isNegative();
+        }
+    }
+
+    @Test
     void chatMessagesMayBeTextPartsDeveloperAndToolTurns() throws Exception {
         JsonNode r = json(post(
                 "/v1/chat/completions",
@@ -321,7 +351,7 @@ class OpenAiClientTest {
         refused.put(completion + ",\"presence_penalty\":0.5}", "presence_penalty");
         refused.put(completion + ",\"frequency_penalty\":-1}", "frequency_penalty");
         refused.put(completion + ",\"logprobs\":3}", "logprobs");
-        refused.put(completion + ",\"echo\":true,\"logprobs\":0}", "echo");
+        refused.put(completion + ",\"echo\":true,\"logprobs\":0,\"stream\":true}", "echo");
         refused.put(completion + ",\"suffix\":\"end\"}", "suffix");
         refused.put(completion + ",\"stream_options\":{\"include_usage\":true}}", "stream_options");
         refused.put(completion + ",\"guided_json\":{}}", "guided_json");
