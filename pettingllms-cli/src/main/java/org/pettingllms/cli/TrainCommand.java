@@ -84,21 +84,19 @@ final class TrainCommand implements Callable<Integer> {
 
     @Option(
             names = "--program-timeout",
-            defaultValue = "300",
             description = "with --program-command: seconds one episode's process may run (default: 300)")
-    int programTimeout;
+    Integer programTimeout;
 
     @Option(
             names = "--success-at",
-            defaultValue = "1.0",
-            description = "with --program: the reward at or above which an episode counts as solved (default: 1.0)")
-    double successAt;
+            description = "with --program or --program-command: the reward at or above which an episode counts as"
+                    + " solved (default: 1.0)")
+    Double successAt;
 
     @Option(
             names = "--max-calls",
-            defaultValue = "64",
-            description = "with --program: model calls one program run may make (default: 64)")
-    int maxCalls;
+            description = "with --program or --program-command: model calls one program run may make (default: 64)")
+    Integer maxCalls;
 
     @Option(
             names = "--dry-run",
@@ -112,6 +110,7 @@ final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        checkProgramOptions(); // before the model loads: a wrong option costs nothing
         RunSetup setup = runOptions.load(dryRun ? HubResolver.ModelFiles.CONFIG : HubResolver.ModelFiles.ALL);
         if (dryRun) {
             DryRun.print(setup, spec.commandLine().getOut());
@@ -155,20 +154,24 @@ final class TrainCommand implements Callable<Integer> {
                         cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
             }
             Sampler routed = new RoutingSampler(routes, sampler);
-            if (program != null && programCommand != null) {
-                throw new IllegalArgumentException("--program and --program-command: give one");
-            }
             try (RecordingEndpoint endpoint =
                     programCommand == null ? null : new RecordingEndpoint("127.0.0.1", 0).start()) {
                 AgentProgram agent = program != null
                         ? agentProgram(setup, cfg)
                         : endpoint != null
-                                ? endpoint.program(
-                                        new ProcessProgram(programCommand, Duration.ofSeconds(programTimeout)))
+                                ? endpoint.program(new ProcessProgram(
+                                        programCommand,
+                                        Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
                                 : null;
                 Rollouts rollouts = agent == null
                         ? Rollouts.of(setup.task(), routed, bar)
-                        : new ProgramRollouts(agent, setup.task().roles(), routed, successAt, maxCalls, bar);
+                        : new ProgramRollouts(
+                                agent,
+                                setup.task().roles(),
+                                routed,
+                                successAt == null ? 1.0 : successAt,
+                                maxCalls == null ? 64 : maxCalls,
+                                bar);
                 Trainer trainer = new Trainer(
                         cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
                 out.printf(
@@ -195,6 +198,26 @@ final class TrainCommand implements Callable<Integer> {
                 runDir.resolve("metrics.jsonl"), runDir.resolve("checkpoints"));
         out.flush();
         return 0;
+    }
+
+    private void checkProgramOptions() {
+        if (program != null && programCommand != null) {
+            throw new IllegalArgumentException("--program and --program-command: give one");
+        }
+        boolean programs = program != null || programCommand != null;
+        if (!programs && (successAt != null || maxCalls != null || programTimeout != null)) {
+            throw new IllegalArgumentException(
+                    "--success-at, --max-calls and --program-timeout need --program or --program-command");
+        }
+        if (programTimeout != null && (programTimeout < 1 || programCommand == null)) {
+            throw new IllegalArgumentException("--program-timeout: seconds >= 1, with --program-command");
+        }
+        if (maxCalls != null && maxCalls < 1) {
+            throw new IllegalArgumentException("--max-calls: expected >= 1, got " + maxCalls);
+        }
+        if (successAt != null && !Double.isFinite(successAt)) {
+            throw new IllegalArgumentException("--success-at: expected a number, got " + successAt);
+        }
     }
 
     /** {@code --program}: the task's team as a program, or a user's program class. */

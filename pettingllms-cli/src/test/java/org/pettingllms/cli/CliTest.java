@@ -275,6 +275,10 @@ class CliTest {
         // 2 calls a run: call 0 in 2 runs, call 1 in 2 runs, for each of 2 problems
         assertThat(processMetrics.at("/program~1runs").asDouble()).isEqualTo(2 * 2 * 2);
 
+        Result stray = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--max-calls", "3");
+        assertThat(stray.code()).isNotZero();
+        assertThat(stray.err()).contains("--max-calls").contains("need --program");
+
         args[3] = "com.example.Missing";
         args[7] = "run.outputDir=" + dir.resolve("other");
         Result missing = run(args);

@@ -152,15 +152,23 @@ public final class ProgramRollouts implements Rollouts {
                 // the first run samples the K candidates of call t (one request, one prompt) and plays candidate 0
                 Played first = play(problem, policies, config, path, (i, role, policy, prompt, params) -> {
                     if (i == call) {
-                        candidates.addAll(sampler.sample(
-                                policy, prompt, config.k(), params.withSeed(Seeds.derive(params.seed(), "call", i))));
+                        List<Completion> k = sampler.sample(
+                                policy, prompt, config.k(), params.withSeed(Seeds.derive(params.seed(), "call", i)));
+                        if (k.size() != config.k()) {
+                            throw new IllegalStateException(
+                                    "the sampler returned " + k.size() + " answers, " + config.k() + " were asked for");
+                        }
+                        candidates.addAll(k);
                         return candidates.get(0);
                     }
                     return fresh(policy, prompt, params, call, 0, i);
                 });
                 played++;
-                if (first.calls().size() <= call) { // the program ended before making call t
-                    reward = path.isEmpty() ? first.reward() : reward;
+                if (first.calls().size() <= call) {
+                    if (call > 0) { // the kept path's run went on to call t; this replay did not
+                        throw ReplayDivergence.ended(call, call);
+                    }
+                    reward = first.reward(); // a program that makes no model call
                     break;
                 }
                 List<Played> runs = new ArrayList<>(List.of(first));
@@ -307,10 +315,16 @@ public final class ProgramRollouts implements Rollouts {
         } catch (ReplayDivergence e) {
             throw e;
         } catch (Exception e) {
-            if (e.getCause() instanceof ReplayDivergence d) { // a program may wrap what its model calls threw
-                throw d;
+            if (run.divergence() != null) { // the program failed on (or wrapped) what its replayed call threw
+                throw run.divergence();
             }
             throw new RolloutException("the program failed on problem " + problem.id() + ": " + e, e);
+        }
+        if (run.divergence() != null) { // the program caught it and went on
+            throw run.divergence();
+        }
+        if (run.calls().size() < recording.size()) {
+            throw ReplayDivergence.ended(run.calls().size(), run.calls().size());
         }
         if (!Double.isFinite(reward)) {
             throw new RolloutException("the program returned the reward " + reward + " on problem " + problem.id());

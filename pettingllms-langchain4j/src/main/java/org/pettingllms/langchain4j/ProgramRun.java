@@ -2,6 +2,7 @@ package org.pettingllms.langchain4j;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -22,6 +23,9 @@ final class ProgramRun {
     private final Answerer next;
     private final int maxCalls;
     private final List<ProgramCall> calls = new ArrayList<>();
+    // a lock, not synchronized: a virtual thread blocked in the sampler must not pin its carrier (JDK 21)
+    private final ReentrantLock lock = new ReentrantLock();
+    private ReplayDivergence divergence;
 
     ProgramRun(List<ProgramCall> recording, Answerer next, int maxCalls) {
         this.recording = List.copyOf(recording);
@@ -29,8 +33,20 @@ final class ProgramRun {
         this.maxCalls = maxCalls;
     }
 
-    /** A program's model call, in the order the program makes them. */
-    synchronized Completion call(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
+    /**
+     * A program's model call. Calls are answered one at a time, in the order they arrive: a program whose calls
+     * overlap gets an order that a replay need not repeat, which is reported as a divergence.
+     */
+    Completion call(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
+        lock.lock();
+        try {
+            return callLocked(role, policy, prompt, params);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Completion callLocked(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
         int i = calls.size();
         if (i >= maxCalls) {
             throw new IllegalStateException(
@@ -40,7 +56,8 @@ final class ProgramRun {
         if (i < recording.size()) {
             ProgramCall r = recording.get(i);
             if (!r.role().equals(role) || !r.prompt().equals(prompt)) {
-                throw new ReplayDivergence(i, r.role(), r.prompt(), role, prompt);
+                divergence = new ReplayDivergence(i, r.role(), r.prompt(), role, prompt);
+                throw divergence; // remembered: a program that catches it is still reported
             }
             c = r.completion();
         } else {
@@ -50,7 +67,22 @@ final class ProgramRun {
         return c;
     }
 
-    synchronized List<ProgramCall> calls() {
-        return List.copyOf(calls);
+    List<ProgramCall> calls() {
+        lock.lock();
+        try {
+            return List.copyOf(calls);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The divergence a replay ran into, even if the program caught it; null if none. */
+    ReplayDivergence divergence() {
+        lock.lock();
+        try {
+            return divergence;
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -11,6 +11,16 @@ public final class ReplayDivergence extends RuntimeException {
         super(message(call, recordedRole, recorded, role, asked));
     }
 
+    private ReplayDivergence(String message) {
+        super(message);
+    }
+
+    /** The replay ended after {@code made} calls where the recorded run went on to call {@code expected}. */
+    static ReplayDivergence ended(int made, int expected) {
+        return new ReplayDivergence("replay diverged: the program ended after " + made
+                + " model calls, where the recorded run made call " + expected);
+    }
+
     private static String message(int call, String recordedRole, Prompt recorded, String role, Prompt asked) {
         if (!recordedRole.equals(role)) {
             return "replay diverged at call " + call + ": recorded role '" + recordedRole + "', replay asked '" + role

@@ -184,6 +184,36 @@ class ProgramRolloutsTest {
     }
 
     @Test
+    void aReplayThatEndsEarlyOrADivergenceTheProgramCatchesIsStillReported() {
+        AtomicInteger runs = new AtomicInteger();
+        AgentProgram shortens = (problem, models) -> { // its first run asks twice, every later run once
+            String guess = models.get("scout").chat("guess a digit");
+            if (runs.incrementAndGet() == 1) {
+                models.get("solver").chat("the scout guessed " + guess);
+            }
+            return 0.0;
+        };
+        ProgramRollouts a = rollouts(shortens, new DigitSampler());
+        a.run(problems(1), POLICIES, config(RolloutConfig.Mode.TREE, 2));
+        assertThat(a.drainMetrics()).containsEntry("program/divergences", 1.0);
+
+        AtomicInteger count = new AtomicInteger();
+        AgentProgram swallows = (problem, models) -> {
+            try {
+                models.get("scout").chat("run " + count.incrementAndGet());
+            } catch (RuntimeException ignored) {
+                // a program that carries on after a failed call
+            }
+            models.get("solver").chat("go on");
+            return 0.0;
+        };
+        ProgramRollouts b = rollouts(swallows, new DigitSampler());
+        RolloutResult r = b.run(problems(1), POLICIES, config(RolloutConfig.Mode.TREE, 2));
+        assertThat(b.drainMetrics()).containsEntry("program/divergences", 1.0);
+        assertThat(r.samples()).allSatisfy(s -> assertThat(s.turn()).isEqualTo(GroupKey.ANY_TURN));
+    }
+
+    @Test
     void aDivergenceNamesTheCallAndTheFirstDifference() {
         ProgramRun run = new ProgramRun(
                 List.of(new ProgramCall(

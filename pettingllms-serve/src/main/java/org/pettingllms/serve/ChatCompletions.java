@@ -86,6 +86,11 @@ final class ChatCompletions {
                 throw BadRequest.field("chat_template_kwargs", "expected an object");
             }
             variables.putAll(InferenceServer.JSON.convertValue(kwargs, MAP));
+            for (String own : List.of("messages", "tools", "add_generation_prompt")) {
+                if (variables.containsKey(own)) {
+                    throw BadRequest.field("chat_template_kwargs", "'" + own + "' is set by the request itself");
+                }
+            }
         }
         boolean tools = tools(body, template, variables);
         String text;
@@ -105,7 +110,12 @@ final class ChatCompletions {
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         boolean oneCall = !Fields.bool(body, "parallel_tool_calls", true);
         Fields.Streaming streaming = Fields.Streaming.of(body);
-        List<Completion> out = g.sample(policy, ids, n, params, maxTokens);
+        List<Completion> out;
+        try {
+            out = g.sample(policy, ids, n, params, maxTokens);
+        } catch (IllegalArgumentException e) { // a prompt the engine refuses (longer than the model's context)
+            throw BadRequest.field("messages", e.getMessage());
+        }
         List<ToolCalls> answers = new ArrayList<>(out.size());
         for (Completion c : out) {
             ToolCalls t = tools ? ToolCalls.parse(c.text()) : new ToolCalls(c.text(), List.of());
@@ -227,11 +237,11 @@ final class ChatCompletions {
         if (!mode.equals("auto") && !mode.equals("none")) {
             throw BadRequest.field("tool_choice", "only \"auto\" and \"none\" are supported, got " + choice);
         }
+        if (tools != null && !tools.isNull() && !tools.isArray()) {
+            throw BadRequest.field("tools", "expected a list of {type: function, function: {name, ...}}");
+        }
         if (tools == null || tools.isNull() || tools.isEmpty() || mode.equals("none")) {
             return false;
-        }
-        if (!tools.isArray()) {
-            throw BadRequest.field("tools", "expected a list of {type: function, function: {name, ...}}");
         }
         for (int j = 0; j < tools.size(); j++) {
             if (!tools.get(j).path("function").path("name").isTextual()) {

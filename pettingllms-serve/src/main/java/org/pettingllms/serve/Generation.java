@@ -150,25 +150,27 @@ final class Generation {
     }
 
     /**
-     * The text each token adds, for streaming: decoded prefixes' differences, a token that ends inside a character
-     * (a byte-level piece decoding to U+FFFD) adding nothing until the character is complete; the pieces join to
-     * the completion's text.
+     * The text each token adds, for streaming: each decoded prefix cut to what it shares with the completion's text
+     * (which ends before a stop string and leaves the end token out), less a last character still incomplete (a
+     * byte-level piece decoding to U+FFFD); the last token adds the rest. The pieces join to the completion's text.
      */
     List<String> pieces(Completion c) {
         List<String> out = new ArrayList<>(c.tokens().size());
         int[] ids = c.tokens().toArray();
-        String done = "";
+        String text = c.text();
+        int done = 0;
         for (int t = 0; t < ids.length; t++) {
-            String now = codec.decode(Arrays.copyOf(ids, t + 1));
-            if (t == ids.length - 1) {
-                now = c.text();
+            int upto = text.length();
+            if (t < ids.length - 1) {
+                String now = codec.decode(Arrays.copyOf(ids, t + 1));
+                int shared = 0;
+                while (shared < Math.min(now.length(), text.length()) && now.charAt(shared) == text.charAt(shared)) {
+                    shared++;
+                }
+                upto = shared == now.length() || !now.endsWith("\uFFFD") ? shared : shared - 1;
             }
-            if (now.startsWith(done) && (t == ids.length - 1 || !now.endsWith("\uFFFD"))) {
-                out.add(now.substring(done.length()));
-                done = now;
-            } else {
-                out.add("");
-            }
+            out.add(upto > done ? text.substring(done, upto) : "");
+            done = Math.max(done, upto);
         }
         return out;
     }

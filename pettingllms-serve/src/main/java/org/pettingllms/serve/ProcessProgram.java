@@ -29,41 +29,53 @@ public record ProcessProgram(String command, Duration timeout) implements Endpoi
         pb.environment().put("OPENAI_API_KEY", "pettingllms");
         pb.environment().put("PETTINGLLMS_PROBLEM", p.toString());
         Process process = pb.start();
-        process.getOutputStream().close();
-        CompletableFuture<String> out = read(process.getInputStream());
-        CompletableFuture<String> err = read(process.getErrorStream());
-        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(
-                    "program '" + command + "' ran over " + timeout.toSeconds() + " s on problem " + problem.id());
-        }
-        if (process.exitValue() != 0) {
-            throw new IllegalStateException("program '" + command + "' exited with " + process.exitValue()
-                    + " on problem " + problem.id() + ": " + tail(err.get()));
-        }
-        List<String> lines = out.get().lines().filter(l -> !l.isBlank()).toList();
-        if (lines.isEmpty()) {
-            return Double.NaN;
-        }
         try {
-            return Double.parseDouble(lines.get(lines.size() - 1).strip());
-        } catch (NumberFormatException e) {
-            return Double.NaN; // no printed reward: the posted one counts
+            process.getOutputStream().close();
+            CompletableFuture<String> out = read(process.getInputStream());
+            CompletableFuture<String> err = read(process.getErrorStream());
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(
+                        "program '" + command + "' ran over " + timeout.toSeconds() + " s on problem " + problem.id());
+            }
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("program '" + command + "' exited with " + process.exitValue()
+                        + " on problem " + problem.id() + ": " + lastLines(err.get()));
+            }
+            List<String> lines = out.get().lines().filter(l -> !l.isBlank()).toList();
+            if (lines.isEmpty()) {
+                return Double.NaN;
+            }
+            try {
+                return Double.parseDouble(lines.get(lines.size() - 1).strip());
+            } catch (NumberFormatException e) {
+                return Double.NaN; // no printed reward: the posted one counts
+            }
+        } finally {
+            // a shell's children too: a process left running would hold its pipes and its reader open
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
         }
     }
 
+    /** Reads a pipe to its end on a virtual thread of its own, so that no process waits for a full pipe. */
     private static CompletableFuture<String> read(InputStream in) {
-        return CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<String> text = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
             try (in) {
-                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+                text.complete(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             } catch (IOException e) {
-                return "";
+                text.complete("");
             }
         });
+        return text;
     }
 
-    private static String tail(String s) {
-        String t = s.strip();
-        return t.length() > 500 ? "..." + t.substring(t.length() - 500) : t;
+    /** The last error lines on one line (the command line shows one line), the last first. */
+    private static String lastLines(String s) {
+        List<String> lines = s.strip().lines().filter(l -> !l.isBlank()).toList();
+        List<String> last = new java.util.ArrayList<>(lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+        java.util.Collections.reverse(last);
+        String joined = String.join(" <- ", last);
+        return joined.length() > 500 ? joined.substring(0, 500) + "..." : joined;
     }
 }

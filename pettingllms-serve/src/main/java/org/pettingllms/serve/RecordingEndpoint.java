@@ -54,6 +54,7 @@ public final class RecordingEndpoint implements AutoCloseable {
         final Map<String, ChatModel> models;
         volatile Double reward;
         volatile ReplayDivergence divergence;
+        volatile RuntimeException failure;
 
         Episode(Map<String, ChatModel> models) {
             this.models = models;
@@ -72,12 +73,19 @@ public final class RecordingEndpoint implements AutoCloseable {
             config.routes.post("/episodes/{id}/v1/chat/completions", this::chat);
             config.routes.get("/episodes/{id}/v1/models", this::models);
             config.routes.post("/episodes/{id}/reward", this::reward);
+            // OpenAI's clients retry 409, 429 and 5xx unless told not to; a refused replay or a failed call would
+            // only be refused again
             config.routes.exception(
-                    BadRequest.class, (e, ctx) -> InferenceServer.error(ctx, e.status, e.getMessage(), e.param));
+                    BadRequest.class,
+                    (e, ctx) -> InferenceServer.error(
+                            ctx.header("x-should-retry", "false"), e.status, e.getMessage(), e.param));
             config.routes.exception(
                     Exception.class,
                     (e, ctx) -> InferenceServer.error(
-                            ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null));
+                            ctx.header("x-should-retry", "false"),
+                            500,
+                            e.getClass().getSimpleName() + ": " + e.getMessage(),
+                            null));
             config.routes.error(404, "*", ctx -> {
                 String type = ctx.res().getContentType();
                 if (type == null || !type.startsWith("application/json")) {
@@ -113,10 +121,16 @@ public final class RecordingEndpoint implements AutoCloseable {
                     if (episode.divergence != null) { // the program failed because its replay was refused
                         throw episode.divergence;
                     }
+                    if (episode.failure != null) { // or because the trainer failed its request
+                        throw episode.failure;
+                    }
                     throw failed;
                 }
                 if (episode.divergence != null) {
                     throw episode.divergence;
+                }
+                if (episode.failure != null) {
+                    throw episode.failure;
                 }
                 if (Double.isNaN(r)) {
                     if (episode.reward == null) {
@@ -183,16 +197,15 @@ public final class RecordingEndpoint implements AutoCloseable {
         if (!stop.isEmpty()) {
             request.stopSequences(stop);
         }
-        if (body.hasNonNull("temperature")) {
-            request.temperature(Fields.number(body, "temperature", 1, 0, 100));
-        }
-        if (body.hasNonNull("top_p")) {
-            request.topP(Fields.number(body, "top_p", 1, 0, 1));
+        for (String sampling : List.of("temperature", "top_p", "seed")) {
+            if (body.hasNonNull(sampling)) {
+                throw BadRequest.field(
+                        sampling,
+                        "the run's sampling settings (rollout.sampling) decide it, as on-policy training"
+                                + " and replays need; leave it out");
+            }
         }
         Fields.neutralPenalties(body);
-        if (body.hasNonNull("seed")) {
-            throw BadRequest.field("seed", "the run's seeds decide sampling, as replays need");
-        }
         ChatResponse r;
         try {
             r = model.chat(request.build());
@@ -201,6 +214,9 @@ public final class RecordingEndpoint implements AutoCloseable {
             throw new BadRequest(409, "messages", d.getMessage());
         } catch (IllegalArgumentException | UnsupportedOperationException x) {
             throw BadRequest.field("messages", x.getMessage());
+        } catch (RuntimeException x) { // the trainer's side failed (a sampler error, too many calls): fail the step
+            e.failure = x;
+            throw x;
         }
         String id = "chatcmpl-" + UUID.randomUUID();
         String finish = r.finishReason() == FinishReason.LENGTH ? "length" : "stop";

@@ -251,6 +251,28 @@ class OpenAiClientTest {
     }
 
     @Test
+    void aStreamStopsWhereTheWholeAnswerStopsWhenAStopStringSpansTokens() throws Exception {
+        String request = "{\"model\":\"tiny\",\"prompt\":" + InferenceServer.JSON.writeValueAsString(BOARD)
+                + ",\"n\":4,\"max_tokens\":24,\"seed\":8,\"stop\":[\"RD\",\"DR\",\"RR\",\"DD\"]";
+        JsonNode whole = json(post("/v1/completions", request + "}"));
+        List<JsonNode> chunks = events(post("/v1/completions", request + ",\"stream\":true}"));
+        StringBuilder[] text = {new StringBuilder(), new StringBuilder(), new StringBuilder(), new StringBuilder()};
+        for (JsonNode c : chunks) {
+            text[c.at("/choices/0/index").asInt()].append(
+                    c.at("/choices/0/text").asText());
+        }
+        int stopped = 0;
+        for (int i = 0; i < 4; i++) {
+            JsonNode expected = whole.path("choices").get(i);
+            assertThat(text[i].toString()).isEqualTo(expected.path("text").asText());
+            stopped += expected.path("stop_reason").isTextual() ? 1 : 0;
+        }
+        assertThat(stopped)
+                .as("some answers end at a two-character stop string")
+                .isPositive();
+    }
+
+    @Test
     void aStreamedChatOpensWithTheRoleAndEndsWithTheFinishReason() throws Exception {
         List<JsonNode> chunks = events(post(
                 "/v1/chat/completions",

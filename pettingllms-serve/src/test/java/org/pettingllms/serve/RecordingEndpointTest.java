@@ -251,10 +251,10 @@ class RecordingEndpointTest {
                 assertThat(r.statusCode()).as(field + " " + r.body()).isEqualTo(400);
                 JsonNode error = InferenceServer.JSON.readTree(r.body()).path("error");
                 String name = field.substring(1, field.indexOf('"', 1));
-                assertThat(error.path("param").asText() + " "
-                                + error.path("message").asText())
-                        .as(r.body())
-                        .contains(name);
+                assertThat(error.path("param").asText()).as(r.body()).isEqualTo(name);
+                assertThat(r.headers().firstValue("x-should-retry"))
+                        .as("clients must not retry it")
+                        .hasValue("false");
             }
             HttpResponse<String> role = post(
                     URI.create(base + "/chat/completions"),

@@ -13,15 +13,15 @@ public interface TextCodec {
     /** Token ids that end a completion (end-of-sequence, end-of-turn). */
     int[] stopTokenIds();
 
-    /**
-     * The token ids the model reads for {@code prompt}: a compact prompt is its raw text; a chat prompt needs the
-     * model's chat template, which codecs without one do not have.
-     */
     /** The model's chat template, if it has one. */
     default Optional<ChatTemplate> chatTemplate() {
         return Optional.empty();
     }
 
+    /**
+     * The token ids the model reads for {@code prompt}: a compact prompt is its raw text; a chat prompt needs the
+     * model's chat template, which codecs without one do not have.
+     */
     default int[] encodePrompt(Prompt prompt) {
         if (prompt.style() != PromptStyle.COMPACT) {
             throw new UnsupportedOperationException(
