@@ -5,12 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
@@ -25,6 +20,7 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
+import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutException;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
@@ -102,38 +98,15 @@ public final class ProgramRollouts implements Rollouts {
     public RolloutResult run(List<Problem> problems, PolicyMap policies, RolloutConfig config) {
         roles.forEach(policies::policyOf); // fail before any work when a role has no policy
         long start = System.nanoTime();
-        Semaphore permits = new Semaphore(config.concurrency());
-        AtomicInteger done = new AtomicInteger();
-        List<Future<List<EpisodeResult>>> futures = new ArrayList<>();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Problem problem : problems) {
-                futures.add(pool.submit(() -> {
-                    permits.acquire();
-                    try {
-                        return config.mode() == RolloutConfig.Mode.TREE && config.k() > 1
-                                ? List.of(tree(problem, policies, config))
-                                : independent(problem, policies, config, config.k(), "trajectory");
-                    } finally {
-                        permits.release();
-                        progress.episodeDone(done.incrementAndGet(), problems.size());
-                    }
-                }));
-            }
-            List<EpisodeResult> episodes = new ArrayList<>();
-            for (Future<List<EpisodeResult>> f : futures) {
-                episodes.addAll(f.get());
-            }
-            return new RolloutResult(episodes, (System.nanoTime() - start) / 1e9);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RolloutException("rollout interrupted", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new RolloutException("program failed: " + cause, cause);
+        List<Callable<List<EpisodeResult>>> jobs = new ArrayList<>();
+        for (Problem problem : problems) {
+            jobs.add(() -> config.mode() == RolloutConfig.Mode.TREE && config.k() > 1
+                    ? List.of(tree(problem, policies, config))
+                    : independent(problem, policies, config, config.k(), "trajectory"));
         }
+        List<EpisodeResult> episodes = new ArrayList<>();
+        RolloutEngine.inParallel(jobs, config.concurrency(), progress).forEach(episodes::addAll);
+        return new RolloutResult(episodes, (System.nanoTime() - start) / 1e9);
     }
 
     /** One run's outcome: its calls and its reward. */

@@ -2,6 +2,7 @@ package org.pettingllms.core.rollout;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,31 +43,43 @@ public final class RolloutEngine {
             policies.policyOf(role); // fail before any work when a role has no policy
         }
         long start = System.nanoTime();
-        Semaphore permits = new Semaphore(config.concurrency());
-        List<Future<EpisodeResult>> futures = new ArrayList<>();
-        int total = problems.size() * (config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k());
-        AtomicInteger done = new AtomicInteger();
-        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (Problem problem : problems) {
-                int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();
-                for (int j = 0; j < trajectories; j++) {
-                    Episode<S> episode = new Episode<>(task, problem, j, policies, config, sampler);
-                    futures.add(pool.submit(() -> {
-                        permits.acquire();
-                        try {
-                            return episode.run();
-                        } finally {
-                            permits.release();
-                            progress.episodeDone(done.incrementAndGet(), total);
-                        }
-                    }));
-                }
+        List<Callable<EpisodeResult>> episodes = new ArrayList<>();
+        for (Problem problem : problems) {
+            int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();
+            for (int j = 0; j < trajectories; j++) {
+                Episode<S> episode = new Episode<>(task, problem, j, policies, config, sampler);
+                episodes.add(episode::run);
             }
-            List<EpisodeResult> results = new ArrayList<>(futures.size());
-            for (Future<EpisodeResult> f : futures) {
+        }
+        return new RolloutResult(
+                inParallel(episodes, config.concurrency(), progress), (System.nanoTime() - start) / 1e9);
+    }
+
+    /**
+     * Runs {@code jobs} on virtual threads, at most {@code concurrency} at once, telling {@code progress} as each
+     * ends; returns their results in job order. A job's runtime exception is rethrown as it is.
+     */
+    public static <T> List<T> inParallel(List<Callable<T>> jobs, int concurrency, RolloutProgress progress) {
+        Semaphore permits = new Semaphore(concurrency);
+        AtomicInteger done = new AtomicInteger();
+        List<Future<T>> futures = new ArrayList<>(jobs.size());
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (Callable<T> job : jobs) {
+                futures.add(pool.submit(() -> {
+                    permits.acquire();
+                    try {
+                        return job.call();
+                    } finally {
+                        permits.release();
+                        progress.episodeDone(done.incrementAndGet(), jobs.size());
+                    }
+                }));
+            }
+            List<T> results = new ArrayList<>(futures.size());
+            for (Future<T> f : futures) {
                 results.add(f.get());
             }
-            return new RolloutResult(results, (System.nanoTime() - start) / 1e9);
+            return results;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RolloutException("rollout interrupted", e);
