@@ -171,7 +171,8 @@ final class TrainCommand implements Callable<Integer> {
                                 routed,
                                 successAt == null ? 1.0 : successAt,
                                 maxCalls == null ? 64 : maxCalls,
-                                bar);
+                                bar,
+                                policy -> engine.codec(policy.model()).chatTemplate());
                 Trainer trainer = new Trainer(
                         cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
                 out.printf(

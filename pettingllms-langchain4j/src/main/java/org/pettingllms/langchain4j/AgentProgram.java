@@ -1,12 +1,12 @@
 package org.pettingllms.langchain4j;
 
 import dev.langchain4j.model.chat.ChatModel;
-import java.util.Map;
 import org.pettingllms.core.data.Problem;
 
 /**
- * A multi-agent program written with LangChain4j: it plays one problem, calling each role's {@link ChatModel} as
- * often as it likes, and says how well it did. The trainer gives it models backed by the run's policies and
+ * A multi-agent program written with LangChain4j: it plays one problem, calling each role's {@link ChatModel} (or
+ * its streaming form, or AI services built on either, tools included) as often as it likes, and says how well it
+ * did. The trainer gives it models backed by the run's policies and
  * records every call as a turn of that role.
  *
  * <p>For AT-GRPO's per-call groups the trainer replays the program: it runs it again from the start, answering its
@@ -20,8 +20,8 @@ public interface AgentProgram {
     /**
      * Plays {@code problem}.
      *
-     * @param models a chat model per role
+     * @param models a model per role, as a {@link ChatModel} or a streaming model
      * @return the episode's reward; success is a reward at or above the rollout's threshold
      */
-    double run(Problem problem, Map<String, ChatModel> models) throws Exception;
+    double run(Problem problem, RoleModels models) throws Exception;
 }

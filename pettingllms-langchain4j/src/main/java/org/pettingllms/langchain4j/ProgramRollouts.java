@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
@@ -27,6 +29,7 @@ import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.util.Seeds;
+import org.pettingllms.text.ChatTemplate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,14 +58,11 @@ public final class ProgramRollouts implements Rollouts {
     private final double successAt;
     private final int maxCalls;
     private final RolloutProgress progress;
+    private final Function<PolicyRef, Optional<ChatTemplate>> templates;
     private final AtomicLong runs = new AtomicLong();
     private final AtomicLong divergences = new AtomicLong();
 
-    /**
-     * @param roles     the roles the program calls models for, in the order metrics list them
-     * @param successAt the reward at or above which an episode counts as solved
-     * @param maxCalls  model calls one run may make (a runaway program fails the rollout)
-     */
+    /** Rollouts whose models have no chat template at hand: programs that use tools are refused. */
     public ProgramRollouts(
             AgentProgram program,
             List<String> roles,
@@ -70,6 +70,23 @@ public final class ProgramRollouts implements Rollouts {
             double successAt,
             int maxCalls,
             RolloutProgress progress) {
+        this(program, roles, sampler, successAt, maxCalls, progress, policy -> Optional.empty());
+    }
+
+    /**
+     * @param roles     the roles the program calls models for, in the order metrics list them
+     * @param successAt the reward at or above which an episode counts as solved
+     * @param maxCalls  model calls one run may make (a runaway program fails the rollout)
+     * @param templates each policy's chat template, which renders requests with tools
+     */
+    public ProgramRollouts(
+            AgentProgram program,
+            List<String> roles,
+            Sampler sampler,
+            double successAt,
+            int maxCalls,
+            RolloutProgress progress,
+            Function<PolicyRef, Optional<ChatTemplate>> templates) {
         if (roles.isEmpty() || maxCalls < 1) {
             throw new IllegalArgumentException("need at least one role and maxCalls >= 1");
         }
@@ -79,6 +96,7 @@ public final class ProgramRollouts implements Rollouts {
         this.successAt = successAt;
         this.maxCalls = maxCalls;
         this.progress = progress;
+        this.templates = templates;
     }
 
     @Override
@@ -272,19 +290,21 @@ public final class ProgramRollouts implements Rollouts {
         ProgramRun run = new ProgramRun(recording, next, maxCalls);
         Map<String, ChatModel> models = new LinkedHashMap<>();
         for (String role : roles) {
+            PolicyRef policy = policies.policyOf(role);
             models.put(
                     role,
                     new PolicyChatModel(
                             role,
-                            policies.policyOf(role),
+                            policy,
                             run,
                             config.style(),
                             config.sampling()
-                                    .withSeed(Seeds.derive(config.sampling().seed(), problem.id()))));
+                                    .withSeed(Seeds.derive(config.sampling().seed(), problem.id())),
+                            templates.apply(policy)));
         }
         double reward;
         try {
-            reward = program.run(problem, Map.copyOf(models));
+            reward = program.run(problem, RoleModels.of(models));
         } catch (ReplayDivergence e) {
             throw e;
         } catch (Exception e) {

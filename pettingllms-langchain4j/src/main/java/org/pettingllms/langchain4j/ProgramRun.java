@@ -19,6 +19,9 @@ final class ProgramRun {
         Completion answer(int call, String role, PolicyRef policy, Prompt prompt, SamplingParams params);
     }
 
+    /** A call's answer and its place in the run (0 for the first call), which replays repeat. */
+    record Answered(int index, Completion completion) {}
+
     private final List<ProgramCall> recording;
     private final Answerer next;
     private final int maxCalls;
@@ -37,7 +40,7 @@ final class ProgramRun {
      * A program's model call. Calls are answered one at a time, in the order they arrive: a program whose calls
      * overlap gets an order that a replay need not repeat, which is reported as a divergence.
      */
-    Completion call(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
+    Answered call(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
         lock.lock();
         try {
             return callLocked(role, policy, prompt, params);
@@ -46,7 +49,7 @@ final class ProgramRun {
         }
     }
 
-    private Completion callLocked(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
+    private Answered callLocked(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
         int i = calls.size();
         if (i >= maxCalls) {
             throw new IllegalStateException(
@@ -64,7 +67,7 @@ final class ProgramRun {
             c = next.answer(i, role, policy, prompt, params);
         }
         calls.add(new ProgramCall(role, policy, prompt, c));
-        return c;
+        return new Answered(i, c);
     }
 
     List<ProgramCall> calls() {

@@ -4,10 +4,8 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.model.chat.ChatModel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
@@ -34,11 +32,11 @@ public final class TaskTeam<S> implements AgentProgram {
     }
 
     @Override
-    public double run(Problem problem, Map<String, ChatModel> models) {
+    public double run(Problem problem, RoleModels models) {
         S state = task.initialState(problem);
         for (int turn = 0; turn < task.maxTurns(); turn++) {
             for (String role : task.roles()) {
-                String answer = models.get(role)
+                String answer = models.chat(role)
                         .chat(messages(task.prompt(state, role, turn, style)))
                         .aiMessage()
                         .text();

@@ -12,6 +12,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -74,8 +75,8 @@ class ProgramRolloutsTest {
     }
 
     static final AgentProgram GUESS = (problem, models) -> {
-        String guess = models.get("scout").chat("guess a digit");
-        String answer = models.get("solver").chat("the scout guessed " + guess + "; your digit?");
+        String guess = models.chat("scout").chat("guess a digit");
+        String answer = models.chat("solver").chat("the scout guessed " + guess + "; your digit?");
         return answer.equals(Integer.toString(target(problem))) ? 1.0 : 0.0;
     };
 
@@ -166,8 +167,8 @@ class ProgramRolloutsTest {
     void aProgramThatIsNotDeterministicFallsBackToWholeEpisodeGroups() {
         AtomicInteger runs = new AtomicInteger();
         AgentProgram clocked = (problem, models) -> {
-            String guess = models.get("scout").chat("run " + runs.incrementAndGet() + ": guess a digit");
-            String answer = models.get("solver").chat("the scout guessed " + guess);
+            String guess = models.chat("scout").chat("run " + runs.incrementAndGet() + ": guess a digit");
+            String answer = models.chat("solver").chat("the scout guessed " + guess);
             return answer.equals(Integer.toString(target(problem))) ? 1.0 : 0.0;
         };
         ProgramRollouts rollouts = rollouts(clocked, new DigitSampler());
@@ -187,9 +188,9 @@ class ProgramRolloutsTest {
     void aReplayThatEndsEarlyOrADivergenceTheProgramCatchesIsStillReported() {
         AtomicInteger runs = new AtomicInteger();
         AgentProgram shortens = (problem, models) -> { // its first run asks twice, every later run once
-            String guess = models.get("scout").chat("guess a digit");
+            String guess = models.chat("scout").chat("guess a digit");
             if (runs.incrementAndGet() == 1) {
-                models.get("solver").chat("the scout guessed " + guess);
+                models.chat("solver").chat("the scout guessed " + guess);
             }
             return 0.0;
         };
@@ -200,11 +201,11 @@ class ProgramRolloutsTest {
         AtomicInteger count = new AtomicInteger();
         AgentProgram swallows = (problem, models) -> {
             try {
-                models.get("scout").chat("run " + count.incrementAndGet());
+                models.chat("scout").chat("run " + count.incrementAndGet());
             } catch (RuntimeException ignored) {
                 // a program that carries on after a failed call
             }
-            models.get("solver").chat("go on");
+            models.chat("solver").chat("go on");
             return 0.0;
         };
         ProgramRollouts b = rollouts(swallows, new DigitSampler());
@@ -258,7 +259,7 @@ class ProgramRolloutsTest {
     void aRunawayProgramOrOneThatThrowsFailsTheRolloutNamingTheProblem() {
         AgentProgram loop = (problem, models) -> {
             while (true) {
-                models.get("scout").chat("again");
+                models.chat("scout").chat("again");
             }
         };
         assertThatThrownBy(() -> new ProgramRollouts(loop, ROLES, new DigitSampler(), 1.0, 5, RolloutProgress.NONE)
@@ -279,7 +280,8 @@ class ProgramRolloutsTest {
                 },
                 8);
         SamplingParams sampling = new SamplingParams(1.0, 0, 1.0, 8, List.of("\n"), 5);
-        ChatModel model = new PolicyChatModel("scout", POLICIES.policyOf("scout"), run, PromptStyle.COMPACT, sampling);
+        ChatModel model = new PolicyChatModel(
+                "scout", POLICIES.policyOf("scout"), run, PromptStyle.COMPACT, sampling, Optional.empty());
         model.chat(ChatRequest.builder()
                 .messages(UserMessage.from("hi"))
                 .maxOutputTokens(3)
@@ -298,7 +300,8 @@ class ProgramRolloutsTest {
                         .toolSpecifications(
                                 ToolSpecification.builder().name("look").build())
                         .build()))
-                .isInstanceOf(UnsupportedOperationException.class);
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageContaining("tools need the model's chat template");
         assertThatThrownBy(() -> model.chat(
                         UserMessage.from(TextContent.from("see"), ImageContent.from("http://127.0.0.1/x.png"))))
                 .isInstanceOf(UnsupportedOperationException.class)

@@ -82,8 +82,8 @@ class TaskTeamTest {
     void theTasksPromptsReachTheModelsAndTheirAnswersDecideTheReward() throws Exception {
         Recorder a = new Recorder("1");
         Recorder b = new Recorder("2");
-        double reward =
-                new TaskTeam<>(COUNT, PromptStyle.COMPACT).run(new Problem("p", 5, Map.of()), Map.of("a", a, "b", b));
+        double reward = new TaskTeam<>(COUNT, PromptStyle.COMPACT)
+                .run(new Problem("p", 5, Map.of()), RoleModels.of(Map.of("a", a, "b", b)));
         assertThat(reward)
                 .as("the counter goes 1, 3, 4, 6, 7, 9: never 5 in 3 turns")
                 .isEqualTo(0.0);
@@ -93,7 +93,7 @@ class TaskTeamTest {
         Recorder one = new Recorder("1");
         Recorder three = new Recorder("4");
         assertThat(new TaskTeam<>(COUNT, PromptStyle.CHAT)
-                        .run(new Problem("p", 5, Map.of()), Map.of("a", one, "b", three)))
+                        .run(new Problem("p", 5, Map.of()), RoleModels.of(Map.of("a", one, "b", three))))
                 .as("1 + 4 = 5 on the first turn")
                 .isEqualTo(1.0);
         assertThat(three.seen).hasSize(1);

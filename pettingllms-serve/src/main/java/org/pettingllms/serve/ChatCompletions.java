@@ -18,6 +18,7 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.text.ChatTemplate;
+import org.pettingllms.text.ToolCalls;
 
 /**
  * {@code /v1/chat/completions}: the messages (text or text parts; system, developer, user, assistant with tool
@@ -118,11 +119,8 @@ final class ChatCompletions {
         }
         List<ToolCalls> answers = new ArrayList<>(out.size());
         for (Completion c : out) {
-            ToolCalls t = tools ? ToolCalls.parse(c.text()) : new ToolCalls(c.text(), List.of());
-            answers.add(
-                    oneCall && t.calls().size() > 1
-                            ? new ToolCalls(t.content(), t.calls().subList(0, 1))
-                            : t);
+            ToolCalls t = tools ? ToolCalls.parse(c.text()) : ToolCalls.none(c.text());
+            answers.add(oneCall ? t.firstCallOnly() : t);
         }
         Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tokenIds);
         return streaming.on()
@@ -348,10 +346,12 @@ final class ChatCompletions {
         return chunk;
     }
 
+    /** A choice's calls, each with a fresh id (written once per choice, in either form of the answer). */
     private static void calls(ArrayNode out, List<ToolCalls.Call> calls) {
         for (int j = 0; j < calls.size(); j++) {
             ToolCalls.Call call = calls.get(j);
-            ObjectNode o = out.addObject().put("index", j).put("id", call.id()).put("type", "function");
+            String id = "chatcmpl-tool-" + UUID.randomUUID().toString().replace("-", "");
+            ObjectNode o = out.addObject().put("index", j).put("id", id).put("type", "function");
             o.putObject("function").put("name", call.name()).put("arguments", call.arguments());
         }
     }

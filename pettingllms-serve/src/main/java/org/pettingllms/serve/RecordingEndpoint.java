@@ -21,6 +21,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ReplayDivergence;
+import org.pettingllms.langchain4j.RoleModels;
 
 /**
  * OpenAI-compatible endpoints through which programs in any language train: each episode gets a base URL of its
@@ -51,12 +52,12 @@ public final class RecordingEndpoint implements AutoCloseable {
 
     /** One episode: its role's models and the reward it posted, if any. */
     private static final class Episode {
-        final Map<String, ChatModel> models;
+        final RoleModels models;
         volatile Double reward;
         volatile ReplayDivergence divergence;
         volatile RuntimeException failure;
 
-        Episode(Map<String, ChatModel> models) {
+        Episode(RoleModels models) {
             this.models = models;
         }
     }
@@ -157,7 +158,7 @@ public final class RecordingEndpoint implements AutoCloseable {
     private void models(Context ctx) throws Exception {
         ObjectNode root = InferenceServer.JSON.createObjectNode().put("object", "list");
         var data = root.putArray("data");
-        episode(ctx).models.keySet().stream()
+        episode(ctx).models.roles().stream()
                 .sorted()
                 .forEach(r ->
                         data.addObject().put("id", r).put("object", "model").put("owned_by", "pettingllms"));
@@ -179,11 +180,11 @@ public final class RecordingEndpoint implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         Fields.onlyKnown(body, FIELDS, "the recording endpoint's /chat/completions");
         String role = Fields.text(body, "model", null);
-        ChatModel model = e.models.get(role);
-        if (model == null) {
+        if (!e.models.roles().contains(role)) {
             throw new BadRequest(
-                    404, "model", "field 'model': no role '" + role + "'; the roles are " + e.models.keySet());
+                    404, "model", "field 'model': no role '" + role + "'; the roles are " + e.models.roles());
         }
+        ChatModel model = e.models.chat(role);
         Fields.integer(body, "n", 1, 1, 1);
         Fields.Streaming streaming = Fields.Streaming.of(body);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages(body.get("messages")));

@@ -133,7 +133,7 @@ class RecordingEndpointTest {
     @Test
     void aLangChain4jOpenAiClientOverHttpTrainsOnTheSameSamplesAsInProcess() {
         RolloutResult inProcess = roll((problem, models) ->
-                guess(problem, (role, text) -> models.get(role).chat(text)));
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
         RolloutResult overHttp = roll(endpoint.program((problem, base) -> {
             Map<String, ChatModel> models = Map.of(
                     "scout", openAi(base, "scout"),
@@ -148,7 +148,7 @@ class RecordingEndpointTest {
         Path script = Path.of(
                 RecordingEndpointTest.class.getResource("/programs/guess.py").toURI());
         RolloutResult inProcess = roll((problem, models) ->
-                guess(problem, (role, text) -> models.get(role).chat(text)));
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
         RolloutResult process =
                 roll(endpoint.program(new ProcessProgram("python3 '" + script + "'", Duration.ofSeconds(60))));
         assertSameSamples(inProcess, process);
@@ -172,7 +172,7 @@ class RecordingEndpointTest {
         Path script = Path.of(
                 RecordingEndpointTest.class.getResource("/programs/guess.cjs").toURI());
         RolloutResult inProcess = roll((problem, models) ->
-                guess(problem, (role, text) -> models.get(role).chat(text)));
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
         RolloutResult node = roll(endpoint.program(
                 new ProcessProgram("NODE_PATH='" + modules + "' node '" + script + "'", Duration.ofSeconds(60))));
         assertSameSamples(inProcess, node);
@@ -190,7 +190,7 @@ class RecordingEndpointTest {
     @Test
     void aStreamingClientAndAPostedRewardWorkToo() {
         RolloutResult inProcess = roll((problem, models) ->
-                guess(problem, (role, text) -> models.get(role).chat(text)));
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
         RolloutResult streamed = roll(endpoint.program((problem, base) -> {
             double r = guess(problem, (role, text) -> {
                 OpenAiStreamingChatModel model = OpenAiStreamingChatModel.builder()
