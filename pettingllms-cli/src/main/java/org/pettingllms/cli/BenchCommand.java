@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = "Print benchmark numbers as JSON: "
-                + "'rollout' (engine overhead with a scripted sampler), 'model' (embedded model engine throughput) or 'sandbox'"
+                + "'rollout' (engine overhead with a scripted sampler), 'program' (the same rollouts through an agent"
+                + " program replayed for per-call groups: the replays' cost), 'model' (embedded model engine throughput) or"
+                + " 'sandbox'"
                 + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
                 + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
                 + " 'soak' (the main config for many steps, resident memory every 25: long).")
@@ -51,7 +53,7 @@ final class BenchCommand implements Callable<Integer> {
     @Parameters(
             index = "0",
             paramLabel = "WHAT",
-            description = "what to measure: rollout, model, sandbox, remote, answers, soak")
+            description = "what to measure: rollout, program, model, sandbox, remote, answers, soak")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -158,9 +160,9 @@ final class BenchCommand implements Callable<Integer> {
                     spec.commandLine().getErr()));
             return 0;
         }
-        if (!what.equals("rollout")) {
-            throw new IllegalArgumentException(
-                    "bench '" + what + "': available benchmarks: rollout, model, sandbox," + " remote, answers, soak");
+        if (!what.equals("rollout") && !what.equals("program")) {
+            throw new IllegalArgumentException("bench '" + what
+                    + "': available benchmarks: rollout, program, model, sandbox, remote, answers, soak");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
@@ -168,6 +170,12 @@ final class BenchCommand implements Callable<Integer> {
             case "solver" -> ScriptedPolicies.forTask(t, 0.5, List.of());
             default -> throw new IllegalArgumentException("--policy must be random or solver, got '" + policy + "'");
         };
+        if (what.equals("program")) {
+            Map<String, Object> json = ProgramBench.run(t, answers, k, problems, rounds, warmup);
+            json.put("policy", policy);
+            print(json);
+            return 0;
+        }
         PolicyMap policies = PolicyMap.forLevel(Level.L2, t.roles(), "bench", Set.of());
         RolloutEngine engine = new RolloutEngine(new TextPolicySampler(answers));
         List<Double> stepsPerSecond = new ArrayList<>();

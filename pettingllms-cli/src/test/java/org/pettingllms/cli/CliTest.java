@@ -206,6 +206,21 @@ class CliTest {
     }
 
     @Test
+    void programBenchCountsWhatReplayingCosts() throws Exception {
+        Result r = run("bench", "program", "--problems", "4", "--rounds", "2", "--warmup", "1", "--policy", "solver");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("divergences").asLong())
+                .as("TaskTeam is deterministic")
+                .isZero();
+        assertThat(json.get("program_runs_per_problem").asDouble()).isGreaterThan(1.0);
+        assertThat(json.get("replayed_share_of_calls").asDouble()).isStrictlyBetween(0.0, 1.0);
+        assertThat(json.get("program_completions_per_problem").asDouble())
+                .as("each candidate's run continues to its reward with fresh samples")
+                .isGreaterThan(json.get("built_in_completions_per_problem").asDouble());
+    }
+
+    @Test
     void modelBenchPrintsEngineThroughput() throws Exception {
         Result r = run("bench", "model", "--preset", "2m", "--seconds", "1");
         assertThat(r.code()).as(r.err()).isZero();

@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * candidate {@code k}'s. The {@code K} candidates form the group of (problem, role of call {@code t}, {@code t}),
  * each its own unit; the best (first on ties; candidate 0 without greedy selection) joins the recorded path, and
  * call {@code t + 1} is branched the same way until the chosen run makes no further call. A program run is
- * therefore repeated about {@code K} times per call; the metric {@code program/runs} counts them.
+ * therefore repeated about {@code K} times per call; the metric {@code program/runs} counts them, {@code program/calls}
+ * the model calls they made and {@code program/replayed_calls} those answered from the record (no sampling).
  *
  * <p>A replay that asks something else than the recording ({@link ReplayDivergence}) is logged with the first
  * difference, and that problem falls back to whole-episode groups: {@code K} independent runs, each run's calls
@@ -61,6 +62,8 @@ public final class ProgramRollouts implements Rollouts {
     private final Function<PolicyRef, Optional<ChatTemplate>> templates;
     private final AtomicLong runs = new AtomicLong();
     private final AtomicLong divergences = new AtomicLong();
+    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong replayed = new AtomicLong();
 
     /** Rollouts whose models have no chat template at hand: programs that use tools are refused. */
     public ProgramRollouts(
@@ -109,6 +112,8 @@ public final class ProgramRollouts implements Rollouts {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put("program/runs", (double) runs.getAndSet(0));
         m.put("program/divergences", (double) divergences.getAndSet(0));
+        m.put("program/calls", (double) calls.getAndSet(0));
+        m.put("program/replayed_calls", (double) replayed.getAndSet(0));
         return m;
     }
 
@@ -288,6 +293,16 @@ public final class ProgramRollouts implements Rollouts {
             List<ProgramCall> recording,
             ProgramRun.Answerer next) {
         ProgramRun run = new ProgramRun(recording, next, maxCalls);
+        try {
+            return played(problem, policies, config, run, recording.size());
+        } finally { // every call answered counts, replayed ones (answered from the record, no sampling) apart
+            int made = run.calls().size();
+            calls.addAndGet(made);
+            replayed.addAndGet(Math.min(made, recording.size()));
+        }
+    }
+
+    private Played played(Problem problem, PolicyMap policies, RolloutConfig config, ProgramRun run, int recorded) {
         Map<String, ChatModel> models = new LinkedHashMap<>();
         for (String role : roles) {
             PolicyRef policy = policies.policyOf(role);
@@ -316,7 +331,7 @@ public final class ProgramRollouts implements Rollouts {
         if (run.divergence() != null) { // the program caught it and went on
             throw run.divergence();
         }
-        if (run.calls().size() < recording.size()) {
+        if (run.calls().size() < recorded) {
             throw ReplayDivergence.ended(run.calls().size(), run.calls().size());
         }
         if (!Double.isFinite(reward)) {

@@ -153,7 +153,10 @@ class ProgramRolloutsTest {
         assertThat(sampler.requests).hasSize(1 + 4 + 1);
         assertThat(rollouts.drainMetrics())
                 .containsEntry("program/runs", 8.0)
-                .containsEntry("program/divergences", 0.0);
+                .containsEntry("program/divergences", 0.0)
+                .as("8 runs of 2 calls; the 4 runs of call 1's branch replay call 0")
+                .containsEntry("program/calls", 16.0)
+                .containsEntry("program/replayed_calls", 4.0);
         for (Sample s : r.samples()) {
             int digit = Integer.parseInt(s.completion().text());
             assertThat(s.completionTokens().toArray()).containsExactly(1000 + digit, 7);
