@@ -1,0 +1,597 @@
+package org.pettingllms.serve;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
+import org.pettingllms.core.backend.OptimParams;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.IntSeq;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * The embedded engine behind the Tinker training API (JSON, as SDK versions up to 0.24 and SkyRL's server speak
+ * it): LoRA training clients, {@code forward_backward} with the {@code ppo} loss, {@code forward}, {@code optim_step},
+ * {@code save_weights} / {@code load_weights} (weights and optimizer state under the server's folder, so a restarted
+ * server loads what an earlier one saved), {@code save_weights_for_sampler} and {@code asample}. Each training
+ * client's requests run in arrival order; a request re-sent with the same {@code (model_id, seq_id)} gets the same
+ * future. {@code retrieve_future} holds a poll up to 20 s, then answers {@code try_again}; a failed request answers
+ * {@code {"error", "category"}}.
+ *
+ * <p>Limits, each refused by name: losses other than {@code ppo} for training ({@code cross_entropy} for forward
+ * passes only), advantages that vary within a sequence, a LoRA rank other than the engine's, sampling from
+ * sampler weights that later optimizer steps have replaced (the engine samples the live adapter). A datum's
+ * completion starts at its first position with a non-zero logprob or advantage (Tinker marks prompt positions by
+ * zeros); a datum with none changes nothing.
+ */
+public final class TinkerServer implements AutoCloseable {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,255}");
+
+    /**
+     * @param servedName the base model's name for clients
+     * @param dir        where saved states live ({@code <dir>/<model_id>/weights/<name>})
+     * @param loraRank   the engine's LoRA rank (training clients must ask for it)
+     */
+    public record Options(String host, int port, String servedName, Path dir, int loraRank) {}
+
+    /** A training client: its policy and the thread its requests run on, in order. */
+    private record Model(PolicyRef policy, ExecutorService queue) {}
+
+    /** Published sampler weights: which policy, at which version. */
+    private record SamplerWeights(PolicyRef policy, long version) {}
+
+    private final EmbeddedEngine engine;
+    private final String model;
+    private final Options options;
+    private final Javalin app;
+    private final Set<String> sessions = ConcurrentHashMap.newKeySet();
+    private final Map<String, Model> models = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<ObjectNode>> futures = new ConcurrentHashMap<>();
+    private final Map<String, String> bySeq = new ConcurrentHashMap<>();
+    private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
+    private final AtomicLong requests = new AtomicLong();
+    private final ExecutorService sampling = Executors.newVirtualThreadPerTaskExecutor();
+
+    /** @param model the engine's model name (its {@code policy.model}) */
+    public TinkerServer(EmbeddedEngine engine, String model, Options options) {
+        this.engine = engine;
+        this.model = model;
+        this.options = options;
+        this.app = Javalin.create(config -> {
+            config.jetty.host = options.host();
+            config.jetty.port = options.port();
+            config.startup.showJavalinBanner = false;
+            config.routes.get("/api/v1/healthz", ctx -> ok(ctx, json().put("status", "ok")));
+            config.routes.post("/api/v1/client/config", ctx -> ok(ctx, json().put("pjwt_auth_enabled", false)));
+            config.routes.get("/api/v1/get_server_capabilities", ctx -> {
+                ObjectNode r = json();
+                r.putArray("supported_models").addObject().put("model_name", options.servedName());
+                ok(ctx, r);
+            });
+            config.routes.post("/api/v1/create_session", this::createSession);
+            config.routes.post("/api/v1/session_heartbeat", ctx -> ok(ctx, json().put("type", "session_heartbeat")));
+            config.routes.post("/api/v1/create_model", this::createModel);
+            config.routes.post("/api/v1/get_info", this::info);
+            config.routes.post("/api/v1/forward_backward", ctx -> train(ctx, "forward_backward_input", true));
+            config.routes.post("/api/v1/forward", ctx -> train(ctx, "forward_input", false));
+            config.routes.post("/api/v1/optim_step", this::optimStep);
+            config.routes.post("/api/v1/save_weights", this::saveWeights);
+            config.routes.post("/api/v1/load_weights", this::loadWeights);
+            config.routes.post("/api/v1/save_weights_for_sampler", this::saveForSampler);
+            config.routes.post("/api/v1/asample", this::sample);
+            config.routes.post("/api/v1/retrieve_future", this::retrieve);
+            config.routes.exception(BadRequest.class, (e, ctx) -> detail(ctx, e.status, e.getMessage()));
+            config.routes.exception(Exception.class, (e, ctx) -> detail(ctx, 500, e.toString()));
+            config.routes.error(404, "*", ctx -> {
+                String type = ctx.res().getContentType();
+                if (type == null || !type.startsWith("application/json")) {
+                    detail(ctx, 404, "no route " + ctx.method() + " " + ctx.path());
+                }
+            });
+        });
+    }
+
+    public TinkerServer start() {
+        app.start();
+        return this;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    public URI uri() {
+        return URI.create("http://127.0.0.1:" + app.port());
+    }
+
+    private static ObjectNode json() {
+        return InferenceServer.JSON.createObjectNode();
+    }
+
+    private static void ok(Context ctx, JsonNode body) throws Exception {
+        InferenceServer.json(ctx, 200, body);
+    }
+
+    /** FastAPI's error body, as SkyRL's server answers. */
+    private static void detail(Context ctx, int status, String message) {
+        ctx.status(status)
+                .contentType("application/json")
+                .result(json().put("detail", message).toString());
+    }
+
+    private void createSession(Context ctx) throws Exception {
+        String id = "session_" + shortId();
+        sessions.add(id);
+        ok(ctx, json().put("type", "create_session").put("session_id", id));
+    }
+
+    private void createModel(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String session = body.path("session_id").asText("");
+        if (!sessions.contains(session)) {
+            throw new BadRequest(404, "session_id", "unknown session '" + session + "': create_session first");
+        }
+        String base = body.path("base_model").asText("");
+        if (!base.equals(options.servedName())) {
+            throw BadRequest.field(
+                    "base_model", "this server trains '" + options.servedName() + "', not '" + base + "'");
+        }
+        int rank = body.path("lora_config").path("rank").asInt(-1);
+        if (rank != options.loraRank()) {
+            throw BadRequest.field(
+                    "lora_config.rank",
+                    "this server's engine trains LoRA rank " + options.loraRank() + ", got " + rank);
+        }
+        String id = "model_" + shortId();
+        // a client may name its adapter (this project's learner does: the same name initialises the same LoRA)
+        String adapter = body.path("user_metadata").path("pettingllms_adapter").asText(id);
+        if (!NAME.matcher(adapter).matches()) {
+            throw BadRequest.field("user_metadata.pettingllms_adapter", "letters, digits, '_' and '-' only");
+        }
+        Model m = new Model(new PolicyRef(model, adapter), Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tinker-" + id);
+            t.setDaemon(true);
+            return t;
+        }));
+        models.put(id, m);
+        submit(ctx, null, 0, () -> json().put("model_id", id).put("type", "create_model"));
+    }
+
+    private void info(Context ctx) throws Exception {
+        String id = InferenceServer.body(ctx).path("model_id").asText("");
+        model(id);
+        ObjectNode r = json().put("type", "get_info").put("model_id", id);
+        r.putObject("model_data").put("model_name", options.servedName()).put("tokenizer_id", options.servedName());
+        r.put("is_lora", true).put("lora_rank", options.loraRank()).put("model_name", options.servedName());
+        ok(ctx, r);
+    }
+
+    private Model model(String id) {
+        Model m = models.get(id);
+        if (m == null) {
+            throw new BadRequest(404, "model_id", "unknown model_id '" + id + "'");
+        }
+        return m;
+    }
+
+    /**
+     * Runs {@code op} on the model's queue (or the sampling pool when {@code modelId} is null) and answers its
+     * future's id; a request already seen under the same {@code (model_id, seq_id)} gets its first future's id.
+     */
+    private void submit(Context ctx, String modelId, int seq, Supplier<ObjectNode> op) throws Exception {
+        String key = modelId == null || seq <= 0 ? null : modelId + "#" + seq;
+        String fresh = Long.toString(requests.incrementAndGet());
+        String id = key == null ? fresh : bySeq.computeIfAbsent(key, k -> fresh);
+        if (id.equals(fresh)) {
+            ExecutorService on = modelId == null ? sampling : model(modelId).queue();
+            futures.put(id, CompletableFuture.supplyAsync(op, on));
+        }
+        ok(ctx, json().put("request_id", id));
+    }
+
+    private void retrieve(Context ctx) throws Exception {
+        String id = InferenceServer.body(ctx).path("request_id").asText("");
+        CompletableFuture<ObjectNode> f = futures.get(id);
+        if (f == null) {
+            throw new BadRequest(404, "request_id", "unknown request_id '" + id + "'");
+        }
+        try {
+            ObjectNode r = f.get(20, TimeUnit.SECONDS);
+            futures.remove(id);
+            ok(ctx, r);
+        } catch (TimeoutException e) {
+            ok(ctx, json().put("type", "try_again").put("request_id", id).put("queue_state", "active"));
+        } catch (ExecutionException e) {
+            futures.remove(id);
+            Throwable cause = e.getCause() instanceof RuntimeException r
+                            && r.getCause() != null
+                            && e.getCause() instanceof java.util.concurrent.CompletionException
+                    ? r.getCause()
+                    : e.getCause();
+            boolean user = cause instanceof IllegalArgumentException || cause instanceof BadRequest;
+            ok(ctx, json().put("error", String.valueOf(cause.getMessage())).put("category", user ? "user" : "server"));
+        }
+    }
+
+    private void train(Context ctx, String inputKey, boolean backward) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String id = body.path("model_id").asText("");
+        Model m = model(id);
+        JsonNode input = body.path(inputKey);
+        String loss = input.path("loss_fn").asText("");
+        if (backward && !loss.equals("ppo")) {
+            throw BadRequest.field(inputKey + ".loss_fn", "this server trains with 'ppo' only, got '" + loss + "'");
+        }
+        if (!backward && !loss.equals("cross_entropy") && !loss.equals("ppo")) {
+            throw BadRequest.field(inputKey + ".loss_fn", "forward passes take 'cross_entropy' or 'ppo'");
+        }
+        List<Sequence> data = sequences(input.path("data"), inputKey + ".data", backward);
+        JsonNode cfg = input.path("loss_fn_config");
+        double low = cfg.path("clip_low_threshold").asDouble(0.8);
+        double high = cfg.path("clip_high_threshold").asDouble(1.2);
+        if (!(low > 0 && low <= 1 && high >= 1)) {
+            throw BadRequest.field(
+                    inputKey + ".loss_fn_config", "need 0 < clip_low_threshold <= 1 <= clip_high_threshold");
+        }
+        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+            Learner learner = engine.learner();
+            // every position's logprob before the update: the answer's loss_fn_outputs
+            List<TrainExample> all = new ArrayList<>(data.size());
+            for (Sequence s : data) {
+                all.add(new TrainExample(
+                        IntSeq.of(s.tokens[0]), IntSeq.of(s.targets), FloatSeq.of(new float[s.targets.length]), 0));
+            }
+            List<FloatSeq> now = learner.logprobs(m.policy(), all);
+            double sum = 0;
+            if (backward) {
+                List<TrainExample> rows = new ArrayList<>();
+                long tokens = 0;
+                for (Sequence s : data) {
+                    tokens += s.start < 0 ? 0 : s.targets.length - s.start;
+                }
+                for (Sequence s : data) {
+                    if (s.start < 0) {
+                        continue; // all zeros: no completion, no gradient
+                    }
+                    int[] prompt = new int[s.start + 1];
+                    System.arraycopy(s.tokens, 0, prompt, 0, s.start + 1);
+                    int c = s.targets.length - s.start;
+                    int[] completion = new int[c];
+                    float[] old = new float[c];
+                    System.arraycopy(s.targets, s.start, completion, 0, c);
+                    for (int k = 0; k < c; k++) {
+                        old[k] = (float) s.logprobs[s.start + k];
+                    }
+                    // the service sums token losses; the learner's token mean times the token count is that sum
+                    rows.add(new TrainExample(
+                            IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), s.advantage * tokens));
+                }
+                if (!rows.isEmpty()) {
+                    sum = learner.forwardBackward(
+                                    m.policy(),
+                                    rows,
+                                    new LossConfig(1 - low, high - 1, LossConfig.Aggregation.TOKEN_MEAN, 0, 0))
+                            .loss();
+                }
+            } else {
+                for (int i = 0; i < data.size(); i++) {
+                    for (int k = 0; k < data.get(i).targets.length; k++) {
+                        sum -= now.get(i).get(k) * data.get(i).weights[k];
+                    }
+                }
+            }
+            ObjectNode r = json().put("loss_fn_output_type", "ArrayRecord");
+            ArrayNode outs = r.putArray("loss_fn_outputs");
+            for (FloatSeq lp : now) {
+                ObjectNode t = outs.addObject().putObject("logprobs");
+                ArrayNode d = t.putArray("data");
+                for (int k = 0; k < lp.size(); k++) {
+                    d.add(lp.get(k));
+                }
+                t.put("dtype", "float32").putArray("shape").add(lp.size());
+            }
+            r.putObject("metrics").put("loss:sum", sum);
+            return r;
+        });
+    }
+
+    /** A datum read: the input tokens, the targets, and for training the completion's start and advantage. */
+    private static final class Sequence {
+        int[] tokens;
+        int[] targets;
+        double[] logprobs;
+        double[] weights;
+        int start = -1;
+        double advantage;
+    }
+
+    private List<Sequence> sequences(JsonNode data, String field, boolean backward) {
+        if (!data.isArray() || data.isEmpty()) {
+            throw BadRequest.field(field, "expected a non-empty list of datums");
+        }
+        List<Sequence> out = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            String at = field + "[" + i + "]";
+            JsonNode d = data.get(i);
+            List<Integer> tokens = new ArrayList<>();
+            for (JsonNode chunk : d.path("model_input").path("chunks")) {
+                if (!chunk.path("type").asText("encoded_text").equals("encoded_text")) {
+                    throw BadRequest.field(at + ".model_input", "only encoded_text chunks");
+                }
+                chunk.path("tokens").forEach(t -> tokens.add(t.asInt()));
+            }
+            Sequence s = new Sequence();
+            s.tokens = tokens.stream().mapToInt(Integer::intValue).toArray();
+            JsonNode in = d.path("loss_fn_inputs");
+            s.targets =
+                    numbers(in.path("target_tokens"), at + ".loss_fn_inputs.target_tokens", s.tokens.length, true)
+                            .stream()
+                            .mapToInt(Double::intValue)
+                            .toArray();
+            if (s.tokens.length == 0) {
+                throw BadRequest.field(at + ".model_input", "no tokens");
+            }
+            if (backward) {
+                String inputs = at + ".loss_fn_inputs";
+                s.logprobs = array(numbers(in.path("logprobs"), inputs + ".logprobs", s.tokens.length, true));
+                double[] adv = array(numbers(in.path("advantages"), inputs + ".advantages", s.tokens.length, true));
+                for (int k = 0; k < adv.length && s.start < 0; k++) {
+                    if (adv[k] != 0 || s.logprobs[k] != 0) {
+                        s.start = k;
+                    }
+                }
+                if (s.start >= 0) {
+                    s.advantage = adv[s.start];
+                    for (int k = s.start; k < adv.length; k++) {
+                        if (Math.abs(adv[k] - s.advantage) > 1e-9 * Math.max(1, Math.abs(s.advantage))) {
+                            throw BadRequest.field(
+                                    inputs + ".advantages",
+                                    "this server takes one advantage per sequence; position " + k + " differs");
+                        }
+                    }
+                }
+            } else {
+                s.weights = in.has("weights")
+                        ? array(numbers(in.path("weights"), at + ".loss_fn_inputs.weights", s.tokens.length, true))
+                        : new double[s.tokens.length];
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    private static List<Double> numbers(JsonNode tensor, String field, int length, boolean required) {
+        JsonNode data = tensor.path("data");
+        if (!data.isArray() || (required && data.size() != length)) {
+            throw BadRequest.field(field, "expected {data: [...]} with " + length + " values, one per input position");
+        }
+        if (tensor.has("sparse_crow_indices")) {
+            throw BadRequest.field(field, "sparse tensors are not supported");
+        }
+        List<Double> out = new ArrayList<>(data.size());
+        data.forEach(x -> out.add(x.asDouble()));
+        return out;
+    }
+
+    private static double[] array(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    private void optimStep(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String id = body.path("model_id").asText("");
+        Model m = model(id);
+        JsonNode a = body.path("adam_params");
+        double clip = a.path("grad_clip_norm").asDouble(0);
+        OptimParams params;
+        try {
+            params = new OptimParams(
+                    a.path("learning_rate").asDouble(1e-4),
+                    a.path("beta1").asDouble(0.9),
+                    a.path("beta2").asDouble(0.95),
+                    a.path("eps").asDouble(1e-12),
+                    a.path("weight_decay").asDouble(0),
+                    clip > 0 ? clip : Double.MAX_VALUE);
+        } catch (IllegalArgumentException e) {
+            throw BadRequest.field("adam_params", e.getMessage());
+        }
+        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+            Learner.OptimStats o = engine.learner().optimStep(m.policy(), params);
+            ObjectNode r = json().put("type", "optim_step");
+            r.putObject("metrics")
+                    .put("grad_norm", o.gradNorm())
+                    .put("learning_rate", o.learningRate())
+                    .put("skipped", o.skipped() ? 1.0 : 0.0);
+            return r;
+        });
+    }
+
+    private void saveWeights(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String id = body.path("model_id").asText("");
+        Model m = model(id);
+        String name = name(body, "path");
+        Path dir = options.dir().resolve(id).resolve("weights").resolve(name);
+        if (Files.exists(dir)) {
+            throw new BadRequest(409, "path", "checkpoint '" + name + "' already exists");
+        }
+        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+            try {
+                engine.learner().save(m.policy(), dir);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return json().put("path", "tinker://" + id + "/weights/" + name).put("type", "save_weights");
+        });
+    }
+
+    private void loadWeights(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String id = body.path("model_id").asText("");
+        Model m = model(id);
+        String path = body.path("path").asText("");
+        String[] parts = path.startsWith("tinker://") ? path.substring(9).split("/") : new String[0];
+        if (parts.length != 3
+                || !parts[1].equals("weights")
+                || !NAME.matcher(parts[0]).matches()
+                || !NAME.matcher(parts[2]).matches()) {
+            throw BadRequest.field("path", "expected tinker://<model_id>/weights/<name>, got '" + path + "'");
+        }
+        Path dir = options.dir().resolve(parts[0]).resolve("weights").resolve(parts[2]);
+        if (!Files.isDirectory(dir)) {
+            throw new BadRequest(404, "path", "no checkpoint " + path + " under " + options.dir());
+        }
+        if (!body.path("optimizer").asBoolean(true)) {
+            throw BadRequest.field("optimizer", "this server loads weights with their optimizer state only");
+        }
+        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+            try {
+                engine.learner().load(m.policy(), dir);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return json().put("path", path).put("model_id", id).put("type", "load_weights");
+        });
+    }
+
+    private void saveForSampler(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        String id = body.path("model_id").asText("");
+        Model m = model(id);
+        if (!body.hasNonNull("path")) {
+            throw BadRequest.field("path", "required: this server keeps named sampler weights only");
+        }
+        String name = name(body, "path");
+        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+            long version = engine.learner().publish(m.policy());
+            String path = "tinker://" + id + "/sampler_weights/" + name;
+            samplers.put(path, new SamplerWeights(m.policy(), version));
+            return json().put("path", path).put("type", "save_weights_for_sampler");
+        });
+    }
+
+    private static String name(JsonNode body, String field) {
+        String name = body.path(field).asText("");
+        if (!NAME.matcher(name).matches()) {
+            throw BadRequest.field(field, "a name of letters, digits, '_' and '-' (at most 255), got '" + name + "'");
+        }
+        return name;
+    }
+
+    private void sample(Context ctx) throws Exception {
+        JsonNode body = InferenceServer.body(ctx);
+        PolicyRef policy;
+        if (body.hasNonNull("model_path")) {
+            String path = body.get("model_path").asText();
+            SamplerWeights w = samplers.get(path);
+            if (w == null) {
+                throw new BadRequest(404, "model_path", "no sampler weights " + path);
+            }
+            if (engine.registry().version(w.policy()) != w.version()) {
+                throw BadRequest.field(
+                        "model_path",
+                        path + " was replaced by later optimizer steps: this server samples the latest published"
+                                + " weights only; save them for sampling again");
+            }
+            policy = w.policy();
+        } else if (body.path("base_model").asText("").equals(options.servedName())) {
+            policy = PolicyRef.of(model);
+        } else {
+            throw BadRequest.field("model_path", "give model_path or base_model '" + options.servedName() + "'");
+        }
+        List<Integer> ids = new ArrayList<>();
+        for (JsonNode chunk : body.path("prompt").path("chunks")) {
+            chunk.path("tokens").forEach(t -> ids.add(t.asInt()));
+        }
+        if (ids.isEmpty()) {
+            throw BadRequest.field("prompt", "expected chunks of encoded_text tokens");
+        }
+        JsonNode sp = body.path("sampling_params");
+        if (!sp.path("max_tokens").canConvertToInt() || sp.path("max_tokens").asInt() < 1) {
+            throw BadRequest.field("sampling_params.max_tokens", "required, >= 1");
+        }
+        List<String> stop = new ArrayList<>();
+        JsonNode s = sp.path("stop");
+        if (s.isTextual()) {
+            stop.add(s.asText());
+        } else if (s.isArray()) {
+            for (JsonNode x : s) {
+                if (!x.isTextual()) {
+                    throw BadRequest.field(
+                            "sampling_params.stop", "stop strings only (the engine stops at EOS itself)");
+                }
+                stop.add(x.asText());
+            }
+        }
+        SamplingParams params = new SamplingParams(
+                sp.path("temperature").asDouble(1),
+                Math.max(0, sp.path("top_k").asInt(-1)),
+                sp.path("top_p").asDouble(1),
+                sp.get("max_tokens").asInt(),
+                stop,
+                sp.hasNonNull("seed") ? sp.get("seed").asLong() : new java.util.Random().nextLong());
+        int n = body.path("num_samples").asInt(1);
+        if (n < 1 || n > Generation.MAX_N) {
+            throw BadRequest.field("num_samples", "1 to " + Generation.MAX_N);
+        }
+        int[] prompt = ids.stream().mapToInt(Integer::intValue).toArray();
+        submit(ctx, null, 0, () -> {
+            List<Completion> out = engine.sampler().sampleTokens(policy, prompt, n, params);
+            ObjectNode r = json().put("type", "sample");
+            ArrayNode seqs = r.putArray("sequences");
+            for (Completion c : out) {
+                ObjectNode q = seqs.addObject()
+                        .put("stop_reason", c.finish() == FinishReason.LENGTH ? "length" : "stop")
+                        // beyond Tinker's fields: which stop, and the text as the engine cut it at a stop string
+                        .put("finish", c.finish() == FinishReason.STOP_STRING ? "stop_string" : "eos")
+                        .put("text", c.text());
+                ArrayNode t = q.putArray("tokens");
+                for (int k = 0; k < c.tokens().size(); k++) {
+                    t.add(c.tokens().get(k));
+                }
+                ArrayNode l = q.putArray("logprobs");
+                for (int k = 0; k < c.logprobs().size(); k++) {
+                    l.add(c.logprobs().get(k));
+                }
+            }
+            return r;
+        });
+    }
+
+    private static String shortId() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+        sampling.shutdownNow();
+        models.values().forEach(m -> m.queue().shutdownNow());
+    }
+}
