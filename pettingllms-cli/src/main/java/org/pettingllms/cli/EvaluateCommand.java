@@ -95,9 +95,36 @@ final class EvaluateCommand implements Callable<Integer> {
         List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
-                loadAdapters(engine, setup, cfg);
-                loadCheckpoint(engine, setup);
-                evaluate(engine.sampler(), setup, which, problems, cfg.policy().model());
+                if (cfg.learner().tinker()) { // the weights live at the service: a checkpoint records their path
+                    if (!adapters.isEmpty()) {
+                        throw new IllegalArgumentException(
+                                "--adapters: not with learner.kind tinker (use --checkpoint)");
+                    }
+                    try (TinkerBackend tinker = TinkerBackend.of(cfg, engine, Main.env(spec))) {
+                        if (checkpoint != null) {
+                            for (Map.Entry<PolicyRef, Path> f : Checkpoints.find(checkpoint, setup.policies())
+                                    .entrySet()) {
+                                tinker.learner().load(f.getKey(), f.getValue());
+                            }
+                        }
+                        setup.policies().byRole().values().stream().distinct().forEach(tinker.learner()::publish);
+                        evaluate(
+                                tinker.sampler(),
+                                setup,
+                                which,
+                                problems,
+                                "the Tinker service's " + cfg.policy().model());
+                    }
+                } else {
+                    loadAdapters(engine, setup, cfg);
+                    loadCheckpoint(engine, setup);
+                    evaluate(
+                            engine.sampler(),
+                            setup,
+                            which,
+                            problems,
+                            cfg.policy().model());
+                }
             }
         } else if (policy.equals("oracle") || policy.equals("wrong")) {
             if (!adapters.isEmpty() || model != null) {

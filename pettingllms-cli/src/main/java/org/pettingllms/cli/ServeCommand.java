@@ -4,13 +4,18 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.hub.HubRef;
 import org.pettingllms.hub.RepoType;
 import org.pettingllms.serve.InferenceServer;
+import org.pettingllms.serve.TinkerServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,6 +60,25 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--device", defaultValue = "cpu", description = "cpu, gpu or gpu:N")
     String device;
 
+    @Option(
+            names = "--tinker",
+            description = "serve the Tinker training API instead (LoRA training clients, forward_backward with the"
+                    + " ppo loss, optim_step, save/load_weights, sampling): train --set learner.kind=tinker"
+                    + " --set learner.url=http://HOST:PORT trains through it")
+    boolean tinker;
+
+    @Option(
+            names = "--tinker-state",
+            defaultValue = "tinker-state",
+            description = "--tinker: where saved states live (a restarted server loads what an earlier one saved)")
+    Path tinkerState;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "--tinker: seeds each LoRA's initialisation (a run's run.seed gives it the same start)")
+    long seed;
+
     @Spec
     CommandSpec spec;
 
@@ -71,6 +95,35 @@ final class ServeCommand implements Callable<Integer> {
                         ? model
                         : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
+        if (tinker) {
+            if (!adapters.isEmpty()) {
+                throw new IllegalArgumentException("--adapter: not with --tinker (training clients make their own)");
+            }
+            EmbeddedEngine.Settings served = EmbeddedEngine.Settings.serving(dir, device);
+            EmbeddedEngine.Settings settings = new EmbeddedEngine.Settings(dir, served.engine(), seed, served.train());
+            try (EmbeddedEngine engine = EmbeddedEngine.open(
+                            settings, PolicyMap.forLevel(Level.L1, List.of("model"), dir, Set.of()));
+                    TinkerServer server = new TinkerServer(
+                            engine,
+                            dir,
+                            new TinkerServer.Options(
+                                    host,
+                                    port,
+                                    name,
+                                    tinkerState,
+                                    served.engine().loraRank()))) {
+                server.start();
+                out.printf(
+                        "serving the Tinker training API for %s as '%s' on %s (LoRA rank %d, state in %s); Ctrl-C"
+                                + " stops%n",
+                        dir, name, server.uri(), served.engine().loraRank(), tinkerState);
+                out.flush();
+                CountDownLatch stop = new CountDownLatch(1);
+                Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+                stop.await();
+            }
+            return 0;
+        }
         try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
                 InferenceServer server = new InferenceServer(
                         engine, dir, new InferenceServer.Options(host, port, name, maxConcurrent))) {

@@ -144,7 +144,14 @@ final class TrainCommand implements Callable<Integer> {
             }
             Sampler sampler = engine.sampler();
             Learner learner = engine.learner();
-            if (!cfg.rollout().servers().isEmpty()) {
+            TinkerBackend tinker = cfg.learner().tinker() ? TinkerBackend.of(cfg, engine, Main.env(spec)) : null;
+            if (tinker != null) {
+                sampler = tinker.sampler();
+                learner = tinker.learner();
+                out.printf(
+                        "updates and rollouts on the Tinker service at %s (base model '%s')%n",
+                        cfg.learner().url(), tinker.learner().settings().baseModel());
+            } else if (!cfg.rollout().servers().isEmpty()) {
                 Remote remote = Remote.of(
                         cfg, engine, runDir, engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
                 sampler = remote.sampler();
@@ -192,6 +199,10 @@ final class TrainCommand implements Callable<Integer> {
                     out.flush();
                     bar.restart();
                 });
+            } finally {
+                if (tinker != null) {
+                    tinker.close();
+                }
             }
         }
         out.printf(

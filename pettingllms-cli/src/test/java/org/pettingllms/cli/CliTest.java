@@ -192,6 +192,11 @@ class CliTest {
         Result roles =
                 run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");
+        Result tinker = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=tinker");
+        assertThat(tinker.code()).isEqualTo(2);
+        assertThat(tinker.err()).contains("learner").contains("needs learner.url");
+        Result kind = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=ray");
+        assertThat(kind.err()).contains("learner").contains("embedded or tinker, got 'ray'");
     }
 
     @Test

@@ -158,7 +158,7 @@ public final class TinkerServer implements AutoCloseable {
             throw new BadRequest(404, "session_id", "unknown session '" + session + "': create_session first");
         }
         String base = body.path("base_model").asText("");
-        if (!base.equals(options.servedName())) {
+        if (!serves(base)) {
             throw BadRequest.field(
                     "base_model", "this server trains '" + options.servedName() + "', not '" + base + "'");
         }
@@ -181,6 +181,19 @@ public final class TinkerServer implements AutoCloseable {
         }));
         models.put(id, m);
         submit(ctx, null, 0, () -> json().put("model_id", id).put("type", "create_model"));
+    }
+
+    /** A client may name the base model by its served name, its directory, or the directory's own name. */
+    private boolean serves(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        Path dir = Path.of(model).toAbsolutePath().normalize();
+        return name.equals(options.servedName())
+                || name.equals(model)
+                || (dir.getFileName() != null && name.equals(dir.getFileName().toString()))
+                || (!name.contains(":")
+                        && Path.of(name).toAbsolutePath().normalize().equals(dir));
     }
 
     private void info(Context ctx) throws Exception {
@@ -520,7 +533,7 @@ public final class TinkerServer implements AutoCloseable {
                                 + " weights only; save them for sampling again");
             }
             policy = w.policy();
-        } else if (body.path("base_model").asText("").equals(options.servedName())) {
+        } else if (serves(body.path("base_model").asText(""))) {
             policy = PolicyRef.of(model);
         } else {
             throw BadRequest.field("model_path", "give model_path or base_model '" + options.servedName() + "'");

@@ -24,7 +24,8 @@ public record RunConfig(
         Algo algo,
         Train train,
         Engine engine,
-        Validation validation) {
+        Validation validation,
+        LearnerSpec learner) {
 
     /**
      * @param seed the seed of every random choice in the run: its problems (runs with different seeds share none),
@@ -242,6 +243,30 @@ public record RunConfig(
         /** These settings on another device. */
         public Engine onDevice(String device) {
             return new Engine(device, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
+        }
+    }
+
+    /**
+     * Where the updates run: this process's engine, or a Tinker training API ({@code kind: tinker}) at {@code url},
+     * which then also samples the rollouts.
+     *
+     * @param baseModel the service's name of the base model; empty: {@code policy.model}
+     */
+    public record LearnerSpec(String kind, String url, String baseModel, int timeoutSeconds) {
+        public LearnerSpec {
+            if (!kind.equals("embedded") && !kind.equals("tinker")) {
+                throw new IllegalArgumentException("kind must be embedded or tinker, got '" + kind + "'");
+            }
+            if (kind.equals("tinker") && url.isBlank()) {
+                throw new IllegalArgumentException("kind tinker needs learner.url, the service's base URL");
+            }
+            if (timeoutSeconds < 1) {
+                throw new IllegalArgumentException("timeoutSeconds must be >= 1, got " + timeoutSeconds);
+            }
+        }
+
+        public boolean tinker() {
+            return kind.equals("tinker");
         }
     }
 
