@@ -84,10 +84,10 @@ class RemoteRolloutTest {
      * lr * sign(g) per weight), where rounding noise in zero gradients has become lr-sized weight differences: with
      * two, the in-process and remote losses differed by up to 4% in clean-clone runs with identical samples.
      */
-    RunConfig config(int steps, double lr) {
-        return ConfigLoader.fromYaml(
-                "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n",
-                "test",
+    RunConfig config(int steps, double lr, String... more) {
+        List<String> overrides = new ArrayList<>(List.of(more));
+        overrides.addAll(
+                0,
                 List.of(
                         "train.steps=" + steps,
                         "rollout.problemsPerStep=3",
@@ -99,6 +99,8 @@ class RemoteRolloutTest {
                         "train.checkpointEvery=0",
                         "train.validateEvery=0",
                         "validation.problems=0"));
+        return ConfigLoader.fromYaml(
+                "task: {name: plan-path}\npolicy: {model: '" + MODEL + "', level: L2}\n", "test", overrides);
     }
 
     EmbeddedEngine engine() throws Exception {

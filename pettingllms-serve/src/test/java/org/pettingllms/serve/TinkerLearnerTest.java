@@ -133,10 +133,11 @@ class TinkerLearnerTest {
         return e;
     }
 
+    /** Validation after each step's update: a sampler of published weights must see that update (published first). */
     @Test
     void trainingThroughTheTinkerApiEqualsInProcessTraining(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();
-        RunConfig cfg = r.config(2);
+        RunConfig cfg = r.config(2, 5e-3, "train.validateEvery=1", "validation.problems=3");
         Torch.runOnOneThread(() -> {
             EmbeddedEngine local = engine(cfg, r.policies);
             RemoteRolloutTest.Recording inProcess = new RemoteRolloutTest.Recording(local.sampler());

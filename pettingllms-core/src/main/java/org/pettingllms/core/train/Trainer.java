@@ -178,9 +178,13 @@ public final class Trainer {
 
     /**
      * Validation (AT-GRPO.md): no tree sampling, validation sampling parameters, the validation split (never the
-     * test split: what training watches and what choices are tuned on is not what claims are made on).
+     * test split: what training watches and what choices are tuned on is not what claims are made on), on the
+     * weights after the step's update, published first.
      */
     public RolloutResult validate() {
+        // the weights after this step's update: a sampler that reads published weights (remote servers, a Tinker
+        // service) would otherwise validate the weights the step started from
+        policies.trainedPolicies().forEach(learner::publish);
         RolloutConfig rc = cfg.validationRollout(Seeds.derive(cfg.run().seed(), "validation"));
         return rollouts.run(
                 problems.problems(
