@@ -9,9 +9,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.rollout.RolloutEngine;
@@ -22,13 +25,17 @@ import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
 import org.pettingllms.serve.InferenceServer;
+import org.pettingllms.serve.TinkerServer;
+import org.pettingllms.tinker.TinkerClient;
+import org.pettingllms.tinker.TinkerLearner;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * {@code bench remote}: the same tree rollouts (Plan-Path, per-role adapters) sampled in-process and through
  * {@code serve} replicas over loopback with the remote sampler, and the time to publish an adapter version to
  * every replica (write, load, probe). The replicas run in this process: the numbers are the protocol's and the
- * client's overhead, not a network's.
+ * client's overhead, not a network's. Then the learner: the same mini-batches (one round of rollouts per policy)
+ * trained in-process and through the Tinker API ({@code serve --tinker} on loopback): trained tokens per second.
  */
 final class RemoteBench {
     private RemoteBench() {}
@@ -52,6 +59,7 @@ final class RemoteBench {
         json.put("concurrent_problems", problems);
         json.put("replicas", replicas);
         Path published = Files.createTempDirectory("pettingllms-bench-remote");
+        List<Path> states = new ArrayList<>(List.of(published));
         List<AutoCloseable> open = new ArrayList<>();
         try {
             EmbeddedEngine local = EmbeddedEngine.open(cfg, policies);
@@ -93,16 +101,87 @@ final class RemoteBench {
             json.put(
                     "remote_over_in_process",
                     Math.round(1000 * overHttp.tokensPerSecond() / inProcess.tokensPerSecond()) / 1000.0);
+
+            // the learner: the same mini-batches trained in-process and through the Tinker API on loopback
+            EmbeddedEngine tinkerEngine = EmbeddedEngine.open(cfg, policies);
+            open.add(tinkerEngine);
+            Path state = Files.createTempDirectory("pettingllms-bench-tinker");
+            states.add(state);
+            TinkerServer server = new TinkerServer(
+                            tinkerEngine,
+                            name,
+                            new TinkerServer.Options(
+                                    "127.0.0.1", 0, "bench", state, cfg.engine().loraRank()))
+                    .start();
+            open.add(0, server);
+            TinkerLearner tinker = new TinkerLearner(
+                    new TinkerClient(new TinkerClient.Settings(server.uri(), "local", Duration.ofMinutes(10))),
+                    new TinkerLearner.Settings(
+                            "bench", cfg.engine().loraRank(), cfg.run().seed()));
+            open.add(0, tinker);
+            Map<PolicyRef, List<TrainExample>> batches = batches(local.sampler(), task, cfg, policies);
+            double inProcessTrain = trainingTokensPerSecond(local.learner(), batches, rounds, warmup);
+            double tinkerTrain = trainingTokensPerSecond(tinker, batches, rounds, warmup);
+            json.put("in_process_train_tokens_per_s", Math.round(inProcessTrain));
+            json.put("tinker_train_tokens_per_s", Math.round(tinkerTrain));
+            json.put("tinker_over_in_process", Math.round(1000 * tinkerTrain / inProcessTrain) / 1000.0);
         } finally {
             for (AutoCloseable c : open) {
                 c.close();
             }
-            try (var files = Files.walk(published)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            for (Path dir : states) {
+                try (var files = Files.walk(dir)) {
+                    files.sorted(Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
+                }
             }
         }
         json.put("cores", Runtime.getRuntime().availableProcessors());
         return json;
+    }
+
+    /** One round of rollouts' samples per policy, with advantages +1 and -1 in turn (what an update trains on). */
+    private static Map<PolicyRef, List<TrainExample>> batches(
+            Sampler sampler, Task<?> task, RunConfig cfg, PolicyMap policies) {
+        var problems = task.problems(1).problems(Split.TRAIN, 0, cfg.rollout().problemsPerStep());
+        RolloutResult r = new RolloutEngine(sampler)
+                .run(
+                        task,
+                        problems,
+                        policies,
+                        cfg.rollout().toRolloutConfig(cfg.task().style(), 0));
+        Map<PolicyRef, List<TrainExample>> out = new LinkedHashMap<>();
+        int i = 0;
+        for (var s : r.samples()) {
+            if (s.completionTokens().size() > 0) {
+                out.computeIfAbsent(s.policy(), p -> new ArrayList<>())
+                        .add(new TrainExample(
+                                s.promptTokens(), s.completionTokens(), s.samplingLogprobs(), i++ % 2 == 0 ? 1 : -1));
+            }
+        }
+        return out;
+    }
+
+    /** Trained completion tokens per second: each round a forward-backward and an optimizer step per policy. */
+    private static double trainingTokensPerSecond(
+            Learner learner, Map<PolicyRef, List<TrainExample>> batches, int rounds, int warmup) {
+        long tokens = 0;
+        double seconds = 0;
+        for (int round = 0; round < warmup + rounds; round++) {
+            long t0 = System.nanoTime();
+            long n = 0;
+            for (Map.Entry<PolicyRef, List<TrainExample>> b : batches.entrySet()) {
+                n += learner.forwardBackward(b.getKey(), b.getValue(), LossConfig.DEFAULT)
+                        .tokens();
+                learner.optimStep(b.getKey(), OptimParams.adamW(1e-5, 0, 1));
+                learner.publish(b.getKey());
+            }
+            if (round >= warmup) {
+                seconds += (System.nanoTime() - t0) / 1e9;
+                tokens += n;
+            }
+        }
+        return tokens / seconds;
     }
 
     /** Completion tokens and environment steps per second over the measured rounds. */

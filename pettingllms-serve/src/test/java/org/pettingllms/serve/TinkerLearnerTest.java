@@ -133,25 +133,43 @@ class TinkerLearnerTest {
         return e;
     }
 
-    /** Validation after each step's update: a sampler of published weights must see that update (published first). */
+    /**
+     * L2 (an adapter per role; validation after each step's update: a sampler of published weights must see that
+     * update, published first).
+     */
     @Test
     void trainingThroughTheTinkerApiEqualsInProcessTraining(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();
+        assertSameTraining(r, r.policies, dir);
+    }
+
+    /**
+     * L1 as a Tinker service trains it: the API trains LoRA only, so the roles share one training client, which is
+     * in-process training of one adapter shared by the roles (the in-process L1 trains the full weights instead).
+     */
+    @Test
+    void oneSharedTrainingClientEqualsOneSharedAdapterInProcess(@TempDir Path dir) throws Exception {
+        RemoteRolloutTest r = new RemoteRolloutTest();
+        PolicyRef shared = new PolicyRef(MODEL, "shared");
+        assertSameTraining(r, new PolicyMap(java.util.Map.of("tool", shared, "plan", shared), Set.of()), dir);
+    }
+
+    void assertSameTraining(RemoteRolloutTest r, PolicyMap policies, Path dir) throws Exception {
         RunConfig cfg = r.config(2, 5e-3, "train.validateEvery=1", "validation.problems=3");
         Torch.runOnOneThread(() -> {
-            EmbeddedEngine local = engine(cfg, r.policies);
+            EmbeddedEngine local = engine(cfg, policies);
             RemoteRolloutTest.Recording inProcess = new RemoteRolloutTest.Recording(local.sampler());
-            Trainer a = new Trainer(cfg, r.task, r.problems, r.policies, inProcess, local.learner(), dir.resolve("a"));
+            Trainer a = new Trainer(cfg, r.task, r.problems, policies, inProcess, local.learner(), dir.resolve("a"));
             List<StepReport> expected = List.of(a.step(0), a.step(1));
 
-            EmbeddedEngine remoteEngine = engine(cfg, r.policies);
+            EmbeddedEngine remoteEngine = engine(cfg, policies);
             TinkerServer server = server(remoteEngine, cfg, dir.resolve("server"));
             open.add(0, server);
             TinkerLearner learner = learner(server, cfg);
             open.add(0, learner);
             RemoteRolloutTest.Recording remote = new RemoteRolloutTest.Recording(
                     new TinkerSampler(learnerClient(learner), learner, p -> remoteEngine.codec(MODEL)));
-            Trainer b = new Trainer(cfg, r.task, r.problems, r.policies, remote, learner, dir.resolve("b"));
+            Trainer b = new Trainer(cfg, r.task, r.problems, policies, remote, learner, dir.resolve("b"));
             List<StepReport> got = List.of(b.step(0), b.step(1));
             assertThat(remote.sorted()).as("samples").isEqualTo(inProcess.sorted());
             RemoteRolloutTest.assertSameMetrics(expected.get(0), got.get(0));
