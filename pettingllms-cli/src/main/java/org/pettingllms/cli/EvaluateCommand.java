@@ -107,7 +107,7 @@ final class EvaluateCommand implements Callable<Integer> {
                                 tinker.learner().load(f.getKey(), f.getValue());
                             }
                         }
-                        setup.policies().byRole().values().stream().distinct().forEach(tinker.learner()::publish);
+                        setup.policies().trainedPolicies().forEach(tinker.learner()::publish);
                         evaluate(
                                 tinker.sampler(),
                                 setup,

@@ -111,7 +111,12 @@ final class RemoteBench {
                             tinkerEngine,
                             name,
                             new TinkerServer.Options(
-                                    "127.0.0.1", 0, "bench", state, cfg.engine().loraRank()))
+                                    "127.0.0.1",
+                                    0,
+                                    "bench",
+                                    state,
+                                    cfg.engine().loraRank(),
+                                    cfg.run().seed()))
                     .start();
             open.add(0, server);
             TinkerLearner tinker = new TinkerLearner(

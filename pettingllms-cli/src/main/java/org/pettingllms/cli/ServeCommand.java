@@ -111,7 +111,8 @@ final class ServeCommand implements Callable<Integer> {
                                     port,
                                     name,
                                     tinkerState,
-                                    served.engine().loraRank()))) {
+                                    served.engine().loraRank(),
+                                    seed))) {
                 server.start();
                 out.printf(
                         "serving the Tinker training API for %s as '%s' on %s (LoRA rank %d, state in %s); Ctrl-C"

@@ -43,11 +43,14 @@ record TinkerBackend(TinkerLearner learner, TinkerSampler sampler) implements Au
             key = "local";
         }
         String model = cfg.policy().model();
+        // a Hub id's cache folder is named by its revision: the id itself (rollout.servedModel) names it at a service
         String base = !l.baseModel().isBlank()
                 ? l.baseModel()
-                : Files.isDirectory(Path.of(model))
-                        ? Path.of(model).getFileName().toString()
-                        : model;
+                : !cfg.rollout().servedModel().isBlank()
+                        ? cfg.rollout().servedModel()
+                        : Files.isDirectory(Path.of(model))
+                                ? Path.of(model).getFileName().toString()
+                                : model;
         TinkerClient client =
                 new TinkerClient(new TinkerClient.Settings(url, key, Duration.ofSeconds(l.timeoutSeconds())));
         TinkerLearner learner = new TinkerLearner(

@@ -331,6 +331,12 @@ public final class ProgramRollouts implements Rollouts {
         if (run.divergence() != null) { // the program caught it and went on
             throw run.divergence();
         }
+        if (run.failure() != null) {
+            throw new RolloutException(
+                    "the program failed on problem " + problem.id() + ": "
+                            + run.failure().getMessage(),
+                    run.failure());
+        }
         if (run.calls().size() < recorded) {
             throw ReplayDivergence.ended(run.calls().size(), run.calls().size());
         }

@@ -29,6 +29,7 @@ final class ProgramRun {
     // a lock, not synchronized: a virtual thread blocked in the sampler must not pin its carrier (JDK 21)
     private final ReentrantLock lock = new ReentrantLock();
     private ReplayDivergence divergence;
+    private IllegalStateException failure;
 
     ProgramRun(List<ProgramCall> recording, Answerer next, int maxCalls) {
         this.recording = List.copyOf(recording);
@@ -52,8 +53,10 @@ final class ProgramRun {
     private Answered callLocked(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
         int i = calls.size();
         if (i >= maxCalls) {
-            throw new IllegalStateException(
+            // remembered: a program that swallows it (a streaming handler's onError) still fails its rollout
+            failure = new IllegalStateException(
                     "the program made more than " + maxCalls + " model calls on one problem (rollout.maxCalls)");
+            throw failure;
         }
         Completion c;
         if (i < recording.size()) {
@@ -74,6 +77,16 @@ final class ProgramRun {
         lock.lock();
         try {
             return List.copyOf(calls);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The call limit the run ran into, even if the program caught it; null if none. */
+    IllegalStateException failure() {
+        lock.lock();
+        try {
+            return failure;
         } finally {
             lock.unlock();
         }

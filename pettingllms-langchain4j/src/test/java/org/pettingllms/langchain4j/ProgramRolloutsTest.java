@@ -270,6 +270,20 @@ class ProgramRolloutsTest {
                 .isInstanceOf(RolloutException.class)
                 .hasMessageContaining("problem p0")
                 .hasMessageContaining("more than 5 model calls");
+        AgentProgram swallows = (problem, models) -> { // as a streaming handler's onError would
+            for (int i = 0; i < 50; i++) {
+                try {
+                    models.chat("scout").chat("again");
+                } catch (IllegalStateException ignored) {
+                    // carries on
+                }
+            }
+            return 1.0;
+        };
+        assertThatThrownBy(() -> new ProgramRollouts(swallows, ROLES, new DigitSampler(), 1.0, 5, RolloutProgress.NONE)
+                        .run(problems(1), POLICIES, config(RolloutConfig.Mode.PARALLEL, 1)))
+                .isInstanceOf(RolloutException.class)
+                .hasMessageContaining("more than 5 model calls");
     }
 
     @Test

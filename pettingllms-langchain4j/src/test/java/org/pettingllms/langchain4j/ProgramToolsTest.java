@@ -136,7 +136,10 @@ class ProgramToolsTest {
 
         assertThat(rollouts.drainMetrics())
                 .as("replays repeat the tool calls' ids, so they ask what the recording asked")
-                .containsEntry("program/divergences", 0.0);
+                .containsEntry("program/divergences", 0.0)
+                .as("per problem: 3 runs of 2 calls at call 0, 3 at call 1 replaying call 0 (its tool call included)")
+                .containsEntry("program/calls", 6 * 12.0)
+                .containsEntry("program/replayed_calls", 6 * 3.0);
         for (var e : r.episodes()) {
             Map<Integer, List<Sample>> groups = e.samples().stream().collect(Collectors.groupingBy(Sample::turn));
             assertThat(groups.keySet()).containsExactly(0, 1);

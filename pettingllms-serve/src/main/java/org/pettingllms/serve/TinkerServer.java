@@ -34,6 +34,8 @@ import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded engine behind the Tinker training API (JSON, as SDK versions up to 0.24 and SkyRL's server speak
@@ -51,14 +53,20 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * zeros); a datum with none changes nothing.
  */
 public final class TinkerServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
+    /** How long a finished request's result stays for a client that polls again (a lost answer). */
+    private static final long KEEP_MINUTES = 10;
+
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,255}");
 
     /**
      * @param servedName the base model's name for clients
      * @param dir        where saved states live ({@code <dir>/<model_id>/weights/<name>})
      * @param loraRank   the engine's LoRA rank (training clients must ask for it)
+     * @param seed       the engine's seed, which initialises its adapters (a client's {@code lora_config.seed} must
+     *                   be it, or absent)
      */
-    public record Options(String host, int port, String servedName, Path dir, int loraRank) {}
+    public record Options(String host, int port, String servedName, Path dir, int loraRank, long seed) {}
 
     /** A training client: its policy and the thread its requests run on, in order. */
     private record Model(PolicyRef policy, ExecutorService queue) {}
@@ -107,7 +115,12 @@ public final class TinkerServer implements AutoCloseable {
             config.routes.post("/api/v1/asample", this::sample);
             config.routes.post("/api/v1/retrieve_future", this::retrieve);
             config.routes.exception(BadRequest.class, (e, ctx) -> detail(ctx, e.status, e.getMessage()));
-            config.routes.exception(Exception.class, (e, ctx) -> detail(ctx, 500, e.toString()));
+            // the engine's own checks of a request's values (a sampling parameter out of range): the client's input
+            config.routes.exception(IllegalArgumentException.class, (e, ctx) -> detail(ctx, 400, e.getMessage()));
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                LOG.warn("{} failed", ctx.path(), e);
+                detail(ctx, 500, e.toString());
+            });
             config.routes.error(404, "*", ctx -> {
                 String type = ctx.res().getContentType();
                 if (type == null || !type.startsWith("application/json")) {
@@ -168,6 +181,13 @@ public final class TinkerServer implements AutoCloseable {
                     "lora_config.rank",
                     "this server's engine trains LoRA rank " + options.loraRank() + ", got " + rank);
         }
+        JsonNode seed = body.path("lora_config").path("seed");
+        if (!seed.isMissingNode() && !seed.isNull() && seed.asLong() != options.seed()) {
+            throw BadRequest.field(
+                    "lora_config.seed",
+                    "this server initialises adapters with seed " + options.seed() + " (serve --seed), got "
+                            + seed.asLong() + "; start it with the run's run.seed");
+        }
         String id = "model_" + shortId();
         // a client may name its adapter (this project's learner does: the same name initialises the same LoRA)
         String adapter = body.path("user_metadata").path("pettingllms_adapter").asText(id);
@@ -223,9 +243,27 @@ public final class TinkerServer implements AutoCloseable {
         String id = key == null ? fresh : bySeq.computeIfAbsent(key, k -> fresh);
         if (id.equals(fresh)) {
             ExecutorService on = modelId == null ? sampling : model(modelId).queue();
-            futures.put(id, CompletableFuture.supplyAsync(op, on));
+            CompletableFuture<ObjectNode> f = CompletableFuture.supplyAsync(op, on);
+            futures.put(id, f);
+            // kept for a client that polls again after a lost answer, then forgotten
+            f.whenComplete((r, e) -> CompletableFuture.delayedExecutor(KEEP_MINUTES, TimeUnit.MINUTES)
+                    .execute(() -> {
+                        futures.remove(id);
+                        if (key != null) {
+                            bySeq.remove(key);
+                        }
+                    }));
         }
         ok(ctx, json().put("request_id", id));
+    }
+
+    /** A request re-sent under a known {@code (model_id, seq_id)}: answered with its first future, unchecked. */
+    private boolean resent(Context ctx, String modelId, int seq) throws Exception {
+        String id = seq > 0 ? bySeq.get(modelId + "#" + seq) : null;
+        if (id != null) {
+            ok(ctx, json().put("request_id", id));
+        }
+        return id != null;
     }
 
     private void retrieve(Context ctx) throws Exception {
@@ -235,20 +273,17 @@ public final class TinkerServer implements AutoCloseable {
             throw new BadRequest(404, "request_id", "unknown request_id '" + id + "'");
         }
         try {
-            ObjectNode r = f.get(20, TimeUnit.SECONDS);
-            futures.remove(id);
-            ok(ctx, r);
+            ok(ctx, f.get(20, TimeUnit.SECONDS));
         } catch (TimeoutException e) {
             ok(ctx, json().put("type", "try_again").put("request_id", id).put("queue_state", "active"));
         } catch (ExecutionException e) {
-            futures.remove(id);
-            Throwable cause = e.getCause() instanceof RuntimeException r
-                            && r.getCause() != null
-                            && e.getCause() instanceof java.util.concurrent.CompletionException
-                    ? r.getCause()
-                    : e.getCause();
-            boolean user = cause instanceof IllegalArgumentException || cause instanceof BadRequest;
-            ok(ctx, json().put("error", String.valueOf(cause.getMessage())).put("category", user ? "user" : "server"));
+            Throwable cause = e.getCause();
+            boolean user = cause instanceof IllegalArgumentException;
+            if (!user) {
+                LOG.warn("request {} failed", id, cause);
+            }
+            String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+            ok(ctx, json().put("error", message).put("category", user ? "user" : "server"));
         }
     }
 
@@ -256,6 +291,9 @@ public final class TinkerServer implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         String id = body.path("model_id").asText("");
         Model m = model(id);
+        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
+            return;
+        }
         JsonNode input = body.path(inputKey);
         String loss = input.path("loss_fn").asText("");
         if (backward && !loss.equals("ppo")) {
@@ -370,6 +408,13 @@ public final class TinkerServer implements AutoCloseable {
             if (s.tokens.length == 0) {
                 throw BadRequest.field(at + ".model_input", "no tokens");
             }
+            for (int k = 0; k + 1 < s.tokens.length; k++) { // the engine reads the sequence as tokens[0] + targets
+                if (s.tokens[k + 1] != s.targets[k]) {
+                    throw BadRequest.field(
+                            at + ".loss_fn_inputs.target_tokens",
+                            "expected model_input shifted by one (target " + k + " = input " + (k + 1) + ")");
+                }
+            }
             if (backward) {
                 String inputs = at + ".loss_fn_inputs";
                 s.logprobs = array(numbers(in.path("logprobs"), inputs + ".logprobs", s.tokens.length, true));
@@ -420,6 +465,9 @@ public final class TinkerServer implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         String id = body.path("model_id").asText("");
         Model m = model(id);
+        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
+            return;
+        }
         JsonNode a = body.path("adam_params");
         double clip = a.path("grad_clip_norm").asDouble(0);
         OptimParams params;
@@ -449,6 +497,9 @@ public final class TinkerServer implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         String id = body.path("model_id").asText("");
         Model m = model(id);
+        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
+            return;
+        }
         String name = name(body, "path");
         Path dir = options.dir().resolve(id).resolve("weights").resolve(name);
         if (Files.exists(dir)) {
@@ -468,6 +519,9 @@ public final class TinkerServer implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         String id = body.path("model_id").asText("");
         Model m = model(id);
+        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
+            return;
+        }
         String path = body.path("path").asText("");
         String[] parts = path.startsWith("tinker://") ? path.substring(9).split("/") : new String[0];
         if (parts.length != 3
@@ -497,6 +551,9 @@ public final class TinkerServer implements AutoCloseable {
         JsonNode body = InferenceServer.body(ctx);
         String id = body.path("model_id").asText("");
         Model m = model(id);
+        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
+            return;
+        }
         if (!body.hasNonNull("path")) {
             throw BadRequest.field("path", "required: this server keeps named sampler weights only");
         }
@@ -504,6 +561,7 @@ public final class TinkerServer implements AutoCloseable {
         submit(ctx, id, body.path("seq_id").asInt(0), () -> {
             long version = engine.learner().publish(m.policy());
             String path = "tinker://" + id + "/sampler_weights/" + name;
+            samplers.values().removeIf(w -> w.policy().equals(m.policy())); // the engine holds the latest only
             samplers.put(path, new SamplerWeights(m.policy(), version));
             return json().put("path", path).put("type", "save_weights_for_sampler");
         });
@@ -520,11 +578,13 @@ public final class TinkerServer implements AutoCloseable {
     private void sample(Context ctx) throws Exception {
         JsonNode body = InferenceServer.body(ctx);
         PolicyRef policy;
+        SamplerWeights weights = null;
         if (body.hasNonNull("model_path")) {
             String path = body.get("model_path").asText();
             SamplerWeights w = samplers.get(path);
             if (w == null) {
-                throw new BadRequest(404, "model_path", "no sampler weights " + path);
+                throw new BadRequest(
+                        404, "model_path", "no sampler weights " + path + " (this server keeps each client's latest)");
             }
             if (engine.registry().version(w.policy()) != w.version()) {
                 throw BadRequest.field(
@@ -533,6 +593,7 @@ public final class TinkerServer implements AutoCloseable {
                                 + " weights only; save them for sampling again");
             }
             policy = w.policy();
+            weights = w;
         } else if (serves(body.path("base_model").asText(""))) {
             policy = PolicyRef.of(model);
         } else {
@@ -574,7 +635,13 @@ public final class TinkerServer implements AutoCloseable {
             throw BadRequest.field("num_samples", "1 to " + Generation.MAX_N);
         }
         int[] prompt = ids.stream().mapToInt(Integer::intValue).toArray();
+        SamplerWeights asked = weights;
         submit(ctx, null, 0, () -> {
+            // again when it runs: an optimizer step may have come between the request and its turn
+            if (asked != null && engine.registry().version(asked.policy()) != asked.version()) {
+                throw new IllegalArgumentException("the sampler weights were replaced by an optimizer step before"
+                        + " the request ran; save them for sampling again");
+            }
             List<Completion> out = engine.sampler().sampleTokens(policy, prompt, n, params);
             ObjectNode r = json().put("type", "sample");
             ArrayNode seqs = r.putArray("sequences");

@@ -27,6 +27,7 @@ final class Datums {
 
     /** Tinker's PPO datums for {@code batch}, advantages scaled so that the service's sum is the configured mean. */
     static ArrayNode ppo(List<TrainExample> batch, LossConfig loss) {
+        batch.forEach(Datums::check);
         long tokens = 0;
         int sequences = 0;
         for (TrainExample e : batch) {
@@ -56,6 +57,7 @@ final class Datums {
 
     /** Cross-entropy datums with zero weights: a forward pass that only reads the logprobs of the targets. */
     static ArrayNode forward(List<TrainExample> batch) {
+        batch.forEach(Datums::check);
         ArrayNode data = TinkerClient.JSON.createArrayNode();
         for (TrainExample e : batch) {
             ObjectNode d = datum(data.addObject(), e);
@@ -141,15 +143,22 @@ final class Datums {
         return new Learner.LossStats(value, clipped / n, 0, 0, shift / n, tokens);
     }
 
+    /** A datum needs a prompt token and at least one position: Tinker has no empty inputs. */
+    private static void check(TrainExample e) {
+        if (e.promptTokens().size() < 1 || length(e) < 1) {
+            throw new IllegalArgumentException(
+                    "a Tinker datum needs a prompt token and at least two tokens in all; got "
+                            + e.promptTokens().size() + " prompt and "
+                            + e.completionTokens().size() + " completion tokens");
+        }
+    }
+
     private static int length(TrainExample e) {
         return e.promptTokens().size() + e.completionTokens().size() - 1;
     }
 
     /** {@code model_input} and {@code target_tokens} of an example's sequence; the caller adds the rest. */
     private static ObjectNode datum(ObjectNode d, TrainExample e) {
-        if (e.promptTokens().size() < 1) {
-            throw new IllegalArgumentException("a training example needs at least one prompt token");
-        }
         int[] full = new int[e.promptTokens().size() + e.completionTokens().size()];
         System.arraycopy(
                 e.promptTokens().toArray(), 0, full, 0, e.promptTokens().size());

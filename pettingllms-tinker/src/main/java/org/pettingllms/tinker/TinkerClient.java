@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class TinkerClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerClient.class);
     static final ObjectMapper JSON = new ObjectMapper();
+    /** Server errors in a row after which a request fails (about 45 s of backoff). */
+    static final int SERVER_ERRORS = 8;
 
     /**
      * @param baseUrl  the service's base URL; paths are {@code api/v1/<op>} under it
@@ -152,8 +154,13 @@ public final class TinkerClient implements AutoCloseable {
         return post(op, body, deadline, op);
     }
 
-    /** POSTs {@code body} to {@code path}, retrying transient failures until {@code deadline}. */
+    /**
+     * POSTs {@code body} to {@code path}, retrying transient failures until {@code deadline}; a server error (5xx)
+     * at most {@link #SERVER_ERRORS} times in a row, since one that repeats is likely to repeat until the deadline.
+     */
     private JsonNode post(String path, ObjectNode body, long deadline, String op) {
+        int serverErrors = 0;
+        IOException lastIo = null;
         for (int attempt = 0; ; attempt++) {
             String why;
             try {
@@ -163,11 +170,13 @@ public final class TinkerClient implements AutoCloseable {
                     return parse(op, r.body());
                 }
                 why = status + " " + brief(detail(r.body()));
-                if (!(status == 408 || status == 409 || status == 429 || status >= 500)) {
+                if (!(status == 408 || status == 409 || status == 429 || status >= 500)
+                        || (status >= 500 && ++serverErrors >= SERVER_ERRORS)) {
                     throw refused(op, status, r.body());
                 }
             } catch (IOException e) {
                 why = e.toString();
+                lastIo = e;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new TinkerException(op + ": interrupted", 0);
@@ -177,7 +186,8 @@ public final class TinkerClient implements AutoCloseable {
                 throw new TinkerException(
                         op + ": gave up after " + (attempt + 1) + " attempts within "
                                 + settings.deadline().toSeconds() + " s; last: " + why,
-                        0);
+                        0,
+                        lastIo);
             }
             LOG.debug("{}: {}; retrying in {} ms", op, why, wait);
             sleep(wait);
@@ -250,5 +260,6 @@ public final class TinkerClient implements AutoCloseable {
     @Override
     public void close() {
         heartbeat.shutdownNow();
+        http.close();
     }
 }

@@ -8,7 +8,11 @@ public final class TinkerException extends RuntimeException {
     private final int status;
 
     TinkerException(String message, int status) {
-        super(message);
+        this(message, status, null);
+    }
+
+    TinkerException(String message, int status, Throwable cause) {
+        super(message, cause);
         this.status = status;
     }
 

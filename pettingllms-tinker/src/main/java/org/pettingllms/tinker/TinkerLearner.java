@@ -50,6 +50,9 @@ public final class TinkerLearner implements Learner, AutoCloseable {
     /** What a run's checkpoint folder records: where the service keeps the state. */
     static final String STATE_FILE = "tinker_state.json";
 
+    /** Sampler weights are needed until the next publish; a service may drop them after a day. */
+    private static final int SAMPLER_TTL_SECONDS = 86_400;
+
     /** Datums a request carries at most (the SDK's chunk size is 1024). */
     private static final int CHUNK = 512;
 
@@ -78,8 +81,20 @@ public final class TinkerLearner implements Learner, AutoCloseable {
         return client;
     }
 
+    /** The policy's training client, created on first use (one creation at a time: it is a remote call). */
     private Client client(PolicyRef policy) {
-        return clients.computeIfAbsent(policy, this::create);
+        Client c = clients.get(policy);
+        if (c != null) {
+            return c;
+        }
+        synchronized (this) {
+            c = clients.get(policy);
+            if (c == null) {
+                c = create(policy);
+                clients.put(policy, c);
+            }
+            return c;
+        }
     }
 
     /** A new LoRA training client for {@code policy}, named in its metadata so a service can tell them apart. */
@@ -193,6 +208,7 @@ public final class TinkerLearner implements Learner, AutoCloseable {
                         .createObjectNode()
                         .put("model_id", c.modelId)
                         .put("path", "v" + c.version + "-" + shortId())
+                        .put("ttl_seconds", SAMPLER_TTL_SECONDS)
                         .put("seq_id", client.nextSeq(c.modelId))
                         .put("type", "save_weights_for_sampler");
                 String path = client.run("save_weights_for_sampler", body)
@@ -280,6 +296,11 @@ public final class TinkerLearner implements Learner, AutoCloseable {
         String path = state.path("tinker_path").asText(null);
         if (path == null || state.path("lora_rank").asInt() != settings.loraRank()) {
             throw new IOException(file + ": expected tinker_path and lora_rank " + settings.loraRank());
+        }
+        if (!state.path("base_model").asText().equals(settings.baseModel())) {
+            throw new IOException(
+                    file + ": saved for base model '" + state.path("base_model").asText() + "', this run's is '"
+                            + settings.baseModel() + "' (learner.baseModel)");
         }
         Client c = create(policy);
         ObjectNode body = TinkerClient.JSON
