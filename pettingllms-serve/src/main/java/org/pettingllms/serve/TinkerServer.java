@@ -302,7 +302,7 @@ public final class TinkerServer implements AutoCloseable {
         if (!backward && !loss.equals("cross_entropy") && !loss.equals("ppo")) {
             throw BadRequest.field(inputKey + ".loss_fn", "forward passes take 'cross_entropy' or 'ppo'");
         }
-        List<Sequence> data = sequences(input.path("data"), inputKey + ".data", backward);
+        List<TinkerDatum> data = TinkerDatum.read(input.path("data"), inputKey + ".data", backward);
         JsonNode cfg = input.path("loss_fn_config");
         double low = cfg.path("clip_low_threshold").asDouble(0.8);
         double high = cfg.path("clip_high_threshold").asDouble(1.2);
@@ -314,34 +314,37 @@ public final class TinkerServer implements AutoCloseable {
             Learner learner = engine.learner();
             // every position's logprob before the update: the answer's loss_fn_outputs
             List<TrainExample> all = new ArrayList<>(data.size());
-            for (Sequence s : data) {
+            for (TinkerDatum s : data) {
                 all.add(new TrainExample(
-                        IntSeq.of(s.tokens[0]), IntSeq.of(s.targets), FloatSeq.of(new float[s.targets.length]), 0));
+                        IntSeq.of(s.tokens()[0]),
+                        IntSeq.of(s.targets()),
+                        FloatSeq.of(new float[s.targets().length]),
+                        0));
             }
             List<FloatSeq> now = learner.logprobs(m.policy(), all);
             double sum = 0;
             if (backward) {
                 List<TrainExample> rows = new ArrayList<>();
                 long tokens = 0;
-                for (Sequence s : data) {
-                    tokens += s.start < 0 ? 0 : s.targets.length - s.start;
+                for (TinkerDatum s : data) {
+                    tokens += s.start() < 0 ? 0 : s.targets().length - s.start();
                 }
-                for (Sequence s : data) {
-                    if (s.start < 0) {
+                for (TinkerDatum s : data) {
+                    if (s.start() < 0) {
                         continue; // all zeros: no completion, no gradient
                     }
-                    int[] prompt = new int[s.start + 1];
-                    System.arraycopy(s.tokens, 0, prompt, 0, s.start + 1);
-                    int c = s.targets.length - s.start;
+                    int[] prompt = new int[s.start() + 1];
+                    System.arraycopy(s.tokens(), 0, prompt, 0, s.start() + 1);
+                    int c = s.targets().length - s.start();
                     int[] completion = new int[c];
                     float[] old = new float[c];
-                    System.arraycopy(s.targets, s.start, completion, 0, c);
+                    System.arraycopy(s.targets(), s.start(), completion, 0, c);
                     for (int k = 0; k < c; k++) {
-                        old[k] = (float) s.logprobs[s.start + k];
+                        old[k] = (float) s.logprobs()[s.start() + k];
                     }
                     // the service sums token losses; the learner's token mean times the token count is that sum
                     rows.add(new TrainExample(
-                            IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), s.advantage * tokens));
+                            IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), s.advantage() * tokens));
                 }
                 if (!rows.isEmpty()) {
                     sum = learner.forwardBackward(
@@ -352,8 +355,8 @@ public final class TinkerServer implements AutoCloseable {
                 }
             } else {
                 for (int i = 0; i < data.size(); i++) {
-                    for (int k = 0; k < data.get(i).targets.length; k++) {
-                        sum -= now.get(i).get(k) * data.get(i).weights[k];
+                    for (int k = 0; k < data.get(i).targets().length; k++) {
+                        sum -= now.get(i).get(k) * data.get(i).weights()[k];
                     }
                 }
             }
@@ -370,95 +373,6 @@ public final class TinkerServer implements AutoCloseable {
             r.putObject("metrics").put("loss:sum", sum);
             return r;
         });
-    }
-
-    /** A datum read: the input tokens, the targets, and for training the completion's start and advantage. */
-    private static final class Sequence {
-        int[] tokens;
-        int[] targets;
-        double[] logprobs;
-        double[] weights;
-        int start = -1;
-        double advantage;
-    }
-
-    private List<Sequence> sequences(JsonNode data, String field, boolean backward) {
-        if (!data.isArray() || data.isEmpty()) {
-            throw BadRequest.field(field, "expected a non-empty list of datums");
-        }
-        List<Sequence> out = new ArrayList<>();
-        for (int i = 0; i < data.size(); i++) {
-            String at = field + "[" + i + "]";
-            JsonNode d = data.get(i);
-            List<Integer> tokens = new ArrayList<>();
-            for (JsonNode chunk : d.path("model_input").path("chunks")) {
-                if (!chunk.path("type").asText("encoded_text").equals("encoded_text")) {
-                    throw BadRequest.field(at + ".model_input", "only encoded_text chunks");
-                }
-                chunk.path("tokens").forEach(t -> tokens.add(t.asInt()));
-            }
-            Sequence s = new Sequence();
-            s.tokens = tokens.stream().mapToInt(Integer::intValue).toArray();
-            JsonNode in = d.path("loss_fn_inputs");
-            s.targets =
-                    numbers(in.path("target_tokens"), at + ".loss_fn_inputs.target_tokens", s.tokens.length, true)
-                            .stream()
-                            .mapToInt(Double::intValue)
-                            .toArray();
-            if (s.tokens.length == 0) {
-                throw BadRequest.field(at + ".model_input", "no tokens");
-            }
-            for (int k = 0; k + 1 < s.tokens.length; k++) { // the engine reads the sequence as tokens[0] + targets
-                if (s.tokens[k + 1] != s.targets[k]) {
-                    throw BadRequest.field(
-                            at + ".loss_fn_inputs.target_tokens",
-                            "expected model_input shifted by one (target " + k + " = input " + (k + 1) + ")");
-                }
-            }
-            if (backward) {
-                String inputs = at + ".loss_fn_inputs";
-                s.logprobs = array(numbers(in.path("logprobs"), inputs + ".logprobs", s.tokens.length, true));
-                double[] adv = array(numbers(in.path("advantages"), inputs + ".advantages", s.tokens.length, true));
-                for (int k = 0; k < adv.length && s.start < 0; k++) {
-                    if (adv[k] != 0 || s.logprobs[k] != 0) {
-                        s.start = k;
-                    }
-                }
-                if (s.start >= 0) {
-                    s.advantage = adv[s.start];
-                    for (int k = s.start; k < adv.length; k++) {
-                        if (Math.abs(adv[k] - s.advantage) > 1e-9 * Math.max(1, Math.abs(s.advantage))) {
-                            throw BadRequest.field(
-                                    inputs + ".advantages",
-                                    "this server takes one advantage per sequence; position " + k + " differs");
-                        }
-                    }
-                }
-            } else {
-                s.weights = in.has("weights")
-                        ? array(numbers(in.path("weights"), at + ".loss_fn_inputs.weights", s.tokens.length, true))
-                        : new double[s.tokens.length];
-            }
-            out.add(s);
-        }
-        return out;
-    }
-
-    private static List<Double> numbers(JsonNode tensor, String field, int length, boolean required) {
-        JsonNode data = tensor.path("data");
-        if (!data.isArray() || (required && data.size() != length)) {
-            throw BadRequest.field(field, "expected {data: [...]} with " + length + " values, one per input position");
-        }
-        if (tensor.has("sparse_crow_indices")) {
-            throw BadRequest.field(field, "sparse tensors are not supported");
-        }
-        List<Double> out = new ArrayList<>(data.size());
-        data.forEach(x -> out.add(x.asDouble()));
-        return out;
-    }
-
-    private static double[] array(List<Double> xs) {
-        return xs.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
     private void optimStep(Context ctx) throws Exception {
