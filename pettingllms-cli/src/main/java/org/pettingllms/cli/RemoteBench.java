@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +20,7 @@ import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
@@ -135,10 +135,7 @@ final class RemoteBench {
                 c.close();
             }
             for (Path dir : states) {
-                try (var files = Files.walk(dir)) {
-                    files.sorted(Comparator.reverseOrder())
-                            .forEach(p -> p.toFile().delete());
-                }
+                AtomicFiles.deleteTree(dir);
             }
         }
         json.put("cores", Runtime.getRuntime().availableProcessors());

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.train.Trainer;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
@@ -64,7 +65,7 @@ final class SoakBench {
                         }
                     });
         } finally {
-            Dirs.deleteTree(runDir);
+            AtomicFiles.deleteTree(runDir);
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("benchmark", "soak");

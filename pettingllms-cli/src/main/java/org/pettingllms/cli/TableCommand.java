@@ -212,7 +212,7 @@ final class TableCommand implements Callable<Integer> {
     private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
         RunConfig cfg = s.config();
         Path dir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
-        Dirs.deleteTree(dir); // a table run starts its rows afresh
+        AtomicFiles.deleteTree(dir); // a table run starts its rows afresh
         new Trainer(
                         cfg,
                         s.task(),

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +18,7 @@ import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.util.AtomicFiles;
 
 /**
  * A {@link Learner} over the Tinker training API: one LoRA training client per policy (L2: one per role's adapter;
@@ -269,17 +269,7 @@ public final class TinkerLearner implements Learner, AutoCloseable {
                 .put("weight_version", version)
                 .put("optimizer_steps", steps)
                 .put("policy", policy.toString());
-        Path parent = dir.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
-        Files.writeString(tmp.resolve(STATE_FILE), state.toPrettyString());
-        Path old = parent.resolve(dir.getFileName() + ".old");
-        deleteTree(old);
-        if (Files.exists(dir)) {
-            Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-        deleteTree(old);
+        AtomicFiles.replaceFolder(dir, tmp -> Files.writeString(tmp.resolve(STATE_FILE), state.toPrettyString()));
     }
 
     /**
@@ -318,17 +308,6 @@ public final class TinkerLearner implements Learner, AutoCloseable {
 
     private static String shortId() {
         return UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (var walk = Files.walk(p)) {
-            for (Path q : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(q);
-            }
-        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Comparator;
 
 /**
  * Atomic file replacement: content goes to a temporary file beside the target, which is then renamed over it, so
@@ -27,6 +28,51 @@ public final class AtomicFiles {
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Writes a folder's content into the folder it is given. */
+    @FunctionalInterface
+    public interface FolderWriter {
+        void write(Path folder) throws IOException;
+    }
+
+    /**
+     * Replaces the folder {@code dir} with what {@code write} puts into a new folder beside it: the old folder is
+     * moved aside and the new one renamed into place, so a crash leaves the old folder or the new one (a
+     * checkpoint is never half written).
+     */
+    public static void replaceFolder(Path dir, FolderWriter write) throws IOException {
+        Path parent = dir.toAbsolutePath().getParent();
+        Files.createDirectories(parent);
+        Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        try {
+            write.write(tmp);
+        } catch (IOException | RuntimeException e) {
+            deleteTree(tmp);
+            throw e;
+        }
+        Path old = parent.resolve(dir.getFileName() + ".old");
+        deleteTree(old);
+        if (Files.exists(dir)) {
+            Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+        deleteTree(old);
+    }
+
+    /** Deletes {@code dir} and everything in it, deepest first; nothing when it does not exist. */
+    public static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     public static void writeString(Path target, String content) throws IOException {

@@ -6,9 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +17,7 @@ import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.NativeMemory;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.SafeTensors;
@@ -110,12 +108,10 @@ public final class TorchLearner implements Learner, AutoCloseable {
     @Override
     public void save(PolicyRef policy, Path dir) throws IOException {
         PolicyTrainer t = trainer(policy);
-        Path parent = dir.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp");
-        if (tmp.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
+        AtomicFiles.replaceFolder(dir, tmp -> write(policy, t, tmp));
+    }
+
+    private void write(PolicyRef policy, PolicyTrainer t, Path tmp) throws IOException {
         Lock r = registry.lock().readLock();
         r.lock();
         try {
@@ -137,13 +133,6 @@ public final class TorchLearner implements Learner, AutoCloseable {
         } finally {
             r.unlock();
         }
-        Path old = parent.resolve(dir.getFileName() + ".old");
-        deleteTree(old);
-        if (Files.exists(dir)) {
-            Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
-        }
-        Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-        deleteTree(old);
     }
 
     /** Restores what {@link #save} wrote: weights in place, optimizer moments, step and weight version. */
@@ -174,17 +163,6 @@ public final class TorchLearner implements Learner, AutoCloseable {
             registry.setVersion(policy, state.path("weight_version").asLong());
         } finally {
             lock.unlock();
-        }
-    }
-
-    static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (var walk = Files.walk(p)) {
-            for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(q);
-            }
         }
     }
 
