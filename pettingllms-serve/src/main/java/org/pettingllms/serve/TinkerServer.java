@@ -56,6 +56,8 @@ public final class TinkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
     /** How long a finished request's result stays for a client that polls again (a lost answer). */
     private static final long KEEP_MINUTES = 10;
+    /** The largest request body taken (Javalin's default is 1 MB). */
+    static final long MAX_REQUEST_BYTES = 64L << 20;
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,255}");
 
@@ -95,6 +97,8 @@ public final class TinkerServer implements AutoCloseable {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
+            // a forward_backward carries a mini-batch's datums: clients chunk them (the SDK at 5 MB), so allow more
+            config.http.maxRequestSize = MAX_REQUEST_BYTES;
             config.routes.get("/api/v1/healthz", ctx -> ok(ctx, json().put("status", "ok")));
             config.routes.post("/api/v1/client/config", ctx -> ok(ctx, json().put("pjwt_auth_enabled", false)));
             config.routes.get("/api/v1/get_server_capabilities", ctx -> {

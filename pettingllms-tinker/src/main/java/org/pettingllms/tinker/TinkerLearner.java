@@ -55,6 +55,8 @@ public final class TinkerLearner implements Learner, AutoCloseable {
 
     /** Datums a request carries at most (the SDK's chunk size is 1024). */
     private static final int CHUNK = 512;
+    /** A request's datums in JSON at most, about (the SDK's chunks stay under 5 MB). */
+    private static final int CHUNK_CHARS = 4_000_000;
 
     /**
      * @param baseModel the service's name for the base model
@@ -133,41 +135,61 @@ public final class TinkerLearner implements Learner, AutoCloseable {
             throw new IllegalArgumentException("learner.kind tinker: the service's ppo loss has no KL or entropy"
                     + " term; set train.klCoef and train.entropyCoef to 0");
         }
-        Client c = client(policy);
-        ArrayNode data = Datums.ppo(batch, loss);
-        List<FloatSeq> now = new ArrayList<>(batch.size());
-        for (int from = 0; from < batch.size(); from += CHUNK) {
-            int to = Math.min(batch.size(), from + CHUNK);
-            ObjectNode body = TinkerClient.JSON.createObjectNode();
-            ObjectNode in = body.putObject("forward_backward_input");
-            ArrayNode chunk = in.putArray("data");
-            for (int i = from; i < to; i++) {
-                chunk.add(data.get(i));
-            }
-            in.put("loss_fn", "ppo").set("loss_fn_config", Datums.ppoConfig(loss));
-            body.put("model_id", c.modelId).put("seq_id", client.nextSeq(c.modelId));
-            JsonNode r = client.run("forward_backward", body);
-            now.addAll(Datums.completionLogprobs(batch.subList(from, to), r, "forward_backward"));
-        }
+        List<FloatSeq> now = send(
+                client(policy),
+                "forward_backward",
+                "forward_backward_input",
+                Datums.ppo(batch, loss),
+                batch,
+                in -> in.put("loss_fn", "ppo").set("loss_fn_config", Datums.ppoConfig(loss)));
         return Datums.stats(batch, now, loss);
     }
 
     @Override
     public List<FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
-        Client c = client(policy);
-        ArrayNode data = Datums.forward(batch);
+        return send(
+                client(policy),
+                "forward",
+                "forward_input",
+                Datums.forward(batch),
+                batch,
+                in -> in.put("loss_fn", "cross_entropy"));
+    }
+
+    /**
+     * Sends {@code data} (one datum per example) in chunks of at most {@link #CHUNK} datums and about
+     * {@link #CHUNK_CHARS} of JSON, each its own request; the gradients of the chunks accumulate at the service.
+     * Returns the completions' logprobs the service's forward passes saw, in order.
+     */
+    private List<FloatSeq> send(
+            Client c,
+            String op,
+            String inputKey,
+            ArrayNode data,
+            List<TrainExample> batch,
+            java.util.function.Consumer<ObjectNode> lossFields) {
         List<FloatSeq> out = new ArrayList<>(batch.size());
-        for (int from = 0; from < batch.size(); from += CHUNK) {
-            int to = Math.min(batch.size(), from + CHUNK);
+        for (int from = 0; from < batch.size(); ) {
+            int to = from;
+            long chars = 0;
+            while (to < batch.size() && to - from < CHUNK) {
+                long size = data.get(to).toString().length();
+                if (to > from && chars + size > CHUNK_CHARS) {
+                    break;
+                }
+                chars += size;
+                to++;
+            }
             ObjectNode body = TinkerClient.JSON.createObjectNode();
-            ObjectNode in = body.putObject("forward_input");
+            ObjectNode in = body.putObject(inputKey);
             ArrayNode chunk = in.putArray("data");
             for (int i = from; i < to; i++) {
                 chunk.add(data.get(i));
             }
-            in.put("loss_fn", "cross_entropy");
+            lossFields.accept(in);
             body.put("model_id", c.modelId).put("seq_id", client.nextSeq(c.modelId));
-            out.addAll(Datums.completionLogprobs(batch.subList(from, to), client.run("forward", body), "forward"));
+            out.addAll(Datums.completionLogprobs(batch.subList(from, to), client.run(op, body), op));
+            from = to;
         }
         return out;
     }

@@ -33,13 +33,20 @@ class TinkerClientTest {
 
     /** A server whose answer to {@code /api/v1/<op>} is {@code script.apply(op)}. */
     TinkerClient start(Function<String, Answer> script, Duration deadline) throws IOException {
+        return start((op, body) -> script.apply(op), deadline);
+    }
+
+    /** A server whose answer to {@code /api/v1/<op>} with {@code body} is {@code script.apply(op, body)}. */
+    TinkerClient start(java.util.function.BiFunction<String, JsonNode, Answer> script, Duration deadline)
+            throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/api/v1/", (HttpExchange x) -> {
             String op = x.getRequestURI().getPath().substring("/api/v1/".length());
             String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(op + " key=" + x.getRequestHeaders().getFirst("X-API-Key"));
-            bodies.put(op, TinkerClient.JSON.readTree(body));
-            Answer a = script.apply(op);
+            JsonNode json = TinkerClient.JSON.readTree(body);
+            bodies.put(op, json);
+            Answer a = script.apply(op, json);
             byte[] out = a.body().getBytes(StandardCharsets.UTF_8);
             x.getResponseHeaders().add("Content-Type", "application/json");
             x.sendResponseHeaders(a.status(), out.length);
@@ -133,6 +140,71 @@ class TinkerClientTest {
         assertThat(bodies.get("create_session").path("type").asText()).isEqualTo("create_session");
         assertThat(List.of(c.nextSeq("a"), c.nextSeq("a"), c.nextSeq("b"))).containsExactly(1, 2, 1);
         assertThat(List.of(c.nextModelSeq(), c.nextModelSeq())).containsExactly(0, 1);
+        c.close();
+    }
+
+    @Test
+    void aLargeMiniBatchGoesInChunksWhoseLogprobsComeBackInOrder() throws Exception {
+        Map<String, JsonNode> requests = new ConcurrentHashMap<>();
+        List<Integer> chunkSizes = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger ids = new java.util.concurrent.atomic.AtomicInteger();
+        TinkerClient c = start(
+                (op, body) -> switch (op) {
+                    case "create_session" -> new Answer(200, "{\"session_id\": \"s\"}");
+                    case "create_model", "forward_backward" -> {
+                        String id = Integer.toString(ids.incrementAndGet());
+                        requests.put(id, body);
+                        if (op.equals("forward_backward")) {
+                            chunkSizes.add(body.toString().length());
+                        }
+                        yield new Answer(200, "{\"request_id\": \"" + id + "\"}");
+                    }
+                    case "retrieve_future" -> {
+                        JsonNode asked = requests.get(body.path("request_id").asText());
+                        if (!asked.has("forward_backward_input")) {
+                            yield new Answer(200, "{\"model_id\": \"m\", \"type\": \"create_model\"}");
+                        }
+                        // each datum's logprobs: its first target token's id at every position
+                        com.fasterxml.jackson.databind.node.ObjectNode r = TinkerClient.JSON.createObjectNode();
+                        var outs = r.putArray("loss_fn_outputs");
+                        for (JsonNode d : asked.path("forward_backward_input").path("data")) {
+                            var lp = outs.addObject().putObject("logprobs").putArray("data");
+                            JsonNode targets = d.path("loss_fn_inputs")
+                                    .path("target_tokens")
+                                    .path("data");
+                            targets.forEach(t -> lp.add(-targets.get(0).asDouble()));
+                        }
+                        r.putObject("metrics").put("loss:sum", 0.0);
+                        yield new Answer(200, r.toString());
+                    }
+                    default -> new Answer(404, "{}");
+                },
+                Duration.ofSeconds(30));
+        TinkerLearner learner = new TinkerLearner(c, new TinkerLearner.Settings("tiny", 8, 1));
+        List<org.pettingllms.core.backend.TrainExample> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 120; i++) {
+            int[] completion = new int[3000];
+            java.util.Arrays.fill(completion, 100 + i);
+            float[] old = new float[3000];
+            java.util.Arrays.fill(old, -(100 + i));
+            batch.add(new org.pettingllms.core.backend.TrainExample(
+                    org.pettingllms.core.data.IntSeq.of(1, 100 + i),
+                    org.pettingllms.core.data.IntSeq.of(completion),
+                    org.pettingllms.core.data.FloatSeq.of(old),
+                    i % 2 == 0 ? 1 : -1));
+        }
+        var stats = learner.forwardBackward(
+                new org.pettingllms.core.data.PolicyRef("m", "a"),
+                batch,
+                org.pettingllms.core.backend.LossConfig.DEFAULT);
+        assertThat(chunkSizes)
+                .as("about 4 MB a request")
+                .hasSizeGreaterThan(1)
+                .allSatisfy(n -> assertThat(n).isLessThan(4_200_000));
+        assertThat(stats.tokens()).isEqualTo(120 * 3000);
+        assertThat(stats.logprobShift())
+                .as("each example got its own chunk's logprobs back, in order: ratio 1 everywhere")
+                .isZero();
         c.close();
     }
 }
