@@ -50,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * passes only), advantages that vary within a sequence, a LoRA rank other than the engine's, sampling from
  * sampler weights that later optimizer steps have replaced (the engine samples the live adapter). A datum's
  * completion starts at its first position with a non-zero logprob or advantage (Tinker marks prompt positions by
- * zeros); a datum with none changes nothing.
+ * zeros); a datum with none changes nothing. A training request's {@code loss_fn_outputs} hold the logprobs of its
+ * completion positions (computed with the rows' shared prompt passes, as the embedded learner trains) and 0 on the
+ * masked prompt positions; a forward pass answers every position.
  */
 public final class TinkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
@@ -316,26 +318,19 @@ public final class TinkerServer implements AutoCloseable {
         }
         submit(ctx, id, body.path("seq_id").asInt(0), () -> {
             Learner learner = engine.learner();
-            // every position's logprob before the update: the answer's loss_fn_outputs
-            List<TrainExample> all = new ArrayList<>(data.size());
-            for (TinkerDatum s : data) {
-                all.add(new TrainExample(
-                        IntSeq.of(s.tokens()[0]),
-                        IntSeq.of(s.targets()),
-                        FloatSeq.of(new float[s.targets().length]),
-                        0));
-            }
-            List<FloatSeq> now = learner.logprobs(m.policy(), all);
+            List<FloatSeq> now;
             double sum = 0;
             if (backward) {
                 List<TrainExample> rows = new ArrayList<>();
+                List<Integer> rowOf = new ArrayList<>(); // each datum's row, -1 for one without a completion
                 long tokens = 0;
                 for (TinkerDatum s : data) {
                     tokens += s.start() < 0 ? 0 : s.targets().length - s.start();
                 }
                 for (TinkerDatum s : data) {
                     if (s.start() < 0) {
-                        continue; // all zeros: no completion, no gradient
+                        rowOf.add(-1); // all zeros: no completion, no gradient
+                        continue;
                     }
                     int[] prompt = new int[s.start() + 1];
                     System.arraycopy(s.tokens(), 0, prompt, 0, s.start() + 1);
@@ -346,9 +341,23 @@ public final class TinkerServer implements AutoCloseable {
                     for (int k = 0; k < c; k++) {
                         old[k] = (float) s.logprobs()[s.start() + k];
                     }
+                    rowOf.add(rows.size());
                     // the service sums token losses; the learner's token mean times the token count is that sum
                     rows.add(new TrainExample(
                             IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), s.advantage() * tokens));
+                }
+                // the completions' logprobs before the update (rows sharing a prompt share its pass); the prompt
+                // positions, masked by zeros, answer 0
+                List<FloatSeq> rowLogprobs = rows.isEmpty() ? List.of() : learner.logprobs(m.policy(), rows);
+                now = new ArrayList<>(data.size());
+                for (int i = 0; i < data.size(); i++) {
+                    TinkerDatum s = data.get(i);
+                    float[] lp = new float[s.targets().length];
+                    if (rowOf.get(i) >= 0) {
+                        float[] c = rowLogprobs.get(rowOf.get(i)).toArray();
+                        System.arraycopy(c, 0, lp, s.start(), c.length);
+                    }
+                    now.add(FloatSeq.of(lp));
                 }
                 if (!rows.isEmpty()) {
                     sum = learner.forwardBackward(
@@ -358,6 +367,16 @@ public final class TinkerServer implements AutoCloseable {
                             .loss();
                 }
             } else {
+                // every position's logprob: a forward pass answers them all
+                List<TrainExample> all = new ArrayList<>(data.size());
+                for (TinkerDatum s : data) {
+                    all.add(new TrainExample(
+                            IntSeq.of(s.tokens()[0]),
+                            IntSeq.of(s.targets()),
+                            FloatSeq.of(new float[s.targets().length]),
+                            0));
+                }
+                now = learner.logprobs(m.policy(), all);
                 for (int i = 0; i < data.size(); i++) {
                     for (int k = 0; k < data.get(i).targets().length; k++) {
                         sum -= now.get(i).get(k) * data.get(i).weights()[k];
