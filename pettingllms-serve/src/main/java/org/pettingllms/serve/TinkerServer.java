@@ -13,14 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.pettingllms.core.backend.Learner;
@@ -43,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * {@code save_weights} / {@code load_weights} (weights and optimizer state under the server's folder, so a restarted
  * server loads what an earlier one saved), {@code save_weights_for_sampler} and {@code asample}. Each training
  * client's requests run in arrival order; a request re-sent with the same {@code (model_id, seq_id)} gets the same
- * future. {@code retrieve_future} holds a poll up to 20 s, then answers {@code try_again}; a failed request answers
- * {@code {"error", "category"}}.
+ * future ({@link TinkerFutures}: {@code retrieve_future} holds a poll up to 20 s, then answers {@code try_again}; a
+ * failed request answers {@code {"error", "category"}}).
  *
  * <p>Limits, each refused by name: losses other than {@code ppo} for training ({@code cross_entropy} for forward
  * passes only), advantages that vary within a sequence, a LoRA rank other than the engine's, sampling from
@@ -56,8 +51,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TinkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
-    /** How long a finished request's result stays for a client that polls again (a lost answer). */
-    private static final long KEEP_MINUTES = 10;
     /** The largest request body taken (Javalin's default is 1 MB). */
     static final long MAX_REQUEST_BYTES = 64L << 20;
 
@@ -84,10 +77,8 @@ public final class TinkerServer implements AutoCloseable {
     private final Javalin app;
     private final Set<String> sessions = ConcurrentHashMap.newKeySet();
     private final Map<String, Model> models = new ConcurrentHashMap<>();
-    private final Map<String, CompletableFuture<ObjectNode>> futures = new ConcurrentHashMap<>();
-    private final Map<String, String> bySeq = new ConcurrentHashMap<>();
+    private final TinkerFutures futures = new TinkerFutures(20_000);
     private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
-    private final AtomicLong requests = new AtomicLong();
     private final ExecutorService sampling = Executors.newVirtualThreadPerTaskExecutor();
 
     /** @param model the engine's model name (its {@code policy.model}) */
@@ -245,27 +236,13 @@ public final class TinkerServer implements AutoCloseable {
      */
     private void submit(Context ctx, String modelId, int seq, Supplier<ObjectNode> op) throws Exception {
         String key = modelId == null || seq <= 0 ? null : modelId + "#" + seq;
-        String fresh = Long.toString(requests.incrementAndGet());
-        String id = key == null ? fresh : bySeq.computeIfAbsent(key, k -> fresh);
-        if (id.equals(fresh)) {
-            ExecutorService on = modelId == null ? sampling : model(modelId).queue();
-            CompletableFuture<ObjectNode> f = CompletableFuture.supplyAsync(op, on);
-            futures.put(id, f);
-            // kept for a client that polls again after a lost answer, then forgotten
-            f.whenComplete((r, e) -> CompletableFuture.delayedExecutor(KEEP_MINUTES, TimeUnit.MINUTES)
-                    .execute(() -> {
-                        futures.remove(id);
-                        if (key != null) {
-                            bySeq.remove(key);
-                        }
-                    }));
-        }
-        ok(ctx, json().put("request_id", id));
+        ExecutorService on = modelId == null ? sampling : model(modelId).queue();
+        ok(ctx, json().put("request_id", futures.submit(key, op, on)));
     }
 
     /** A request re-sent under a known {@code (model_id, seq_id)}: answered with its first future, unchecked. */
     private boolean resent(Context ctx, String modelId, int seq) throws Exception {
-        String id = seq > 0 ? bySeq.get(modelId + "#" + seq) : null;
+        String id = seq > 0 ? futures.known(modelId + "#" + seq) : null;
         if (id != null) {
             ok(ctx, json().put("request_id", id));
         }
@@ -273,24 +250,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void retrieve(Context ctx) throws Exception {
-        String id = InferenceServer.body(ctx).path("request_id").asText("");
-        CompletableFuture<ObjectNode> f = futures.get(id);
-        if (f == null) {
-            throw new BadRequest(404, "request_id", "unknown request_id '" + id + "'");
-        }
-        try {
-            ok(ctx, f.get(20, TimeUnit.SECONDS));
-        } catch (TimeoutException e) {
-            ok(ctx, json().put("type", "try_again").put("request_id", id).put("queue_state", "active"));
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            boolean user = cause instanceof IllegalArgumentException;
-            if (!user) {
-                LOG.warn("request {} failed", id, cause);
-            }
-            String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
-            ok(ctx, json().put("error", message).put("category", user ? "user" : "server"));
-        }
+        ok(ctx, futures.poll(InferenceServer.body(ctx).path("request_id").asText("")));
     }
 
     private void train(Context ctx, String inputKey, boolean backward) throws Exception {

@@ -1,0 +1,82 @@
+package org.pettingllms.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Futures as Tinker clients poll them: dedup by key, try_again, results kept for a re-poll, failures by kind. */
+class TinkerFuturesTest {
+    final ExecutorService pool = Executors.newCachedThreadPool();
+    final TinkerFutures futures = new TinkerFutures(200);
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    static ObjectNode result(int n) {
+        return InferenceServer.JSON.createObjectNode().put("n", n);
+    }
+
+    @Test
+    void aResentRequestGetsItsFirstFutureAndRunsOnce() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        String a = futures.submit("m#3", () -> result(runs.incrementAndGet()), pool);
+        String b = futures.submit("m#3", () -> result(runs.incrementAndGet()), pool);
+        assertThat(b).isEqualTo(a);
+        assertThat(futures.known("m#3")).isEqualTo(a);
+        assertThat(futures.poll(a).path("n").asInt()).isEqualTo(1);
+        assertThat(futures.poll(a).path("n").asInt())
+                .as("kept for a client that polls again")
+                .isEqualTo(1);
+        assertThat(runs).hasValue(1);
+        assertThat(futures.submit(null, () -> result(7), pool)).isNotEqualTo(a);
+    }
+
+    @Test
+    void aPollWaitsThenSaysTryAgainAndFailuresSayTheirKind() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        String slow = futures.submit(
+                null,
+                () -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return result(1);
+                },
+                pool);
+        assertThat(futures.poll(slow).path("type").asText()).isEqualTo("try_again");
+        release.countDown();
+        assertThat(futures.poll(slow).path("n").asInt()).isEqualTo(1);
+
+        String bad = futures.submit(
+                null,
+                () -> {
+                    throw new IllegalArgumentException("position 3 differs");
+                },
+                pool);
+        ObjectNode r = futures.poll(bad);
+        assertThat(r.path("error").asText()).isEqualTo("position 3 differs");
+        assertThat(r.path("category").asText()).isEqualTo("user");
+        String broken = futures.submit(
+                null,
+                () -> {
+                    throw new IllegalStateException();
+                },
+                pool);
+        assertThat(futures.poll(broken).path("category").asText()).isEqualTo("server");
+        assertThat(futures.poll(broken).path("error").asText()).isEqualTo("java.lang.IllegalStateException");
+        assertThatThrownBy(() -> futures.poll("nope"))
+                .isInstanceOf(BadRequest.class)
+                .hasMessageContaining("unknown request_id 'nope'");
+    }
+}
