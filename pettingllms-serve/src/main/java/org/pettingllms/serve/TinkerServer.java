@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.Handler;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,12 +104,13 @@ public final class TinkerServer implements AutoCloseable {
             config.routes.post("/api/v1/session_heartbeat", ctx -> ok(ctx, json().put("type", "session_heartbeat")));
             config.routes.post("/api/v1/create_model", this::createModel);
             config.routes.post("/api/v1/get_info", this::info);
-            config.routes.post("/api/v1/forward_backward", ctx -> train(ctx, "forward_backward_input", true));
-            config.routes.post("/api/v1/forward", ctx -> train(ctx, "forward_input", false));
-            config.routes.post("/api/v1/optim_step", this::optimStep);
-            config.routes.post("/api/v1/save_weights", this::saveWeights);
-            config.routes.post("/api/v1/load_weights", this::loadWeights);
-            config.routes.post("/api/v1/save_weights_for_sampler", this::saveForSampler);
+            config.routes.post(
+                    "/api/v1/forward_backward", client((ctx, q) -> train(ctx, q, "forward_backward_input", true)));
+            config.routes.post("/api/v1/forward", client((ctx, q) -> train(ctx, q, "forward_input", false)));
+            config.routes.post("/api/v1/optim_step", client(this::optimStep));
+            config.routes.post("/api/v1/save_weights", client(this::saveWeights));
+            config.routes.post("/api/v1/load_weights", client(this::loadWeights));
+            config.routes.post("/api/v1/save_weights_for_sampler", client(this::saveForSampler));
             config.routes.post("/api/v1/asample", this::sample);
             config.routes.post("/api/v1/retrieve_future", this::retrieve);
             config.routes.exception(BadRequest.class, (e, ctx) -> detail(ctx, e.status, e.getMessage()));
@@ -240,27 +242,44 @@ public final class TinkerServer implements AutoCloseable {
         ok(ctx, json().put("request_id", futures.submit(key, op, on)));
     }
 
-    /** A request re-sent under a known {@code (model_id, seq_id)}: answered with its first future, unchecked. */
-    private boolean resent(Context ctx, String modelId, int seq) throws Exception {
-        String id = seq > 0 ? futures.known(modelId + "#" + seq) : null;
-        if (id != null) {
-            ok(ctx, json().put("request_id", id));
-        }
-        return id != null;
+    /** A training client's request: its body, the client's id and model, and its {@code seq_id}. */
+    private record ClientRequest(JsonNode body, String id, Model model, int seq) {}
+
+    /** A handler of a training client's request. */
+    @FunctionalInterface
+    private interface ClientHandler {
+        void handle(Context ctx, ClientRequest q) throws Exception;
+    }
+
+    /**
+     * A training client's route: the client looked up, and a request re-sent under a known {@code (model_id,
+     * seq_id)} answered with its first future before any check, so a retry is never refused or run twice.
+     */
+    private Handler client(ClientHandler handler) {
+        return ctx -> {
+            JsonNode body = InferenceServer.body(ctx);
+            String id = body.path("model_id").asText("");
+            Model m = model(id);
+            int seq = body.path("seq_id").asInt(0);
+            String known = seq > 0 ? futures.known(id + "#" + seq) : null;
+            if (known != null) {
+                ok(ctx, json().put("request_id", known));
+            } else {
+                handler.handle(ctx, new ClientRequest(body, id, m, seq));
+            }
+        };
+    }
+
+    private void submit(Context ctx, ClientRequest q, Supplier<ObjectNode> op) throws Exception {
+        submit(ctx, q.id(), q.seq(), op);
     }
 
     private void retrieve(Context ctx) throws Exception {
         ok(ctx, futures.poll(InferenceServer.body(ctx).path("request_id").asText("")));
     }
 
-    private void train(Context ctx, String inputKey, boolean backward) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
-        String id = body.path("model_id").asText("");
-        Model m = model(id);
-        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
-            return;
-        }
-        JsonNode input = body.path(inputKey);
+    private void train(Context ctx, ClientRequest q, String inputKey, boolean backward) throws Exception {
+        JsonNode input = q.body().path(inputKey);
         String loss = input.path("loss_fn").asText("");
         if (backward && !loss.equals("ppo")) {
             throw BadRequest.field(inputKey + ".loss_fn", "this server trains with 'ppo' only, got '" + loss + "'");
@@ -276,7 +295,7 @@ public final class TinkerServer implements AutoCloseable {
             throw BadRequest.field(
                     inputKey + ".loss_fn_config", "need 0 < clip_low_threshold <= 1 <= clip_high_threshold");
         }
-        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+        submit(ctx, q, () -> {
             Learner learner = engine.learner();
             List<FloatSeq> now;
             double sum = 0;
@@ -308,7 +327,8 @@ public final class TinkerServer implements AutoCloseable {
                 }
                 // the completions' logprobs before the update (rows sharing a prompt share its pass); the prompt
                 // positions, masked by zeros, answer 0
-                List<FloatSeq> rowLogprobs = rows.isEmpty() ? List.of() : learner.logprobs(m.policy(), rows);
+                List<FloatSeq> rowLogprobs =
+                        rows.isEmpty() ? List.of() : learner.logprobs(q.model().policy(), rows);
                 now = new ArrayList<>(data.size());
                 for (int i = 0; i < data.size(); i++) {
                     TinkerDatum s = data.get(i);
@@ -321,7 +341,7 @@ public final class TinkerServer implements AutoCloseable {
                 }
                 if (!rows.isEmpty()) {
                     sum = learner.forwardBackward(
-                                    m.policy(),
+                                    q.model().policy(),
                                     rows,
                                     new LossConfig(1 - low, high - 1, LossConfig.Aggregation.TOKEN_MEAN, 0, 0))
                             .loss();
@@ -336,7 +356,7 @@ public final class TinkerServer implements AutoCloseable {
                             FloatSeq.of(new float[s.targets().length]),
                             0));
                 }
-                now = learner.logprobs(m.policy(), all);
+                now = learner.logprobs(q.model().policy(), all);
                 for (int i = 0; i < data.size(); i++) {
                     for (int k = 0; k < data.get(i).targets().length; k++) {
                         sum -= now.get(i).get(k) * data.get(i).weights()[k];
@@ -358,14 +378,8 @@ public final class TinkerServer implements AutoCloseable {
         });
     }
 
-    private void optimStep(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
-        String id = body.path("model_id").asText("");
-        Model m = model(id);
-        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
-            return;
-        }
-        JsonNode a = body.path("adam_params");
+    private void optimStep(Context ctx, ClientRequest q) throws Exception {
+        JsonNode a = q.body().path("adam_params");
         double clip = a.path("grad_clip_norm").asDouble(0);
         OptimParams params;
         try {
@@ -379,8 +393,8 @@ public final class TinkerServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw BadRequest.field("adam_params", e.getMessage());
         }
-        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
-            Learner.OptimStats o = engine.learner().optimStep(m.policy(), params);
+        submit(ctx, q, () -> {
+            Learner.OptimStats o = engine.learner().optimStep(q.model().policy(), params);
             ObjectNode r = json().put("type", "optim_step");
             r.putObject("metrics")
                     .put("grad_norm", o.gradNorm())
@@ -390,36 +404,24 @@ public final class TinkerServer implements AutoCloseable {
         });
     }
 
-    private void saveWeights(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
-        String id = body.path("model_id").asText("");
-        Model m = model(id);
-        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
-            return;
-        }
-        String name = name(body, "path");
-        Path dir = options.dir().resolve(id).resolve("weights").resolve(name);
+    private void saveWeights(Context ctx, ClientRequest q) throws Exception {
+        String name = name(q.body(), "path");
+        Path dir = options.dir().resolve(q.id()).resolve("weights").resolve(name);
         if (Files.exists(dir)) {
             throw new BadRequest(409, "path", "checkpoint '" + name + "' already exists");
         }
-        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+        submit(ctx, q, () -> {
             try {
-                engine.learner().save(m.policy(), dir);
+                engine.learner().save(q.model().policy(), dir);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            return json().put("path", "tinker://" + id + "/weights/" + name).put("type", "save_weights");
+            return json().put("path", "tinker://" + q.id() + "/weights/" + name).put("type", "save_weights");
         });
     }
 
-    private void loadWeights(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
-        String id = body.path("model_id").asText("");
-        Model m = model(id);
-        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
-            return;
-        }
-        String path = body.path("path").asText("");
+    private void loadWeights(Context ctx, ClientRequest q) throws Exception {
+        String path = q.body().path("path").asText("");
         String[] parts = path.startsWith("tinker://") ? path.substring(9).split("/") : new String[0];
         if (parts.length != 3
                 || !parts[1].equals("weights")
@@ -431,35 +433,29 @@ public final class TinkerServer implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new BadRequest(404, "path", "no checkpoint " + path + " under " + options.dir());
         }
-        if (!body.path("optimizer").asBoolean(true)) {
+        if (!q.body().path("optimizer").asBoolean(true)) {
             throw BadRequest.field("optimizer", "this server loads weights with their optimizer state only");
         }
-        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
+        submit(ctx, q, () -> {
             try {
-                engine.learner().load(m.policy(), dir);
+                engine.learner().load(q.model().policy(), dir);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-            return json().put("path", path).put("model_id", id).put("type", "load_weights");
+            return json().put("path", path).put("model_id", q.id()).put("type", "load_weights");
         });
     }
 
-    private void saveForSampler(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
-        String id = body.path("model_id").asText("");
-        Model m = model(id);
-        if (resent(ctx, id, body.path("seq_id").asInt(0))) {
-            return;
-        }
-        if (!body.hasNonNull("path")) {
+    private void saveForSampler(Context ctx, ClientRequest q) throws Exception {
+        if (!q.body().hasNonNull("path")) {
             throw BadRequest.field("path", "required: this server keeps named sampler weights only");
         }
-        String name = name(body, "path");
-        submit(ctx, id, body.path("seq_id").asInt(0), () -> {
-            long version = engine.learner().publish(m.policy());
-            String path = "tinker://" + id + "/sampler_weights/" + name;
-            samplers.values().removeIf(w -> w.policy().equals(m.policy())); // the engine holds the latest only
-            samplers.put(path, new SamplerWeights(m.policy(), version));
+        String name = name(q.body(), "path");
+        submit(ctx, q, () -> {
+            long version = engine.learner().publish(q.model().policy());
+            String path = "tinker://" + q.id() + "/sampler_weights/" + name;
+            samplers.values().removeIf(w -> w.policy().equals(q.model().policy())); // the engine holds the latest only
+            samplers.put(path, new SamplerWeights(q.model().policy(), version));
             return json().put("path", path).put("type", "save_weights_for_sampler");
         });
     }
