@@ -182,14 +182,7 @@ final class BenchCommand implements Callable<Integer> {
         long envSteps = 0;
         double seconds = 0;
         for (int round = 0; round < warmup + rounds; round++) {
-            RolloutConfig cfg = new RolloutConfig(
-                    RolloutConfig.Mode.TREE,
-                    k,
-                    true,
-                    PromptStyle.COMPACT,
-                    new SamplingParams(1, 0, 1, 64, List.of(), round),
-                    RewardMix.PAPER,
-                    problems);
+            RolloutConfig cfg = treeRound(k, problems, round);
             var list = new SeededProblems(t.id(), 0).problems(Split.TRAIN, (long) round * problems, problems);
             long start = System.nanoTime();
             RolloutResult r = engine.run(t, list, policies, cfg);
@@ -221,6 +214,18 @@ final class BenchCommand implements Callable<Integer> {
         json.put("java", Runtime.version().toString());
         print(json);
         return 0;
+    }
+
+    /** A measured round's rollouts: tree sampling with K candidates, temperature 1, seeded by the round. */
+    static RolloutConfig treeRound(int k, int problems, int round) {
+        return new RolloutConfig(
+                RolloutConfig.Mode.TREE,
+                k,
+                true,
+                PromptStyle.COMPACT,
+                new SamplingParams(1, 0, 1, 64, List.of(), round),
+                RewardMix.PAPER,
+                problems);
     }
 
     private void print(Map<String, Object> json) throws Exception {

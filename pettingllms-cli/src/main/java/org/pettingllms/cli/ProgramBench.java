@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
@@ -61,14 +60,7 @@ final class ProgramBench {
         long programCompletions = 0;
         List<Map<String, Double>> metrics = new ArrayList<>();
         for (int round = 0; round < warmup + rounds; round++) {
-            RolloutConfig cfg = new RolloutConfig(
-                    RolloutConfig.Mode.TREE,
-                    k,
-                    true,
-                    PromptStyle.COMPACT,
-                    new SamplingParams(1, 0, 1, 64, List.of(), round),
-                    RewardMix.PAPER,
-                    problems);
+            RolloutConfig cfg = BenchCommand.treeRound(k, problems, round);
             List<Problem> list =
                     new SeededProblems(task.id(), 0).problems(Split.TRAIN, (long) round * problems, problems);
             sampled.set(0);
