@@ -85,6 +85,13 @@ final class SftCommand implements Callable<Integer> {
                     + " agent is a weak player of its own prompt")
     double alone;
 
+    @Option(
+            names = "--withhold-correct",
+            description =
+                    "demonstrate only the flawed programs of a program-writing tool's catalog (each wrong in one"
+                            + " place, in equal shares): the correct solver never appears, so reinforcement learning must find it")
+    boolean withholdCorrect;
+
     @Option(names = "--eval", defaultValue = "100", description = "validation problems for the greedy evaluation")
     int evalProblems;
 
@@ -128,7 +135,7 @@ final class SftCommand implements Callable<Integer> {
             o.flush();
             ProgressBar bar = new ProgressBar("sft");
             var settings = new SupervisedTraining.Settings(
-                    steps, batch, lr, new Demonstrations.Settings(noise, adopt), roles, keep, alone);
+                    steps, batch, lr, new Demonstrations.Settings(noise, adopt, withholdCorrect), roles, keep, alone);
             SupervisedTraining.run(
                     task,
                     single,

@@ -25,7 +25,11 @@ import picocli.CommandLine.Spec;
  * {@code table}: the shape of the paper's Tables 1-3 at our scale. For each task and seed: the single agent and the
  * two-role team (tool + plan, tool + reasoner, coder + tester) without training, the single agent after GRPO
  * (parallel sampling), the team after AT-GRPO with one shared model (L1) and with one LoRA adapter per role (L2),
- * and the L2 team with its two adapters swapped between the roles. Every trained row gets the same step budget;
+ * and the L2 team with its two adapters swapped between the roles, and with one role's adapter swapped at a time (that
+ * role plays on the other's adapter, the other keeps its own), which shows whose specialisation a collapse comes from.
+ * For a task that counts its tool's programs against a catalog (the planning games), a last row gives the share of
+ * the trained L2 tool's greedy programs that are none of the catalog's flawed programs. Every trained row gets the
+ * same step budget;
  * success is greedy, on the test split (each seed draws its own problems; every row of a seed plays the same ones).
  * Writes a markdown table (mean and range over the seeds).
  */
@@ -41,7 +45,12 @@ final class TableCommand implements Callable<Integer> {
             "team (no training)",
             "team + AT-GRPO, shared model (L1)",
             "team + AT-GRPO, adapter per role (L2)",
-            "L2 with the roles' adapters swapped");
+            "L2 with the roles' adapters swapped",
+            "L2, first role on the second's adapter",
+            "L2, second role on the first's adapter");
+
+    /** The extra row: share of the trained L2 tool's greedy programs that no flawed catalog program equals. */
+    static final String NEW_PROGRAMS = "L2 tool's greedy programs outside the flawed catalog";
 
     @Option(
             names = "--games",
@@ -89,6 +98,7 @@ final class TableCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>(); // method -> game -> per seed
         METHODS.forEach(m -> results.put(m, new LinkedHashMap<>()));
+        results.put(NEW_PROGRAMS, new LinkedHashMap<>());
         long start = System.nanoTime();
         Path cellsFile = out.resolveSibling(out.getFileName() + ".cells.jsonl");
         TableCells cells = TableCells.open(cellsFile, settings(), resume);
@@ -102,15 +112,25 @@ final class TableCommand implements Callable<Integer> {
                 add(results, 1, game, measured(cells, game, seed, 1, () -> evaluate(game, "L0", seed, true)));
                 add(results, 2, game, measured(cells, game, seed, 2, () -> evaluate(game, "L1", seed, false)));
                 add(results, 3, game, measured(cells, game, seed, 3, () -> evaluate(game, "L1", seed, true)));
-                // one L2 run gives two cells: trained, and its adapters swapped
-                if (cells.get(game, seed, METHODS.get(4)).isEmpty()
-                        || cells.get(game, seed, METHODS.get(5)).isEmpty()) {
+                // one L2 run gives the last four rows' cells (and the share of new programs where the task counts them)
+                if (METHODS.subList(4, METHODS.size()).stream()
+                        .anyMatch(m -> cells.get(game, seed, m).isEmpty())) {
                     TrainedAndSwapped l2 = trainL2AndSwap(game, seed);
                     cells.put(game, seed, METHODS.get(4), l2.trained());
                     cells.put(game, seed, METHODS.get(5), l2.swapped());
+                    cells.put(game, seed, METHODS.get(6), l2.firstSwapped());
+                    cells.put(game, seed, METHODS.get(7), l2.secondSwapped());
+                    if (l2.newPrograms() >= 0) {
+                        cells.put(game, seed, NEW_PROGRAMS, l2.newPrograms());
+                    }
                 }
-                add(results, 4, game, cells.get(game, seed, METHODS.get(4)).getAsDouble());
-                add(results, 5, game, cells.get(game, seed, METHODS.get(5)).getAsDouble());
+                for (int m = 4; m < METHODS.size(); m++) {
+                    add(results, m, game, cells.get(game, seed, METHODS.get(m)).getAsDouble());
+                }
+                cells.get(game, seed, NEW_PROGRAMS)
+                        .ifPresent(v -> results.get(NEW_PROGRAMS)
+                                .computeIfAbsent(game, g -> new ArrayList<>())
+                                .add(v));
                 o.printf("%s seed %d done | %.0f s so far%n", game, seed, (System.nanoTime() - start) / 1e9);
                 o.flush();
             }
@@ -188,14 +208,21 @@ final class TableCommand implements Callable<Integer> {
         }
     }
 
-    /** Trains L2, then evaluates it as trained and with the two roles' adapters exchanged. */
-    private record TrainedAndSwapped(double trained, double swapped) {}
+    /**
+     * Trains L2, then evaluates it as trained, with the two roles' adapters exchanged, and with one role at a time on
+     * the other's adapter; {@code newPrograms} is the share of the trained tool's greedy programs outside the flawed
+     * catalog, -1 where the task does not count them.
+     */
+    private record TrainedAndSwapped(
+            double trained, double swapped, double firstSwapped, double secondSwapped, double newPrograms) {}
 
     private TrainedAndSwapped trainL2AndSwap(String game, long seed) throws Exception {
         RunSetup s = setup(game, "L2", seed, "L2-trained");
         try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
             train(s, engine);
+            s.task().drainMetrics(); // what training counted
             double trained = success(s, engine, s.policies());
+            double newPrograms = newProgramShare(s.task().drainMetrics());
             List<String> roles = s.task().roles();
             if (roles.size() != 2) {
                 throw new IllegalArgumentException(game + ": the table swaps the adapters of a two-role team, but"
@@ -203,10 +230,26 @@ final class TableCommand implements Callable<Integer> {
             }
             String a = roles.get(0);
             String b = roles.get(1);
-            PolicyMap swapped = new PolicyMap(
-                    Map.of(a, s.policies().policyOf(b), b, s.policies().policyOf(a)), Set.of());
-            return new TrainedAndSwapped(trained, success(s, engine, swapped));
+            var pa = s.policies().policyOf(a);
+            var pb = s.policies().policyOf(b);
+            return new TrainedAndSwapped(
+                    trained,
+                    success(s, engine, new PolicyMap(Map.of(a, pb, b, pa), Set.of())),
+                    success(s, engine, new PolicyMap(Map.of(a, pb, b, pb), Set.of())),
+                    success(s, engine, new PolicyMap(Map.of(a, pa, b, pa), Set.of())),
+                    newPrograms);
         }
+    }
+
+    /**
+     * The share of the tool's programs that are none of the catalog's flawed programs, from the counters a planning
+     * task reports ({@code tool/programs_catalog_*}, {@code tool/programs_other}); -1 when there are none.
+     */
+    static double newProgramShare(Map<String, Double> metrics) {
+        double flawed = metrics.getOrDefault("tool/programs_catalog_flawed", 0.0);
+        double other = metrics.getOrDefault("tool/programs_catalog_correct", 0.0)
+                + metrics.getOrDefault("tool/programs_other", 0.0);
+        return flawed + other == 0 ? -1 : other / (flawed + other);
     }
 
     private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
@@ -242,6 +285,15 @@ final class TableCommand implements Callable<Integer> {
             }
             sb.append('\n');
         }
+        if (!results.get(NEW_PROGRAMS).isEmpty()) {
+            sb.append("| ").append(NEW_PROGRAMS).append(" |");
+            for (String g : games) {
+                sb.append(' ')
+                        .append(share(results.get(NEW_PROGRAMS).getOrDefault(g, List.of())))
+                        .append(" |");
+            }
+            sb.append('\n');
+        }
         sb.append("\nGreedy success (%) on the test split, problems ")
                 .append(firstProblem)
                 .append('-')
@@ -255,8 +307,26 @@ final class TableCommand implements Callable<Integer> {
                 .append(steps != null ? steps + " steps" : "each game's L2 config's steps")
                 .append(" x ")
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
-                .append(".\n");
-        return sb.toString();
+                .append(". One-role rows: that role plays on the other role's trained adapter, the other keeps its own")
+                .append(" (first role: the tool, or the coder; second: the planner, reasoner or tester).");
+        if (!results.get(NEW_PROGRAMS).isEmpty()) {
+            sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
+                    .append(" share that is none of the flawed programs of the game's catalog (for a base model warmed")
+                    .append(" up with the correct program withheld: programs no demonstration contained); mean")
+                    .append(" (min-max) over seeds.");
+        }
+        return sb.append('\n').toString();
+    }
+
+    /** A share's cell: mean (min-max) over seeds, no interval (the programs of one board's turns are not independent). */
+    static String share(List<Double> v) {
+        if (v.isEmpty()) {
+            return "-";
+        }
+        double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
+        double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        return String.format("%.1f (%.1f-%.1f)", 100 * mean, 100 * min, 100 * max);
     }
 
     String cell(List<Double> v) {

@@ -3,7 +3,9 @@ package org.pettingllms.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The table's rows: held-out test problems, one budget per game, and cells with their interval. */
@@ -16,6 +18,36 @@ class TableCommandTest {
         assertThat(TableCommand.cell(List.of(0.1), 200)).isEqualTo("10.0 +/- 4.2");
         assertThat(TableCommand.cell(List.of(1.0, 1.0), 200)).isEqualTo("100.0 (100.0-100.0) +/- 0.0");
         assertThat(TableCommand.cell(List.of(), 200)).isEqualTo("-");
+    }
+
+    @Test
+    void newProgramsAreTheToolProgramsNoFlawedCatalogProgramEquals() {
+        assertThat(TableCommand.newProgramShare(Map.of(
+                        "tool/programs_catalog_flawed", 30.0,
+                        "tool/programs_catalog_correct", 60.0,
+                        "tool/programs_other", 10.0)))
+                .isEqualTo(0.7);
+        assertThat(TableCommand.newProgramShare(Map.of("tool/programs", 5.0)))
+                .as("a task that does not count them")
+                .isEqualTo(-1);
+        assertThat(TableCommand.share(List.of(0.5, 0.75))).isEqualTo("62.5 (50.0-75.0)");
+        assertThat(TableCommand.share(List.of())).isEqualTo("-");
+    }
+
+    @Test
+    void theMarkdownHasTheOneRoleRowsAndTheNewProgramsRowOnlyWhereCounted() {
+        TableCommand table = new TableCommand();
+        table.games = List.of("plan-path", "code");
+        table.seeds = List.of(1L);
+        table.evalProblems = 200;
+        Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>();
+        TableCommand.METHODS.forEach(m -> results.put(m, new LinkedHashMap<>(Map.of("plan-path", List.of(0.5)))));
+        results.put(TableCommand.NEW_PROGRAMS, new LinkedHashMap<>());
+        assertThat(table.markdown(results))
+                .contains("| L2, first role on the second's adapter | 50.0 +/- 6.9 | - |")
+                .doesNotContain(TableCommand.NEW_PROGRAMS);
+        results.get(TableCommand.NEW_PROGRAMS).put("plan-path", List.of(0.25));
+        assertThat(table.markdown(results)).contains("| " + TableCommand.NEW_PROGRAMS + " | 25.0 (25.0-25.0) | - |");
     }
 
     @Test

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,7 @@ import org.pettingllms.envs.planning.ToolProgram;
 import org.pettingllms.envs.planning.ToolRunner;
 import org.pettingllms.envs.planpath.PathBoard;
 import org.pettingllms.envs.planpath.PlanPathGame;
+import org.pettingllms.envs.sandbox.CodeBlocks;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
 
@@ -122,6 +125,45 @@ class ProgramToolTest {
         assertThat(m.get("tool/sandbox_s")).isPositive();
         assertThat(m).containsKey("tool/sandbox_wait_s");
         assertThat(task.drainMetrics().get("tool/programs")).as("drained").isZero();
+    }
+
+    @Test
+    void theToolsProgramsAreCountedAgainstTheCatalog() {
+        PlanningState<PathBoard> s = start(6);
+        task.drainMetrics();
+        task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs")));
+        task.step(s, PlanningTask.TOOL, Completion.ofText(CodeBlocks.fence(program("bfs-cut-short"))));
+        task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs-swapped-ud") + "\n"));
+        // the correct search with one harmless edit is still a program no catalog entry is
+        task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs").replace("q=deque([a])", "q=deque([a]) ")));
+        var m = task.drainMetrics();
+        assertThat(m)
+                .containsEntry(PlanningTask.PROGRAMS_CORRECT, 1.0)
+                .containsEntry(PlanningTask.PROGRAMS_FLAWED, 2.0)
+                .containsEntry(PlanningTask.PROGRAMS_OTHER, 1.0);
+        assertThat(task.drainMetrics()).as("drained").containsEntry(PlanningTask.PROGRAMS_FLAWED, 0.0);
+    }
+
+    @Test
+    void withheldCorrectProgramIsNeverDemonstratedAndTheFlawedOnesComeInEqualShares() {
+        SplittableRandom rng = new SplittableRandom(5);
+        Map<String, Integer> shown = new TreeMap<>();
+        for (long seed = 0; seed < 300; seed++) {
+            var demos = SolverDemonstrations.of(
+                    task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, 0.5, true, rng);
+            String tool = demos.get(0).answer();
+            String name = CATALOG.stream()
+                    .filter(c -> c.source().equals(tool))
+                    .findFirst()
+                    .orElseThrow()
+                    .name();
+            shown.merge(name, 1, Integer::sum);
+        }
+        assertThat(shown)
+                .doesNotContainKey("bfs")
+                .containsOnlyKeys("bfs-swapped-ud", "bfs-through-walls", "bfs-cut-short");
+        // 300 draws of 1/3: 100 each, sd about 8
+        shown.values().forEach(n -> assertThat(n).isBetween(70, 130));
     }
 
     @Test

@@ -21,12 +21,18 @@ public interface Demonstrations {
     /**
      * @param noise fraction of deliberately imperfect answers
      * @param adopt how often a later role's answer copies an earlier role's (a planner adopting the tool's output)
+     * @param withholdCorrect demonstrate no correct solver where the task has a catalog of solver programs (only its
+     *     flawed ones, each wrong in one place), so that a correct program can only be found by reinforcement learning
      */
-    record Settings(double noise, double adopt) {
+    record Settings(double noise, double adopt, boolean withholdCorrect) {
         public Settings {
             if (noise < 0 || noise > 1 || adopt < 0 || adopt > 1) {
                 throw new IllegalArgumentException("noise and adopt must be in [0, 1], got " + noise + ", " + adopt);
             }
+        }
+
+        public Settings(double noise, double adopt) {
+            this(noise, adopt, false);
         }
     }
 

@@ -1,9 +1,11 @@
 package org.pettingllms.envs.planning;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.LongAdder;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -48,6 +50,10 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     private final int maxTurns;
     private final ToolMode toolMode;
     private final ToolRunner runner;
+    // what the tool's programs were, against the game's catalog: counted since the last drainMetrics
+    private final LongAdder flawedCatalog = new LongAdder();
+    private final LongAdder correctCatalog = new LongAdder();
+    private final LongAdder otherPrograms = new LongAdder();
 
     public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns) {
         this(game, roles, maxTurns, ToolMode.ANSWER, null);
@@ -76,9 +82,38 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         return toolMode;
     }
 
+    /**
+     * The sandbox's counters ({@link ToolRunner#drainMetrics}) and, since the last call, how many of the tool's
+     * programs were exactly one of the catalog's flawed programs ({@code tool/programs_catalog_flawed}), exactly its
+     * correct one ({@code tool/programs_catalog_correct}), or neither ({@code tool/programs_other}). A model warmed up
+     * with the correct program withheld ({@code sft --withhold-correct}) was shown only the flawed ones: its other two
+     * counts are programs no demonstration contained.
+     */
     @Override
     public Map<String, Double> drainMetrics() {
-        return runner == null ? Map.of() : runner.drainMetrics();
+        if (runner == null) {
+            return Map.of();
+        }
+        Map<String, Double> m = new LinkedHashMap<>(runner.drainMetrics());
+        m.put(PROGRAMS_FLAWED, (double) flawedCatalog.sumThenReset());
+        m.put(PROGRAMS_CORRECT, (double) correctCatalog.sumThenReset());
+        m.put(PROGRAMS_OTHER, (double) otherPrograms.sumThenReset());
+        return m;
+    }
+
+    public static final String PROGRAMS_FLAWED = "tool/programs_catalog_flawed";
+    public static final String PROGRAMS_CORRECT = "tool/programs_catalog_correct";
+    public static final String PROGRAMS_OTHER = "tool/programs_other";
+
+    private void countProgram(String program) {
+        String p = program.strip();
+        for (ToolProgram<B> c : game.toolPrograms()) {
+            if (c.source().strip().equals(p)) {
+                (c.correct() ? correctCatalog : flawedCatalog).increment();
+                return;
+            }
+        }
+        otherPrograms.increment();
     }
 
     public Game<B, A> game() {
@@ -125,6 +160,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         boolean tool = role.equals(TOOL);
         if (tool && toolMode == ToolMode.PROGRAM) {
             String program = CodeBlocks.lastPython(completion.text()).orElse(completion.text());
+            countProgram(program);
             return toolOutput(state, runner.run(program, game.render(state.board())));
         }
         Optional<A> action = game.parse(completion.text());
@@ -217,6 +253,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     /** Solver demonstrations ({@link SolverDemonstrations}): catalog programs for a program-writing tool. */
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
-        return SolverDemonstrations.of(this, problem, style, settings.noise(), settings.adopt(), rng);
+        return SolverDemonstrations.of(
+                this, problem, style, settings.noise(), settings.adopt(), settings.withholdCorrect(), rng);
     }
 }

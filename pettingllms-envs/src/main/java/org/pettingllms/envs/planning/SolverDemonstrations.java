@@ -28,16 +28,21 @@ public final class SolverDemonstrations {
 
     public static <B, A> List<Demo> of(
             PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise, SplittableRandom rng) {
-        return of(task, problem, style, noise, ADOPT, rng);
+        return of(task, problem, style, noise, ADOPT, false, rng);
     }
 
-    /** As above, the planner adopting the printed answer with probability {@code adopt}. */
+    /**
+     * As above, the planner adopting the printed answer with probability {@code adopt}; with {@code withholdCorrect}
+     * the tool's program is one of the catalog's flawed programs in equal shares (each is wrong in a different place,
+     * so every place is right in most of them, and the correct program is a combination no demonstration shows).
+     */
     public static <B, A> List<Demo> of(
             PlanningTask<B, A> task,
             Problem problem,
             PromptStyle style,
             double noise,
             double adopt,
+            boolean withholdCorrect,
             SplittableRandom rng) {
         Game<B, A> game = task.game();
         boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
@@ -46,7 +51,8 @@ public final class SolverDemonstrations {
         for (String role : task.roles()) {
             Prompt prompt = task.prompt(state, role, 0, style);
             if (programs && role.equals(PlanningTask.TOOL)) {
-                ToolProgram<B> p = pick(game.toolPrograms(), rng);
+                ToolProgram<B> p =
+                        withholdCorrect ? pickFlawed(game.toolPrograms(), rng) : pick(game.toolPrograms(), rng);
                 out.add(new Demo(role, prompt, p.answer(style)));
                 state = task.toolOutput(
                                 state, ToolRunner.Result.printed(p.output().apply(state.board())))
@@ -74,6 +80,12 @@ public final class SolverDemonstrations {
             }
         }
         return catalog.get(catalog.size() - 1);
+    }
+
+    /** A flawed catalog program, each with the same chance. */
+    static <B> ToolProgram<B> pickFlawed(List<ToolProgram<B>> catalog, SplittableRandom rng) {
+        List<ToolProgram<B>> flawed = catalog.stream().filter(p -> !p.correct()).toList();
+        return flawed.get(rng.nextInt(flawed.size()));
     }
 
     private static <B, A> A answer(Game<B, A> game, B board, double noise, SplittableRandom rng) {
