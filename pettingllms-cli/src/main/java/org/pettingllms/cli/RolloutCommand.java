@@ -146,5 +146,17 @@ final class RolloutCommand implements Callable<Integer> {
                 stats.samples(),
                 100.0 * informative / Math.max(1, scored.size()),
                 result.wallSeconds());
+        // what the task counted over every candidate (e.g. the tool's programs against its catalog); timings (keys
+        // ending in _s) are left out so that the same run prints the same numbers
+        StringBuilder line = new StringBuilder("task counts:");
+        task.drainMetrics().forEach((k, v) -> {
+            if (!k.endsWith("_s")) {
+                line.append(' ').append(k).append('=');
+                line.append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.format("%.3f", v));
+            }
+        });
+        if (line.indexOf("=") > 0) {
+            out.println(line);
+        }
     }
 }

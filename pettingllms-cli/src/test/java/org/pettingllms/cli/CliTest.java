@@ -149,7 +149,10 @@ class CliTest {
                 .contains("tool: ")
                 .containsPattern("(?m)^tool +-?\\d+\\.\\d{3}")
                 .containsPattern("(?m)^plan +-?\\d+\\.\\d{3}")
-                .containsPattern("success \\d+\\.\\d% \\| mean turns");
+                .containsPattern("success \\d+\\.\\d% \\| mean turns")
+                .as("the scripted tool writes catalog programs, each candidate counted")
+                .containsPattern("task counts: .*tool/programs_catalog_flawed=\\d+ tool/programs_catalog_correct=\\d+"
+                        + " tool/programs_other=0(\\n|$)");
     }
 
     @Test
