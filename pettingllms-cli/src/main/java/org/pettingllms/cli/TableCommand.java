@@ -323,10 +323,8 @@ final class TableCommand implements Callable<Integer> {
         if (v.isEmpty()) {
             return "-";
         }
-        double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        return String.format("%.1f (%.1f-%.1f)", 100 * mean, 100 * min, 100 * max);
+        var s = v.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        return String.format("%.1f (%.1f-%.1f)", 100 * s.getAverage(), 100 * s.getMin(), 100 * s.getMax());
     }
 
     String cell(List<Double> v) {
@@ -342,12 +340,12 @@ final class TableCommand implements Callable<Integer> {
         if (v.isEmpty()) {
             return "-";
         }
-        double mean = v.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        double min = v.stream().mapToDouble(Double::doubleValue).min().orElse(0);
-        double max = v.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        var s = v.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        double mean = s.getAverage();
         double half = 1.96 * Math.sqrt(mean * (1 - mean) / problems);
         return v.size() == 1
                 ? String.format("%.1f +/- %.1f", 100 * mean, 100 * half)
-                : String.format("%.1f (%.1f-%.1f) +/- %.1f", 100 * mean, 100 * min, 100 * max, 100 * half);
+                : String.format(
+                        "%.1f (%.1f-%.1f) +/- %.1f", 100 * mean, 100 * s.getMin(), 100 * s.getMax(), 100 * half);
     }
 }

@@ -3,6 +3,7 @@ package org.pettingllms.langchain4j;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -42,9 +43,13 @@ final class ProgramRun {
      * overlap gets an order that a replay need not repeat, which is reported as a divergence.
      */
     Answered call(String role, PolicyRef policy, Prompt prompt, SamplingParams params) {
+        return locked(() -> callLocked(role, policy, prompt, params));
+    }
+
+    private <T> T locked(Supplier<T> work) {
         lock.lock();
         try {
-            return callLocked(role, policy, prompt, params);
+            return work.get();
         } finally {
             lock.unlock();
         }
@@ -74,31 +79,16 @@ final class ProgramRun {
     }
 
     List<ProgramCall> calls() {
-        lock.lock();
-        try {
-            return List.copyOf(calls);
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> List.copyOf(calls));
     }
 
     /** The call limit the run ran into, even if the program caught it; null if none. */
     IllegalStateException failure() {
-        lock.lock();
-        try {
-            return failure;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> failure);
     }
 
     /** The divergence a replay ran into, even if the program caught it; null if none. */
     ReplayDivergence divergence() {
-        lock.lock();
-        try {
-            return divergence;
-        } finally {
-            lock.unlock();
-        }
+        return locked(() -> divergence);
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -39,6 +40,11 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     /** The tool's reward when its program fails, times out or prints nothing (the paper's penalty). */
     public static final double PROGRAM_FAILURE = -2.0;
 
+    // the drainMetrics counts of the tool's programs: a flawed catalog program, the correct one, neither
+    public static final String PROGRAMS_FLAWED = "tool/programs_catalog_flawed";
+    public static final String PROGRAMS_CORRECT = "tool/programs_catalog_correct";
+    public static final String PROGRAMS_OTHER = "tool/programs_other";
+
     /** How the tool role answers. */
     public enum ToolMode {
         ANSWER,
@@ -50,6 +56,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     private final int maxTurns;
     private final ToolMode toolMode;
     private final ToolRunner runner;
+    // each catalog program's stripped source -> whether it is the correct one, built once: every tool step looks it up
+    private final Map<String, Boolean> catalog;
     // what the tool's programs were, against the game's catalog: counted since the last drainMetrics
     private final LongAdder flawedCatalog = new LongAdder();
     private final LongAdder correctCatalog = new LongAdder();
@@ -76,6 +84,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         this.maxTurns = maxTurns;
         this.toolMode = toolMode;
         this.runner = runner;
+        this.catalog = game.toolPrograms().stream()
+                .collect(Collectors.toUnmodifiableMap(p -> p.source().strip(), ToolProgram::correct));
     }
 
     public ToolMode toolMode() {
@@ -101,19 +111,9 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         return m;
     }
 
-    public static final String PROGRAMS_FLAWED = "tool/programs_catalog_flawed";
-    public static final String PROGRAMS_CORRECT = "tool/programs_catalog_correct";
-    public static final String PROGRAMS_OTHER = "tool/programs_other";
-
     private void countProgram(String program) {
-        String p = program.strip();
-        for (ToolProgram<B> c : game.toolPrograms()) {
-            if (c.source().strip().equals(p)) {
-                (c.correct() ? correctCatalog : flawedCatalog).increment();
-                return;
-            }
-        }
-        otherPrograms.increment();
+        Boolean correct = catalog.get(program.strip());
+        (correct == null ? otherPrograms : correct ? correctCatalog : flawedCatalog).increment();
     }
 
     public Game<B, A> game() {
