@@ -159,4 +159,38 @@ class ToolCatalogsTest {
                     .isEqualTo(i % 2 == 0);
         }
     }
+
+    @Test
+    void planPathFlawCombinationsRunAsTheirMirrorsAndNoneIsCorrect() {
+        PlanPathGame game = new PlanPathGame(PlanPathGame.Options.DEFAULT);
+        List<ToolProgram<PathBoard>> all = game.flawedPrograms();
+        assertThat(all).hasSize(31).noneMatch(ToolProgram::correct);
+        assertThat(all.stream().map(p -> p.source()).distinct()).hasSize(31);
+        assertThat(all.stream().mapToDouble(ToolProgram::weight).sum()).isCloseTo(1.0, within(1e-9));
+        // the catalog's flawed programs are combinations of one wrong place, with the same text
+        assertThat(all.stream().map(ToolProgram::source))
+                .containsAll(game.toolPrograms().stream()
+                        .filter(p -> !p.correct())
+                        .map(ToolProgram::source)
+                        .toList())
+                .doesNotContain(game.toolPrograms().get(0).source());
+        List<PathBoard> boards = boards(game, 4);
+        for (ToolProgram<PathBoard> p : all) {
+            for (PathBoard b : boards) {
+                String mirror = p.output().apply(b);
+                ToolRunner.Result r = runner.run(p.source(), game.render(b));
+                assertThat(r.output()).as(p.name() + " on\n" + game.render(b)).isEqualTo(mirror);
+            }
+        }
+        // every combination fails on most boards: a right answer needs all five places right
+        List<PathBoard> more = boards(game, 200);
+        for (ToolProgram<PathBoard> p : all) {
+            long solved = more.stream()
+                    .filter(b -> game.parse(p.output().apply(b))
+                            .map(a -> game.apply(b, a).success())
+                            .orElse(false))
+                    .count();
+            assertThat(solved).as(p.name()).isLessThan(100);
+        }
+    }
 }

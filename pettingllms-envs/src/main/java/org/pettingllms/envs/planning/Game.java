@@ -52,6 +52,15 @@ public interface Game<B, A> {
         return List.of();
     }
 
+    /**
+     * The flawed programs a discovery warm-up shows the tool ({@code sft --withhold-correct}), in equal shares: none
+     * is correct. By default the catalog's flawed programs; a game may offer more, e.g. every combination of its
+     * programs' wrong places.
+     */
+    default List<ToolProgram<B>> flawedPrograms() {
+        return toolPrograms().stream().filter(p -> !p.correct()).toList();
+    }
+
     /** Penalty of an unparseable answer. */
     default double unparseablePenalty() {
         return -1.0;

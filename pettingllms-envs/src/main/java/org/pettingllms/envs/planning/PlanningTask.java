@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -84,8 +85,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         this.maxTurns = maxTurns;
         this.toolMode = toolMode;
         this.runner = runner;
-        this.catalog = game.toolPrograms().stream()
-                .collect(Collectors.toUnmodifiableMap(p -> p.source().strip(), ToolProgram::correct));
+        this.catalog = Stream.concat(game.toolPrograms().stream(), game.flawedPrograms().stream())
+                .collect(Collectors.toUnmodifiableMap(p -> p.source().strip(), ToolProgram::correct, (a, b) -> a));
     }
 
     public ToolMode toolMode() {

@@ -52,7 +52,7 @@ public final class SolverDemonstrations {
             Prompt prompt = task.prompt(state, role, 0, style);
             if (programs && role.equals(PlanningTask.TOOL)) {
                 ToolProgram<B> p =
-                        withholdCorrect ? pickFlawed(game.toolPrograms(), rng) : pick(game.toolPrograms(), rng);
+                        withholdCorrect ? pickFlawed(game.flawedPrograms(), rng) : pick(game.toolPrograms(), rng);
                 out.add(new Demo(role, prompt, p.answer(style)));
                 state = task.toolOutput(
                                 state, ToolRunner.Result.printed(p.output().apply(state.board())))

@@ -95,6 +95,11 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
     }
 
     @Override
+    public List<ToolProgram<PathBoard>> flawedPrograms() {
+        return PlanPathPrograms.flawCombinations();
+    }
+
+    @Override
     public String render(PathBoard b) {
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < b.rows(); r++) {

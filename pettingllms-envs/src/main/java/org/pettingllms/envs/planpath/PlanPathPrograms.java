@@ -1,7 +1,12 @@
 package org.pettingllms.envs.planpath;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -24,9 +29,14 @@ public final class PlanPathPrograms {
 
     /** The search with the given loop condition, direction table and neighbour test. */
     static String bfs(String loop, String directions, String test) {
+        return bfs(loop, PRINT, directions, test);
+    }
+
+    /** As above, with the given print statement at the goal. */
+    static String bfs(String loop, String print, String directions, String test) {
         return HEAD + loop + "\n"
                 + " r,c=q.popleft()\n"
-                + " if g[r][c]=='G':print(p[r,c]);break\n"
+                + " if g[r][c]=='G':" + print + ";break\n"
                 + " for m,y,x in " + directions + ":\n"
                 + "  n=(r+y,c+x)\n"
                 + "  if " + test + " and n not in p:\n"
@@ -34,6 +44,12 @@ public final class PlanPathPrograms {
     }
 
     static final String LOOP = "while q:";
+    static final String PRINT = "print(p[r,c])";
+    static final String PRINT_SHORT = "print(p[r,c][:-1])";
+    static final String UD = "('U',-1,0),('D',1,0)";
+    static final String UD_SWAPPED = "('U',1,0),('D',-1,0)";
+    static final String LR = "('L',0,-1),('R',0,1)";
+    static final String LR_SWAPPED = "('L',0,1),('R',0,-1)";
     static final String SHORT_LOOP = "while q and len(p)<25:";
     static final String DIRECTIONS = "(('U',-1,0),('D',1,0),('L',0,-1),('R',0,1))";
     static final String SWAPPED = "(('U',1,0),('D',-1,0),('L',0,-1),('R',0,1))";
@@ -65,6 +81,72 @@ public final class PlanPathPrograms {
 
     public static List<ToolProgram<PathBoard>> catalog() {
         return CATALOG;
+    }
+
+    /** The five places a flawed program can be wrong at, in the order they appear in the program. */
+    enum Flaw {
+        CUT_SHORT,
+        STOPS_ONE_SHORT,
+        SWAPPED_UD,
+        SWAPPED_LR,
+        THROUGH_WALLS
+    }
+
+    private static final List<ToolProgram<PathBoard>> COMBINATIONS = combinations();
+
+    /**
+     * Every program wrong in at least one of the five places ({@link Flaw}), each combination once and in equal
+     * shares: the discovery warm-up's demonstrations. Wrong places combine freely here, so each place is right in
+     * half the programs whatever the others are, except that all five are never right together: the correct search
+     * is the one combination no program shows. (With one wrong place per program, as in {@link #catalog()}, a model
+     * that imitates exactly knows after four right places that the fifth must be wrong.) The catalog's three flawed
+     * programs are among these, with the same text.
+     */
+    public static List<ToolProgram<PathBoard>> flawCombinations() {
+        return COMBINATIONS;
+    }
+
+    private static List<ToolProgram<PathBoard>> combinations() {
+        Flaw[] flaws = Flaw.values();
+        int n = (1 << flaws.length) - 1;
+        List<ToolProgram<PathBoard>> out = new ArrayList<>();
+        for (int mask = 1; mask <= n; mask++) {
+            EnumSet<Flaw> set = EnumSet.noneOf(Flaw.class);
+            for (Flaw f : flaws) {
+                if ((mask & (1 << f.ordinal())) != 0) {
+                    set.add(f);
+                }
+            }
+            out.add(program(set, 1.0 / n));
+        }
+        return List.copyOf(out);
+    }
+
+    static ToolProgram<PathBoard> program(Set<Flaw> flaws, double weight) {
+        boolean shortLoop = flaws.contains(Flaw.CUT_SHORT);
+        boolean dropLast = flaws.contains(Flaw.STOPS_ONE_SHORT);
+        boolean ud = flaws.contains(Flaw.SWAPPED_UD);
+        boolean lr = flaws.contains(Flaw.SWAPPED_LR);
+        boolean walls = !flaws.contains(Flaw.THROUGH_WALLS);
+        String source = bfs(
+                shortLoop ? SHORT_LOOP : LOOP,
+                dropLast ? PRINT_SHORT : PRINT,
+                "(" + (ud ? UD_SWAPPED : UD) + "," + (lr ? LR_SWAPPED : LR) + ")",
+                walls ? FREE : INSIDE);
+        int[][] dirs = {
+            {ud ? 1 : -1, 0}, {ud ? -1 : 1, 0}, {0, lr ? 1 : -1}, {0, lr ? -1 : 1},
+        };
+        int limit = shortLoop ? 25 : Integer.MAX_VALUE;
+        String name = flaws.isEmpty()
+                ? "bfs"
+                : "bfs-"
+                        + flaws.stream()
+                                .map(f -> f.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+                                .collect(Collectors.joining("+"));
+        return new ToolProgram<>(name, source, flaws.isEmpty(), weight, b -> {
+            String path = search(b, dirs, walls, limit);
+            return dropLast && !path.isEmpty() ? path.substring(0, path.length() - 1) : path;
+        });
     }
 
     /**
