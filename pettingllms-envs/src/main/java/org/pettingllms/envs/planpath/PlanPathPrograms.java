@@ -1,12 +1,9 @@
 package org.pettingllms.envs.planpath;
 
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Collectors;
+import org.pettingllms.envs.planning.FlawCombinations;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -92,37 +89,19 @@ public final class PlanPathPrograms {
         THROUGH_WALLS
     }
 
-    private static final List<ToolProgram<PathBoard>> COMBINATIONS = combinations();
+    private static final List<ToolProgram<PathBoard>> COMBINATIONS =
+            FlawCombinations.of(Flaw.class, PlanPathPrograms::program);
 
     /**
-     * Every program wrong in at least one of the five places ({@link Flaw}), each combination once and in equal
-     * shares: the discovery warm-up's demonstrations. Wrong places combine freely here, so each place is right in
-     * half the programs whatever the others are, except that all five are never right together: the correct search
-     * is the one combination no program shows. (With one wrong place per program, as in {@link #catalog()}, a model
-     * that imitates exactly knows after four right places that the fifth must be wrong.) The catalog's three flawed
-     * programs are among these, with the same text.
+     * Every program wrong in at least one of the five places ({@link Flaw}), in equal shares: the discovery
+     * warm-up's demonstrations ({@link FlawCombinations}). The catalog's three flawed programs are among them, with
+     * the same text.
      */
     public static List<ToolProgram<PathBoard>> flawCombinations() {
         return COMBINATIONS;
     }
 
-    private static List<ToolProgram<PathBoard>> combinations() {
-        Flaw[] flaws = Flaw.values();
-        int n = (1 << flaws.length) - 1;
-        List<ToolProgram<PathBoard>> out = new ArrayList<>();
-        for (int mask = 1; mask <= n; mask++) {
-            EnumSet<Flaw> set = EnumSet.noneOf(Flaw.class);
-            for (Flaw f : flaws) {
-                if ((mask & (1 << f.ordinal())) != 0) {
-                    set.add(f);
-                }
-            }
-            out.add(program(set, 1.0 / n));
-        }
-        return List.copyOf(out);
-    }
-
-    static ToolProgram<PathBoard> program(Set<Flaw> flaws, double weight) {
+    static ToolProgram<PathBoard> program(Set<Flaw> flaws) {
         boolean shortLoop = flaws.contains(Flaw.CUT_SHORT);
         boolean dropLast = flaws.contains(Flaw.STOPS_ONE_SHORT);
         boolean ud = flaws.contains(Flaw.SWAPPED_UD);
@@ -137,15 +116,9 @@ public final class PlanPathPrograms {
             {ud ? 1 : -1, 0}, {ud ? -1 : 1, 0}, {0, lr ? 1 : -1}, {0, lr ? -1 : 1},
         };
         int limit = shortLoop ? 25 : Integer.MAX_VALUE;
-        String name = flaws.isEmpty()
-                ? "bfs"
-                : "bfs-"
-                        + flaws.stream()
-                                .map(f -> f.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-                                .collect(Collectors.joining("+"));
-        return new ToolProgram<>(name, source, flaws.isEmpty(), weight, b -> {
+        return new ToolProgram<>(FlawCombinations.name("bfs", flaws), source, flaws.isEmpty(), 0, b -> {
             String path = search(b, dirs, walls, limit);
-            return dropLast && !path.isEmpty() ? path.substring(0, path.length() - 1) : path;
+            return dropLast ? FlawCombinations.oneShort(path) : path;
         });
     }
 

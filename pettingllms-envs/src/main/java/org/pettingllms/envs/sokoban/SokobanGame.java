@@ -199,6 +199,11 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
     }
 
     @Override
+    public List<ToolProgram<SokobanBoard>> flawedPrograms() {
+        return SokobanPrograms.flawCombinations();
+    }
+
+    @Override
     public String rules() {
         return "# is a wall, . a goal, $ a box, @ you, * a box on a goal, + you on a goal. Moving into a box pushes "
                 + "it if the cell behind it is free; boxes cannot be pulled. Push every box onto a goal.";

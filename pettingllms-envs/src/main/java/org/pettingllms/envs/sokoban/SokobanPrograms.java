@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.pettingllms.envs.planning.FlawCombinations;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -31,9 +33,14 @@ public final class SokobanPrograms {
 
     /** The search with the given loop condition, goal test and direction table. */
     static String bfs(String loop, String goal, String directions) {
+        return bfs(loop, goal, PRINT, directions);
+    }
+
+    /** As above, with the given print statement at the goal. */
+    static String bfs(String loop, String goal, String print, String directions) {
         return HEAD + loop + "\n"
                 + " s=q.popleft();(r,c),b=s\n"
-                + " if " + goal + ":print(p[s]);break\n"
+                + " if " + goal + ":" + print + ";break\n"
                 + " for m,y,x in " + directions + ":\n"
                 + "  n=(r+y,c+x);k=(r+2*y,c+2*x)\n"
                 + "  if n not in F:continue\n"
@@ -50,6 +57,12 @@ public final class SokobanPrograms {
     static final String SHORT_LOOP = "while q and len(p)<" + SHORT_LIMIT + ":";
     static final String BOXES_HOME = "b<=T";
     static final String PLAYER_HOME = "(r,c) in T";
+    static final String PRINT = "print(p[s])";
+    static final String PRINT_SHORT = "print(p[s][:-1])";
+    static final String UD = "('U',-1,0),('D',1,0)";
+    static final String UD_SWAPPED = "('U',1,0),('D',-1,0)";
+    static final String LR = "('L',0,-1),('R',0,1)";
+    static final String LR_SWAPPED = "('L',0,1),('R',0,-1)";
     static final String DIRECTIONS = "(('U',-1,0),('D',1,0),('L',0,-1),('R',0,1))";
     static final String SWAPPED = "(('U',1,0),('D',-1,0),('L',0,-1),('R',0,1))";
 
@@ -86,6 +99,48 @@ public final class SokobanPrograms {
 
     public static List<ToolProgram<SokobanBoard>> catalog() {
         return CATALOG;
+    }
+
+    /** The five places a flawed program can be wrong at, in the order they appear in the program. */
+    enum Flaw {
+        CUT_SHORT,
+        PLAYER_TO_GOAL,
+        STOPS_ONE_SHORT,
+        SWAPPED_UD,
+        SWAPPED_LR
+    }
+
+    private static final List<ToolProgram<SokobanBoard>> COMBINATIONS =
+            FlawCombinations.of(Flaw.class, SokobanPrograms::program);
+
+    /**
+     * Every program wrong in at least one of the five places ({@link Flaw}), in equal shares: the discovery
+     * warm-up's demonstrations ({@link FlawCombinations}). The catalog's three flawed programs are among them, with
+     * the same text.
+     */
+    public static List<ToolProgram<SokobanBoard>> flawCombinations() {
+        return COMBINATIONS;
+    }
+
+    static ToolProgram<SokobanBoard> program(Set<Flaw> flaws) {
+        boolean shortLoop = flaws.contains(Flaw.CUT_SHORT);
+        boolean playerHome = flaws.contains(Flaw.PLAYER_TO_GOAL);
+        boolean dropLast = flaws.contains(Flaw.STOPS_ONE_SHORT);
+        boolean ud = flaws.contains(Flaw.SWAPPED_UD);
+        boolean lr = flaws.contains(Flaw.SWAPPED_LR);
+        String source = bfs(
+                shortLoop ? SHORT_LOOP : LOOP,
+                playerHome ? PLAYER_HOME : BOXES_HOME,
+                dropLast ? PRINT_SHORT : PRINT,
+                "(" + (ud ? UD_SWAPPED : UD) + "," + (lr ? LR_SWAPPED : LR) + ")");
+        int[][] dirs = {
+            {ud ? 1 : -1, 0}, {ud ? -1 : 1, 0}, {0, lr ? 1 : -1}, {0, lr ? -1 : 1},
+        };
+        int limit = shortLoop ? SHORT_LIMIT : Integer.MAX_VALUE;
+        return new ToolProgram<>(FlawCombinations.name("bfs", flaws), source, flaws.isEmpty(), 0, b -> {
+            String path = search(b, dirs, playerHome, limit);
+            return dropLast ? FlawCombinations.oneShort(path) : path;
+        });
     }
 
     private record State(int player, List<Integer> boxes) {}

@@ -314,6 +314,11 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
     }
 
     @Override
+    public List<ToolProgram<SudokuBoard>> flawedPrograms() {
+        return SudokuPrograms.flawCombinations();
+    }
+
+    @Override
     public String rules() {
         int n = options.size();
         return "Fill the " + n + "x" + n + " grid (. is empty) so that every row, column and box holds each digit 1.."

@@ -1,6 +1,8 @@
 package org.pettingllms.envs.sudoku;
 
 import java.util.List;
+import java.util.Set;
+import org.pettingllms.envs.planning.FlawCombinations;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -73,56 +75,106 @@ public final class SudokuPrograms {
         return CATALOG;
     }
 
+    static final String ROW_ONLY = "all(g[r][j]!=v for j in range(n))";
+
+    /** The five places a flawed program can be wrong at, in the order they appear in the program. */
+    enum Flaw {
+        NO_COLUMN_CHECK,
+        VALUES_SHORT,
+        NO_UNDO,
+        SKIPS_FIRST_CELL,
+        TRANSPOSED
+    }
+
+    private static final List<ToolProgram<SudokuBoard>> COMBINATIONS =
+            FlawCombinations.of(Flaw.class, SudokuPrograms::program);
+
+    /**
+     * Every program wrong in at least one of the five places ({@link Flaw}), in equal shares: the discovery
+     * warm-up's demonstrations ({@link FlawCombinations}). The catalog's three flawed programs are among them, with
+     * the same text.
+     */
+    public static List<ToolProgram<SudokuBoard>> flawCombinations() {
+        return COMBINATIONS;
+    }
+
+    static ToolProgram<SudokuBoard> program(Set<Flaw> flaws) {
+        boolean columns = !flaws.contains(Flaw.NO_COLUMN_CHECK);
+        boolean undo = !flaws.contains(Flaw.NO_UNDO);
+        boolean shortValues = flaws.contains(Flaw.VALUES_SHORT);
+        int first = flaws.contains(Flaw.SKIPS_FIRST_CELL) ? 1 : 0;
+        boolean transposed = flaws.contains(Flaw.TRANSPOSED);
+        String source = program(
+                        (columns ? LINES : ROW_ONLY) + " and " + BOX,
+                        shortValues ? SHORT_VALUES : VALUES,
+                        undo ? BACKTRACK : GREEDY,
+                        transposed ? "zip(*g)" : "g")
+                .replace("\ngo(0)\n", "\ngo(" + first + ")\n");
+        return new ToolProgram<>(
+                FlawCombinations.name("backtrack", flaws),
+                source,
+                flaws.isEmpty(),
+                0,
+                b -> print(search(b, undo, shortValues ? b.n() - 1 : b.n(), columns, first), b.n(), transposed));
+    }
+
     /**
      * The grid the Python search leaves: cells in row-major order, values ascending, the first completion found;
      * the board unchanged when there is none.
      */
     static int[] search(SudokuBoard b, boolean undo, int maxValue) {
+        return search(b, undo, maxValue, true, 0);
+    }
+
+    /** As above, the value test checking columns only where asked, the search starting at cell {@code first}. */
+    static int[] search(SudokuBoard b, boolean undo, int maxValue, boolean columns, int first) {
         int n = b.n();
         int[] g = new int[n * n];
         for (int i = 0; i < g.length; i++) {
             g[i] = b.grid().charAt(i) - '0';
         }
-        go(g, 0, n, b.box(), undo, maxValue);
+        new Search(g, n, b.box(), undo, maxValue, columns).go(first);
         return g;
     }
 
-    private static boolean go(int[] g, int i, int n, int z, boolean undo, int maxValue) {
-        if (i == n * n) {
-            return true;
-        }
-        if (g[i] != 0) {
-            return go(g, i + 1, n, z, undo, maxValue);
-        }
-        for (int v = 1; v <= maxValue; v++) {
-            if (ok(g, i / n, i % n, v, n, z)) {
-                g[i] = v;
-                if (!undo) {
-                    return go(g, i + 1, n, z, false, maxValue); // greedy: the first value that fits stays
-                }
-                if (go(g, i + 1, n, z, true, maxValue)) {
-                    return true;
+    private record Search(int[] g, int n, int z, boolean undo, int maxValue, boolean columns) {
+        boolean go(int i) {
+            if (i == n * n) {
+                return true;
+            }
+            if (g[i] != 0) {
+                return go(i + 1);
+            }
+            for (int v = 1; v <= maxValue; v++) {
+                if (ok(i / n, i % n, v)) {
+                    g[i] = v;
+                    if (!undo) {
+                        return go(i + 1); // greedy: the first value that fits stays
+                    }
+                    if (go(i + 1)) {
+                        return true;
+                    }
                 }
             }
+            g[i] = 0;
+            return false;
         }
-        g[i] = 0;
-        return false;
-    }
 
-    private static boolean ok(int[] g, int r, int c, int v, int n, int z) {
-        for (int j = 0; j < n; j++) {
-            if (g[r * n + j] == v || g[j * n + c] == v) {
-                return false;
-            }
-        }
-        for (int i = r / z * z; i < r / z * z + z; i++) {
-            for (int j = c / z * z; j < c / z * z + z; j++) {
-                if (g[i * n + j] == v) {
+        private boolean ok(int r, int c, int v) {
+            for (int j = 0; j < n; j++) {
+                if (g[r * n + j] == v || (columns && g[j * n + c] == v)) {
                     return false;
                 }
             }
+            for (int i = r / z * z; i < r / z * z + z; i++) {
+                for (int j = c / z * z; j < c / z * z + z; j++) {
+                    if (g[i * n + j] == v) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
-        return true;
     }
 
     private static String print(int[] g, int n, boolean transposed) {
