@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  * and the L2 team with its two adapters swapped between the roles, and with one role's adapter swapped at a time (that
  * role plays on the other's adapter, the other keeps its own), which shows whose specialisation a collapse comes from.
  * For a task that counts its tool's programs against a catalog (the planning games), a last row gives the share of
- * the trained L2 tool's greedy programs that are none of the catalog's flawed programs. Every trained row gets the
+ * the trained L2 tool's greedy programs that are none of the game's flawed programs. Every trained row gets the
  * same step budget;
  * success is greedy, on the test split (each seed draws its own problems; every row of a seed plays the same ones).
  * Writes a markdown table (mean and range over the seeds).
@@ -242,7 +242,7 @@ final class TableCommand implements Callable<Integer> {
     }
 
     /**
-     * The share of the tool's programs that are none of the catalog's flawed programs, from the counters a planning
+     * The share of the tool's programs that are none of the game's flawed programs, from the counters a planning
      * task reports ({@code tool/programs_catalog_*}, {@code tool/programs_other}); -1 when there are none.
      */
     static double newProgramShare(Map<String, Double> metrics) {
@@ -311,8 +311,10 @@ final class TableCommand implements Callable<Integer> {
                 .append(" (first role: the tool, or the coder; second: the planner, reasoner or tester).");
         if (!results.get(NEW_PROGRAMS).isEmpty()) {
             sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
-                    .append(" share that is none of the flawed programs of the game's catalog (for a base model warmed")
-                    .append(" up with the correct program withheld: programs no demonstration contained); mean")
+                    .append(
+                            " share that is none of the game's flawed programs (its catalog's, and the combinations of wrong")
+                    .append(" places a discovery warm-up shows; for a base model warmed up with the correct program")
+                    .append(" withheld: programs no demonstration contained); mean")
                     .append(" (min-max) over seeds.");
         }
         return sb.append('\n').toString();

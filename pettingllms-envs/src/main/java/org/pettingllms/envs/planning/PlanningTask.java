@@ -41,7 +41,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     /** The tool's reward when its program fails, times out or prints nothing (the paper's penalty). */
     public static final double PROGRAM_FAILURE = -2.0;
 
-    // the drainMetrics counts of the tool's programs: a flawed catalog program, the correct one, neither
+    // the drainMetrics counts of the tool's programs: a flawed program of the game (its catalog's or a flaw combination
+    // of Game.flawedPrograms), the catalog's correct one, neither
     public static final String PROGRAMS_FLAWED = "tool/programs_catalog_flawed";
     public static final String PROGRAMS_CORRECT = "tool/programs_catalog_correct";
     public static final String PROGRAMS_OTHER = "tool/programs_other";
@@ -57,7 +58,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     private final int maxTurns;
     private final ToolMode toolMode;
     private final ToolRunner runner;
-    // each catalog program's stripped source -> whether it is the correct one, built once: every tool step looks it up
+    // each known program's stripped source (catalog and flaw combinations) -> whether it is the correct one, built
+    // once: every tool step looks it up
     private final Map<String, Boolean> catalog;
     // what the tool's programs were, against the game's catalog: counted since the last drainMetrics
     private final LongAdder flawedCatalog = new LongAdder();
@@ -95,10 +97,11 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
 
     /**
      * The sandbox's counters ({@link ToolRunner#drainMetrics}) and, since the last call, how many of the tool's
-     * programs were exactly one of the catalog's flawed programs ({@code tool/programs_catalog_flawed}), exactly its
-     * correct one ({@code tool/programs_catalog_correct}), or neither ({@code tool/programs_other}). A model warmed up
-     * with the correct program withheld ({@code sft --withhold-correct}) was shown only the flawed ones: its other two
-     * counts are programs no demonstration contained.
+     * programs were exactly one of the game's flawed programs, its catalog's or its flaw combinations
+     * ({@link Game#flawedPrograms}; {@code tool/programs_catalog_flawed}), exactly the catalog's correct one
+     * ({@code tool/programs_catalog_correct}), or neither ({@code tool/programs_other}). A model warmed up with the
+     * correct program withheld ({@code sft --withhold-correct}) was shown only flawed ones: its other two counts are
+     * programs no demonstration contained.
      */
     @Override
     public Map<String, Double> drainMetrics() {
