@@ -61,7 +61,9 @@ class CharTokenizerFileTest {
     @Test
     void theShippedModelsCarryTheCodecsTokenizerFile() throws Exception {
         Path home = Path.of(System.getProperty("pettingllms.home", "..")).toAbsolutePath();
-        for (String model : new String[] {"plan-path-tiny", "sokoban-tiny", "sudoku-tiny"}) {
+        for (String model : new String[] {
+            "plan-path-tiny", "sokoban-tiny", "sudoku-tiny", "plan-path-discovery", "sokoban-discovery"
+        }) {
             assertThat(CharCodec.describes(home.resolve("models").resolve(model)))
                     .as(model)
                     .isTrue();
