@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Set;
 import org.pettingllms.envs.planning.FlawCombinations;
+import org.pettingllms.envs.planning.MoveTable;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -43,18 +44,15 @@ public final class PlanPathPrograms {
     static final String LOOP = "while q:";
     static final String PRINT = "print(p[r,c])";
     static final String PRINT_SHORT = "print(p[r,c][:-1])";
-    static final String UD = "('U',-1,0),('D',1,0)";
-    static final String UD_SWAPPED = "('U',1,0),('D',-1,0)";
-    static final String LR = "('L',0,-1),('R',0,1)";
-    static final String LR_SWAPPED = "('L',0,1),('R',0,-1)";
-    static final String SHORT_LOOP = "while q and len(p)<25:";
-    static final String DIRECTIONS = "(('U',-1,0),('D',1,0),('L',0,-1),('R',0,1))";
-    static final String SWAPPED = "(('U',1,0),('D',-1,0),('L',0,-1),('R',0,1))";
+    static final int SHORT_LIMIT = 25;
+    static final String SHORT_LOOP = "while q and len(p)<" + SHORT_LIMIT + ":";
+    static final String DIRECTIONS = MoveTable.python(false, false);
+    static final String SWAPPED = MoveTable.python(true, false);
     static final String INSIDE = "0<=n[0]<R and 0<=n[1]<C";
     static final String FREE = INSIDE + " and g[n[0]][n[1]]!='#'";
 
-    private static final int[][] DIRS = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-    private static final int[][] DIRS_SWAPPED = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}};
+    private static final int[][] DIRS = MoveTable.steps(false, false);
+    private static final int[][] DIRS_SWAPPED = MoveTable.steps(true, false);
     private static final char[] LETTERS = {'U', 'D', 'L', 'R'};
 
     /** Built once: demonstrations and the scripted tool ask for it on every board. */
@@ -74,7 +72,11 @@ public final class PlanPathPrograms {
                     0.1,
                     b -> search(b, DIRS, false, Integer.MAX_VALUE)),
             new ToolProgram<>(
-                    "bfs-cut-short", bfs(SHORT_LOOP, DIRECTIONS, FREE), false, 0.1, b -> search(b, DIRS, true, 25)));
+                    "bfs-cut-short",
+                    bfs(SHORT_LOOP, DIRECTIONS, FREE),
+                    false,
+                    0.1,
+                    b -> search(b, DIRS, true, SHORT_LIMIT)));
 
     public static List<ToolProgram<PathBoard>> catalog() {
         return CATALOG;
@@ -110,12 +112,10 @@ public final class PlanPathPrograms {
         String source = bfs(
                 shortLoop ? SHORT_LOOP : LOOP,
                 dropLast ? PRINT_SHORT : PRINT,
-                "(" + (ud ? UD_SWAPPED : UD) + "," + (lr ? LR_SWAPPED : LR) + ")",
+                MoveTable.python(ud, lr),
                 walls ? FREE : INSIDE);
-        int[][] dirs = {
-            {ud ? 1 : -1, 0}, {ud ? -1 : 1, 0}, {0, lr ? 1 : -1}, {0, lr ? -1 : 1},
-        };
-        int limit = shortLoop ? 25 : Integer.MAX_VALUE;
+        int[][] dirs = MoveTable.steps(ud, lr);
+        int limit = shortLoop ? SHORT_LIMIT : Integer.MAX_VALUE;
         return new ToolProgram<>(FlawCombinations.name("bfs", flaws), source, flaws.isEmpty(), 0, b -> {
             String path = search(b, dirs, walls, limit);
             return dropLast ? FlawCombinations.oneShort(path) : path;

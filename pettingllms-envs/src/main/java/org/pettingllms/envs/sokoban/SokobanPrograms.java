@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.pettingllms.envs.planning.FlawCombinations;
+import org.pettingllms.envs.planning.MoveTable;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -59,15 +60,11 @@ public final class SokobanPrograms {
     static final String PLAYER_HOME = "(r,c) in T";
     static final String PRINT = "print(p[s])";
     static final String PRINT_SHORT = "print(p[s][:-1])";
-    static final String UD = "('U',-1,0),('D',1,0)";
-    static final String UD_SWAPPED = "('U',1,0),('D',-1,0)";
-    static final String LR = "('L',0,-1),('R',0,1)";
-    static final String LR_SWAPPED = "('L',0,1),('R',0,-1)";
-    static final String DIRECTIONS = "(('U',-1,0),('D',1,0),('L',0,-1),('R',0,1))";
-    static final String SWAPPED = "(('U',1,0),('D',-1,0),('L',0,-1),('R',0,1))";
+    static final String DIRECTIONS = MoveTable.python(false, false);
+    static final String SWAPPED = MoveTable.python(true, false);
 
-    private static final int[][] DIRS = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-    private static final int[][] DIRS_SWAPPED = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}};
+    private static final int[][] DIRS = MoveTable.steps(false, false);
+    private static final int[][] DIRS_SWAPPED = MoveTable.steps(true, false);
     private static final char[] LETTERS = {'U', 'D', 'L', 'R'};
 
     /** Built once: demonstrations and the scripted tool ask for it on every board. */
@@ -132,10 +129,8 @@ public final class SokobanPrograms {
                 shortLoop ? SHORT_LOOP : LOOP,
                 playerHome ? PLAYER_HOME : BOXES_HOME,
                 dropLast ? PRINT_SHORT : PRINT,
-                "(" + (ud ? UD_SWAPPED : UD) + "," + (lr ? LR_SWAPPED : LR) + ")");
-        int[][] dirs = {
-            {ud ? 1 : -1, 0}, {ud ? -1 : 1, 0}, {0, lr ? 1 : -1}, {0, lr ? -1 : 1},
-        };
+                MoveTable.python(ud, lr));
+        int[][] dirs = MoveTable.steps(ud, lr);
         int limit = shortLoop ? SHORT_LIMIT : Integer.MAX_VALUE;
         return new ToolProgram<>(FlawCombinations.name("bfs", flaws), source, flaws.isEmpty(), 0, b -> {
             String path = search(b, dirs, playerHome, limit);

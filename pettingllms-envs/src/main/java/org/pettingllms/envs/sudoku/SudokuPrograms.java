@@ -17,6 +17,11 @@ public final class SudokuPrograms {
     private SudokuPrograms() {}
 
     static String program(String ok, String values, String recurse, String rows) {
+        return program(ok, values, recurse, 0, rows);
+    }
+
+    /** As above, the search starting at cell {@code first}. */
+    static String program(String ok, String values, String recurse, int first, String rows) {
         return "import sys\n"
                 + "g=[[int(h) if h!='.' else 0 for h in l] for l in sys.stdin.read().split('\\n') if l and l[0]!='f']\n"
                 + "n=len(g);z=int(n**.5)\n"
@@ -32,7 +37,7 @@ public final class SudokuPrograms {
                 + "   " + recurse + "\n"
                 + " g[r][c]=0\n"
                 + " return False\n"
-                + "go(0)\n"
+                + "go(" + first + ")\n"
                 + "print('/'.join(''.join(str(v or '.') for v in w) for w in " + rows + "))\n";
     }
 
@@ -105,11 +110,11 @@ public final class SudokuPrograms {
         int first = flaws.contains(Flaw.SKIPS_FIRST_CELL) ? 1 : 0;
         boolean transposed = flaws.contains(Flaw.TRANSPOSED);
         String source = program(
-                        (columns ? LINES : ROW_ONLY) + " and " + BOX,
-                        shortValues ? SHORT_VALUES : VALUES,
-                        undo ? BACKTRACK : GREEDY,
-                        transposed ? "zip(*g)" : "g")
-                .replace("\ngo(0)\n", "\ngo(" + first + ")\n");
+                (columns ? LINES : ROW_ONLY) + " and " + BOX,
+                shortValues ? SHORT_VALUES : VALUES,
+                undo ? BACKTRACK : GREEDY,
+                first,
+                transposed ? "zip(*g)" : "g");
         return new ToolProgram<>(
                 FlawCombinations.name("backtrack", flaws),
                 source,
