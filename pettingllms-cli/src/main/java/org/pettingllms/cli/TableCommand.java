@@ -1,5 +1,6 @@
 package org.pettingllms.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,8 @@ import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.train.MetricsLog;
+import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -31,7 +34,8 @@ import picocli.CommandLine.Spec;
  * the trained L2 tool's greedy programs that are none of the game's flawed programs. Every trained row gets the
  * same step budget;
  * success is greedy, on the test split (each seed draws its own problems; every row of a seed plays the same ones).
- * Writes a markdown table (mean and range over the seeds).
+ * Writes a markdown table (mean and range over the seeds), then each game's learning curve from its trained runs
+ * ({@link LearningCurve}).
  */
 @Command(
         name = "table",
@@ -135,7 +139,7 @@ final class TableCommand implements Callable<Integer> {
                 o.flush();
             }
         }
-        String table = markdown(results);
+        String table = markdown(results) + curves();
         Files.createDirectories(out.toAbsolutePath().getParent());
         AtomicFiles.writeString(out, table);
         o.println();
@@ -143,6 +147,35 @@ final class TableCommand implements Callable<Integer> {
         o.printf("%nwritten to %s (%.0f s)%n", out, (System.nanoTime() - start) / 1e9);
         o.flush();
         return 0;
+    }
+
+    /**
+     * Each game's learning curve from its trained L1 and L2 runs' metrics (in quarters of the budget); a run whose
+     * folder is gone (a resumed table's cells measured elsewhere) is left out.
+     */
+    String curves() throws IOException {
+        Map<String, List<LearningCurve.Window>> curves = new LinkedHashMap<>();
+        int perStep = 0;
+        for (String game : games) {
+            List<List<StepReport>> l1 = new ArrayList<>();
+            List<List<StepReport>> l2 = new ArrayList<>();
+            int budget = 1;
+            for (long seed : seeds) {
+                RunConfig c1 = setup(game, "L1", seed, "L1-trained").config();
+                l1.add(metrics(c1));
+                RunConfig c2 = setup(game, "L2", seed, "L2-trained").config();
+                l2.add(metrics(c2));
+                budget = c2.train().steps();
+                perStep = games.size() == 1 ? c2.rollout().problemsPerStep() : 0;
+            }
+            curves.put(game, LearningCurve.of(l1, l2, Math.max(1, (budget + 3) / 4)));
+        }
+        return LearningCurve.markdown(curves, seeds.size(), perStep);
+    }
+
+    private static List<StepReport> metrics(RunConfig cfg) throws IOException {
+        Path file = Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("metrics.jsonl");
+        return Files.exists(file) ? MetricsLog.read(file) : List.of();
     }
 
     /** A cell's success: recorded by an earlier run (with --resume), or measured now and recorded. */
