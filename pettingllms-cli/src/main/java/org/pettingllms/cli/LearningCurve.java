@@ -3,6 +3,7 @@ package org.pettingllms.cli;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.StepReport;
 
@@ -42,33 +43,27 @@ final class LearningCurve {
         return out;
     }
 
+    /** The runs' steps in [from, to], every seed's. */
+    private static Stream<StepReport> steps(List<List<StepReport>> runs, int from, int to) {
+        return runs.stream().flatMap(List::stream).filter(r -> r.step() >= from && r.step() <= to);
+    }
+
     /** Mean training success over the runs' steps in [from, to] (every step plays the same number of problems). */
     private static double mean(List<List<StepReport>> runs, int from, int to) {
-        double sum = 0;
-        int n = 0;
-        for (List<StepReport> run : runs) {
-            for (StepReport r : run) {
-                if (r.step() >= from && r.step() <= to && r.has(Metric.SUCCESS)) {
-                    sum += r.get(Metric.SUCCESS);
-                    n++;
-                }
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n;
+        return steps(runs, from, to)
+                .filter(r -> r.has(Metric.SUCCESS))
+                .mapToDouble(r -> r.get(Metric.SUCCESS))
+                .average()
+                .orElse(Double.NaN);
     }
 
     /** Correct programs over all programs the runs' tools sampled in [from, to]. */
     private static double ratio(List<List<StepReport>> runs, int from, int to) {
-        double correct = 0;
-        double programs = 0;
-        for (List<StepReport> run : runs) {
-            for (StepReport r : run) {
-                if (r.step() >= from && r.step() <= to && r.has(CORRECT) && r.has(PROGRAMS)) {
-                    correct += r.get(CORRECT);
-                    programs += r.get(PROGRAMS);
-                }
-            }
-        }
+        List<StepReport> counted = steps(runs, from, to)
+                .filter(r -> r.has(CORRECT) && r.has(PROGRAMS))
+                .toList();
+        double programs = counted.stream().mapToDouble(r -> r.get(PROGRAMS)).sum();
+        double correct = counted.stream().mapToDouble(r -> r.get(CORRECT)).sum();
         return programs == 0 ? Double.NaN : correct / programs;
     }
 

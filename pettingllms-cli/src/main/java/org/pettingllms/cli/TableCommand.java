@@ -155,27 +155,31 @@ final class TableCommand implements Callable<Integer> {
      */
     String curves() throws IOException {
         Map<String, List<LearningCurve.Window>> curves = new LinkedHashMap<>();
-        int perStep = 0;
+        RunConfig l2Config = null;
         for (String game : games) {
             List<List<StepReport>> l1 = new ArrayList<>();
             List<List<StepReport>> l2 = new ArrayList<>();
-            int budget = 1;
             for (long seed : seeds) {
-                RunConfig c1 = setup(game, "L1", seed, "L1-trained").config();
-                l1.add(metrics(c1));
-                RunConfig c2 = setup(game, "L2", seed, "L2-trained").config();
-                l2.add(metrics(c2));
-                budget = c2.train().steps();
-                perStep = games.size() == 1 ? c2.rollout().problemsPerStep() : 0;
+                l1.add(metrics(setup(game, "L1", seed, "L1-trained").config()));
+                l2Config = setup(game, "L2", seed, "L2-trained").config();
+                l2.add(metrics(l2Config));
             }
-            curves.put(game, LearningCurve.of(l1, l2, Math.max(1, (budget + 3) / 4)));
+            curves.put(
+                    game, LearningCurve.of(l1, l2, Math.max(1, (l2Config.train().steps() + 3) / 4)));
         }
+        // one game's problems per step are stated; several games' may differ
+        int perStep = games.size() == 1 ? l2Config.rollout().problemsPerStep() : 0;
         return LearningCurve.markdown(curves, seeds.size(), perStep);
     }
 
     private static List<StepReport> metrics(RunConfig cfg) throws IOException {
-        Path file = Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("metrics.jsonl");
+        Path file = runDir(cfg).resolve("metrics.jsonl");
         return Files.exists(file) ? MetricsLog.read(file) : List.of();
+    }
+
+    /** Where a table row's training run writes (and {@link #train} starts afresh). */
+    private static Path runDir(RunConfig cfg) {
+        return Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
     }
 
     /** A cell's success: recorded by an earlier run (with --resume), or measured now and recorded. */
@@ -287,7 +291,7 @@ final class TableCommand implements Callable<Integer> {
 
     private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
         RunConfig cfg = s.config();
-        Path dir = Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
+        Path dir = runDir(cfg);
         AtomicFiles.deleteTree(dir); // a table run starts its rows afresh
         new Trainer(
                         cfg,
