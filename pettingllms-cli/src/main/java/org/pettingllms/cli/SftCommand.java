@@ -92,6 +92,13 @@ final class SftCommand implements Callable<Integer> {
                             + " place, in equal shares): the correct solver never appears, so reinforcement learning must find it")
     boolean withholdCorrect;
 
+    @Option(
+            names = "--turns",
+            defaultValue = "1",
+            description = "demonstrate up to this many turns of each episode (later turns' prompts show the board the"
+                    + " earlier demonstrated moves left), where the task can")
+    int turns;
+
     @Option(names = "--eval", defaultValue = "100", description = "validation problems for the greedy evaluation")
     int evalProblems;
 
@@ -112,6 +119,9 @@ final class SftCommand implements Callable<Integer> {
         if (!Demonstrations.available(task)) {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations (its task class "
                     + "implements neither Demonstrations nor ScriptedPlay)");
+        }
+        if (turns < 1) {
+            throw new IllegalArgumentException("--turns must be at least 1, got " + turns);
         }
         if (alone < 0 || alone > 1) {
             throw new IllegalArgumentException("--alone must be in [0, 1], got " + alone);
@@ -135,7 +145,13 @@ final class SftCommand implements Callable<Integer> {
             o.flush();
             ProgressBar bar = new ProgressBar("sft");
             var settings = new SupervisedTraining.Settings(
-                    steps, batch, lr, new Demonstrations.Settings(noise, adopt, withholdCorrect), roles, keep, alone);
+                    steps,
+                    batch,
+                    lr,
+                    new Demonstrations.Settings(noise, adopt, withholdCorrect, turns),
+                    roles,
+                    keep,
+                    alone);
             SupervisedTraining.run(
                     task,
                     single,

@@ -161,7 +161,7 @@ class ProgramToolTest {
         int draws = 1550;
         for (long seed = 0; seed < draws; seed++) {
             var demos = SolverDemonstrations.of(
-                    task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, 0.5, true, rng);
+                    task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, 0.5, true, 1, rng);
             String tool = demos.get(0).answer();
             assertThat(tool).isNotEqualTo(CATALOG.get(0).source());
             String name = combinations.stream()
@@ -182,6 +182,42 @@ class ProgramToolTest {
         for (int wrong : wrongAtEachPlace) {
             assertThat(wrong / (double) draws).isBetween(0.46, 0.58);
         }
+    }
+
+    @Test
+    void laterTurnsAreDemonstratedOnTheBoardTheEarlierMovesLeftUntilTheEpisodeEnds() {
+        int twoTurns = 0;
+        int oneTurn = 0;
+        for (long seed = 0; seed < 30; seed++) {
+            Problem p = Problem.generated("t" + seed, seed);
+            var first = SolverDemonstrations.of(
+                    task, p, PromptStyle.COMPACT, 0.3, 0.5, true, 1, new SplittableRandom(seed));
+            var demos = SolverDemonstrations.of(
+                    task, p, PromptStyle.COMPACT, 0.3, 0.5, true, 2, new SplittableRandom(seed));
+            // the first turn is the one-turn demonstration, draw for draw: one-turn recipes give the same data
+            assertThat(demos.subList(0, 2)).isEqualTo(first);
+            // replayed through the task (the tool's program in the sandbox), each prompt is the one the task shows
+            // at that turn, and nothing is demonstrated after the move that ends the episode
+            var state = task.initialState(p);
+            for (int i = 0; i < demos.size(); i++) {
+                var d = demos.get(i);
+                assertThat(d.role()).isEqualTo(i % 2 == 0 ? PlanningTask.TOOL : PlanningTask.PLAN);
+                assertThat(d.prompt()).isEqualTo(task.prompt(state, d.role(), i / 2, PromptStyle.COMPACT));
+                var t = task.step(state, d.role(), Completion.ofText(d.answer()));
+                if (i < demos.size() - 1 || demos.size() == 2) {
+                    // an earlier demonstration never ended it; a one-turn one stopped because its move did
+                    assertThat(t.done())
+                            .as("demo %d of %d ends the episode", i + 1, demos.size())
+                            .isEqualTo(i == demos.size() - 1);
+                }
+                state = t.next();
+            }
+            assertThat(demos.size()).isIn(2, 4);
+            twoTurns += demos.size() == 4 ? 1 : 0;
+            oneTurn += demos.size() == 2 ? 1 : 0;
+        }
+        assertThat(twoTurns).as("episodes still going after the first turn").isPositive();
+        assertThat(oneTurn).as("episodes the first move solved").isPositive();
     }
 
     @Test

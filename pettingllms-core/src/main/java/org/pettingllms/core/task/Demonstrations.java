@@ -23,12 +23,22 @@ public interface Demonstrations {
      * @param adopt how often a later role's answer copies an earlier role's (a planner adopting the tool's output)
      * @param withholdCorrect demonstrate no correct solver where the task has a catalog of solver programs (only its
      *     flawed ones, each wrong in one place), so that a correct program can only be found by reinforcement learning
+     * @param turns demonstrate up to this many turns of an episode (each role's prompt at a later turn shows what the
+     *     earlier turns' answers did), where the task can: a model shown only first-turn prompts may not recognise a
+     *     later turn's prompt (a Sudoku board with fills on it) and answer it badly
      */
-    record Settings(double noise, double adopt, boolean withholdCorrect) {
+    record Settings(double noise, double adopt, boolean withholdCorrect, int turns) {
         public Settings {
             if (noise < 0 || noise > 1 || adopt < 0 || adopt > 1) {
                 throw new IllegalArgumentException("noise and adopt must be in [0, 1], got " + noise + ", " + adopt);
             }
+            if (turns < 1) {
+                throw new IllegalArgumentException("turns must be at least 1, got " + turns);
+            }
+        }
+
+        public Settings(double noise, double adopt, boolean withholdCorrect) {
+            this(noise, adopt, withholdCorrect, 1);
         }
 
         public Settings(double noise, double adopt) {
@@ -39,15 +49,17 @@ public interface Demonstrations {
     List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng);
 
     /**
-     * The demonstrations of a task: its own, else its scripted team's first-turn answers (at skill {@code 1 -
-     * noise}, each role answering the state the earlier roles' answers made); empty when it has neither.
+     * The demonstrations of a task: its own, else its scripted team's answers in the first {@code settings.turns()}
+     * turns (at skill {@code 1 - noise}, each role answering the state the earlier answers made); empty when it has
+     * neither.
      */
     static List<Demo> of(Task<?> task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         if (task instanceof Demonstrations d) {
             return d.demonstrations(problem, style, settings, rng);
         }
         if (task instanceof ScriptedPlay play) {
-            return fromScripted(task, play.scripted(1 - settings.noise(), List.of(problem)), problem, style, rng);
+            return fromScripted(
+                    task, play.scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
         }
         return List.of();
     }
@@ -60,17 +72,25 @@ public interface Demonstrations {
     /** Each role's first-turn prompt and the policy's answer, in turn order. */
     static <S> List<Demo> fromScripted(
             Task<S> task, TextPolicy policy, Problem problem, PromptStyle style, SplittableRandom rng) {
+        return fromScripted(task, policy, problem, style, 1, rng);
+    }
+
+    /** Each role's prompt and the policy's answer in the first {@code turns} turns (fewer if the episode ends). */
+    static <S> List<Demo> fromScripted(
+            Task<S> task, TextPolicy policy, Problem problem, PromptStyle style, int turns, SplittableRandom rng) {
         List<Demo> out = new ArrayList<>();
         S state = task.initialState(problem);
-        for (String role : task.roles()) {
-            Prompt prompt = task.prompt(state, role, 0, style);
-            String answer = policy.answer(new PolicyRef("scripted", role), prompt, rng);
-            out.add(new Demo(role, prompt, answer));
-            var t = task.step(state, role, Completion.ofText(answer));
-            if (t.done()) {
-                break;
+        for (int turn = 0; turn < Math.min(turns, task.maxTurns()); turn++) {
+            for (String role : task.roles()) {
+                Prompt prompt = task.prompt(state, role, turn, style);
+                String answer = policy.answer(new PolicyRef("scripted", role), prompt, rng);
+                out.add(new Demo(role, prompt, answer));
+                var t = task.step(state, role, Completion.ofText(answer));
+                if (t.done()) {
+                    return out;
+                }
+                state = t.next();
             }
-            state = t.next();
         }
         return out;
     }

@@ -162,9 +162,15 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         if (items() instanceof Items.Generated<CodeItem>) {
+            if (settings.turns() != 1) {
+                throw new IllegalArgumentException(
+                        "turns " + settings.turns()
+                                + " asked, but the generated function tasks set their own turns (a second one after failed tests); use 1");
+            }
             return FunctionTaskDemonstrations.of(this, problem, style, settings, rng);
         }
-        return Demonstrations.fromScripted(this, scripted(1 - settings.noise(), List.of(problem)), problem, style, rng);
+        return Demonstrations.fromScripted(
+                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
     }
 
     @Override

@@ -158,9 +158,14 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         if (items() instanceof Items.Generated<MathItem>) {
+            if (settings.turns() != 1) {
+                throw new IllegalArgumentException("turns " + settings.turns()
+                        + " asked, but the generated word problems are demonstrated at the first turn only; use 1");
+            }
             return WordProblemDemonstrations.of(this, problem, style, settings, rng);
         }
-        return Demonstrations.fromScripted(this, scripted(1 - settings.noise(), List.of(problem)), problem, style, rng);
+        return Demonstrations.fromScripted(
+                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
     }
 
     @Override

@@ -258,6 +258,13 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         return SolverDemonstrations.of(
-                this, problem, style, settings.noise(), settings.adopt(), settings.withholdCorrect(), rng);
+                this,
+                problem,
+                style,
+                settings.noise(),
+                settings.adopt(),
+                settings.withholdCorrect(),
+                settings.turns(),
+                rng);
     }
 }

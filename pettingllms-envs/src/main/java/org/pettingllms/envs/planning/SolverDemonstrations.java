@@ -28,13 +28,16 @@ public final class SolverDemonstrations {
 
     public static <B, A> List<Demo> of(
             PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise, SplittableRandom rng) {
-        return of(task, problem, style, noise, ADOPT, false, rng);
+        return of(task, problem, style, noise, ADOPT, false, 1, rng);
     }
 
     /**
      * As above, the planner adopting the printed answer with probability {@code adopt}; with {@code withholdCorrect}
      * the tool's program is one of the catalog's flawed programs in equal shares (each is wrong in a different place,
      * so every place is right in most of them, and the correct program is a combination no demonstration shows).
+     * The episode is demonstrated for up to {@code turns} turns (it ends early when the planner's move ends it): a
+     * later turn's prompts show the board the earlier demonstrated moves left, and each turn's tool program is drawn
+     * afresh.
      */
     public static <B, A> List<Demo> of(
             PlanningTask<B, A> task,
@@ -43,29 +46,36 @@ public final class SolverDemonstrations {
             double noise,
             double adopt,
             boolean withholdCorrect,
+            int turns,
             SplittableRandom rng) {
         Game<B, A> game = task.game();
         boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
         List<Demo> out = new ArrayList<>();
         PlanningState<B> state = task.initialState(problem);
-        for (String role : task.roles()) {
-            Prompt prompt = task.prompt(state, role, 0, style);
-            if (programs && role.equals(PlanningTask.TOOL)) {
-                ToolProgram<B> p =
-                        withholdCorrect ? pickFlawed(game.flawedPrograms(), rng) : pick(game.toolPrograms(), rng);
-                out.add(new Demo(role, prompt, p.answer(style)));
-                state = task.toolOutput(
-                                state, ToolRunner.Result.printed(p.output().apply(state.board())))
-                        .next();
-                continue;
+        for (int turn = 0; turn < Math.min(turns, task.maxTurns()); turn++) {
+            for (String role : task.roles()) {
+                Prompt prompt = task.prompt(state, role, turn, style);
+                if (programs && role.equals(PlanningTask.TOOL)) {
+                    ToolProgram<B> p =
+                            withholdCorrect ? pickFlawed(game.flawedPrograms(), rng) : pick(game.toolPrograms(), rng);
+                    out.add(new Demo(role, prompt, p.answer(style)));
+                    state = task.toolOutput(
+                                    state, ToolRunner.Result.printed(p.output().apply(state.board())))
+                            .next();
+                    continue;
+                }
+                Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < adopt
+                        ? game.parse(state.proposal())
+                        : Optional.empty();
+                A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
+                String answer = game.format(action, style);
+                out.add(new Demo(role, prompt, answer));
+                var t = task.step(state, role, Completion.ofText(answer));
+                if (t.done()) {
+                    return out;
+                }
+                state = t.next();
             }
-            Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < adopt
-                    ? game.parse(state.proposal())
-                    : Optional.empty();
-            A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
-            String answer = game.format(action, style);
-            out.add(new Demo(role, prompt, answer));
-            state = task.step(state, role, Completion.ofText(answer)).next();
         }
         return out;
     }
