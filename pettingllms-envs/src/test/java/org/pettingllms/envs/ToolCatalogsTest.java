@@ -164,17 +164,18 @@ class ToolCatalogsTest {
      * A discovery warm-up's programs: 31 different flawed ones in equal shares, the catalog's flawed programs among
      * them and its correct one not, each printing what its mirror says, and each failing on many boards.
      */
-    <B, A> void flawCombinations(Game<B, A> game) {
+    /** {@code catalogFlawed}: how many of the catalog's flawed programs are combinations too (the same text). */
+    <B, A> void flawCombinations(Game<B, A> game, int catalogFlawed) {
         List<ToolProgram<B>> all = game.flawedPrograms();
         assertThat(all).hasSize(31).noneMatch(ToolProgram::correct);
         assertThat(all.stream().map(ToolProgram::source).distinct()).hasSize(31);
         assertThat(all.stream().mapToDouble(ToolProgram::weight).sum()).isCloseTo(1.0, within(1e-9));
         List<ToolProgram<B>> catalog = game.toolPrograms();
-        assertThat(all.stream().map(ToolProgram::source))
-                .containsAll(catalog.stream()
+        assertThat(catalog.stream()
                         .filter(p -> !p.correct())
-                        .map(ToolProgram::source)
-                        .toList())
+                        .filter(p -> all.stream().anyMatch(c -> c.source().equals(p.source()))))
+                .hasSize(catalogFlawed);
+        assertThat(all.stream().map(ToolProgram::source))
                 .doesNotContainAnyElementsOf(catalog.stream()
                         .filter(ToolProgram::correct)
                         .map(ToolProgram::source)
@@ -202,8 +203,9 @@ class ToolCatalogsTest {
 
     @Test
     void flawCombinationsOfEveryGame() {
-        flawCombinations(new PlanPathGame(PlanPathGame.Options.DEFAULT));
-        flawCombinations(new SokobanGame(SokobanGame.Options.DEFAULT));
-        flawCombinations(new SudokuGame(new SudokuGame.Options(4, 8)));
+        flawCombinations(new PlanPathGame(PlanPathGame.Options.DEFAULT), 3);
+        flawCombinations(new SokobanGame(SokobanGame.Options.DEFAULT), 3);
+        // Sudoku's catalog has a greedy search (no undo); its places do not (docs/learning-diagnosis.md, section 8)
+        flawCombinations(new SudokuGame(new SudokuGame.Options(4, 8)), 2);
     }
 }

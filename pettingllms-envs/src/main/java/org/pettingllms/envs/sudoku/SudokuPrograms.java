@@ -81,6 +81,7 @@ public final class SudokuPrograms {
     }
 
     static final String ROW_ONLY = "all(g[r][j]!=v for j in range(n))";
+    static final String COLUMN_ONLY = "all(g[j][c]!=v for j in range(n))";
 
     /**
      * The five places a flawed program can be wrong at, in the order they appear in the program. The search starting
@@ -89,9 +90,9 @@ public final class SudokuPrograms {
      * the half of the boards where that cell is blank; RL then left it wrong (docs/learning-diagnosis.md, section 8).
      */
     enum Flaw {
+        NO_ROW_CHECK,
         NO_COLUMN_CHECK,
         VALUES_SHORT,
-        NO_UNDO,
         SKIPS_FIRST_ROW,
         TRANSPOSED
     }
@@ -109,15 +110,17 @@ public final class SudokuPrograms {
     }
 
     static ToolProgram<SudokuBoard> program(Set<Flaw> flaws) {
+        boolean rowsChecked = !flaws.contains(Flaw.NO_ROW_CHECK);
         boolean columns = !flaws.contains(Flaw.NO_COLUMN_CHECK);
-        boolean undo = !flaws.contains(Flaw.NO_UNDO);
         boolean shortValues = flaws.contains(Flaw.VALUES_SHORT);
         boolean skipsRow = flaws.contains(Flaw.SKIPS_FIRST_ROW);
         boolean transposed = flaws.contains(Flaw.TRANSPOSED);
         String source = program(
-                (columns ? LINES : ROW_ONLY) + " and " + BOX,
+                rowsChecked && columns
+                        ? LINES + " and " + BOX
+                        : rowsChecked ? ROW_ONLY + " and " + BOX : columns ? COLUMN_ONLY + " and " + BOX : BOX,
                 shortValues ? SHORT_VALUES : VALUES,
-                undo ? BACKTRACK : GREEDY,
+                BACKTRACK,
                 skipsRow ? "n" : "0",
                 transposed ? "zip(*g)" : "g");
         return new ToolProgram<>(
@@ -126,7 +129,7 @@ public final class SudokuPrograms {
                 flaws.isEmpty(),
                 0,
                 b -> print(
-                        search(b, undo, shortValues ? b.n() - 1 : b.n(), columns, skipsRow ? b.n() : 0),
+                        search(b, shortValues ? b.n() - 1 : b.n(), rowsChecked, columns, skipsRow ? b.n() : 0),
                         b.n(),
                         transposed));
     }
@@ -136,21 +139,30 @@ public final class SudokuPrograms {
      * the board unchanged when there is none.
      */
     static int[] search(SudokuBoard b, boolean undo, int maxValue) {
-        return search(b, undo, maxValue, true, 0);
-    }
-
-    /** As above, the value test checking columns only where asked, the search starting at cell {@code first}. */
-    static int[] search(SudokuBoard b, boolean undo, int maxValue, boolean columns, int first) {
-        int n = b.n();
-        int[] g = new int[n * n];
-        for (int i = 0; i < g.length; i++) {
-            g[i] = b.grid().charAt(i) - '0';
-        }
-        new Search(g, n, b.box(), undo, maxValue, columns).go(first);
+        int[] g = grid(b);
+        new Search(g, b.n(), b.box(), undo, maxValue, true, true).go(0);
         return g;
     }
 
-    private record Search(int[] g, int n, int z, boolean undo, int maxValue, boolean columns) {
+    /**
+     * The backtracking search with the value test checking rows and columns only where asked, starting at cell
+     * {@code first}.
+     */
+    static int[] search(SudokuBoard b, int maxValue, boolean rows, boolean columns, int first) {
+        int[] g = grid(b);
+        new Search(g, b.n(), b.box(), true, maxValue, rows, columns).go(first);
+        return g;
+    }
+
+    private static int[] grid(SudokuBoard b) {
+        int[] g = new int[b.n() * b.n()];
+        for (int i = 0; i < g.length; i++) {
+            g[i] = b.grid().charAt(i) - '0';
+        }
+        return g;
+    }
+
+    private record Search(int[] g, int n, int z, boolean undo, int maxValue, boolean rows, boolean columns) {
         boolean go(int i) {
             if (i == n * n) {
                 return true;
@@ -175,7 +187,7 @@ public final class SudokuPrograms {
 
         private boolean ok(int r, int c, int v) {
             for (int j = 0; j < n; j++) {
-                if (g[r * n + j] == v || (columns && g[j * n + c] == v)) {
+                if ((rows && g[r * n + j] == v) || (columns && g[j * n + c] == v)) {
                     return false;
                 }
             }
