@@ -205,7 +205,7 @@ class ToolCatalogsTest {
     void flawCombinationsOfEveryGame() {
         flawCombinations(new PlanPathGame(PlanPathGame.Options.DEFAULT), 3);
         flawCombinations(new SokobanGame(SokobanGame.Options.DEFAULT), 3);
-        // Sudoku's catalog has a greedy search (no undo); its places do not (docs/learning-diagnosis.md, section 8)
+        // Sudoku's catalog has a greedy search (no undo), which is not one of its places
         flawCombinations(new SudokuGame(new SudokuGame.Options(4, 8)), 2);
     }
 }
