@@ -62,7 +62,11 @@ class CharTokenizerFileTest {
     void theShippedModelsCarryTheCodecsTokenizerFile() throws Exception {
         Path home = Path.of(System.getProperty("pettingllms.home", "..")).toAbsolutePath();
         for (String model : new String[] {
-            "plan-path-tiny", "sokoban-tiny", "sudoku-tiny", "plan-path-discovery", "sokoban-discovery",
+            "plan-path-tiny",
+            "sokoban-tiny",
+            "sudoku-tiny",
+            "plan-path-discovery",
+            "sokoban-discovery",
             "sudoku-discovery"
         }) {
             assertThat(CharCodec.describes(home.resolve("models").resolve(model)))
