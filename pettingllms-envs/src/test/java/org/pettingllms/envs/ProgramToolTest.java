@@ -17,6 +17,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.PlanningState;
 import org.pettingllms.envs.planning.PlanningTask;
@@ -161,7 +162,11 @@ class ProgramToolTest {
         int draws = 1550;
         for (long seed = 0; seed < draws; seed++) {
             var demos = SolverDemonstrations.of(
-                    task, Problem.generated("d" + seed, seed), PromptStyle.COMPACT, 0.3, 0.5, true, 1, rng);
+                    task,
+                    Problem.generated("d" + seed, seed),
+                    PromptStyle.COMPACT,
+                    new Demonstrations.Settings(0.3, 0.5, true, 1),
+                    rng);
             String tool = demos.get(0).answer();
             assertThat(tool).isNotEqualTo(CATALOG.get(0).source());
             String name = combinations.stream()
@@ -191,9 +196,17 @@ class ProgramToolTest {
         for (long seed = 0; seed < 30; seed++) {
             Problem p = Problem.generated("t" + seed, seed);
             var first = SolverDemonstrations.of(
-                    task, p, PromptStyle.COMPACT, 0.3, 0.5, true, 1, new SplittableRandom(seed));
+                    task,
+                    p,
+                    PromptStyle.COMPACT,
+                    new Demonstrations.Settings(0.3, 0.5, true, 1),
+                    new SplittableRandom(seed));
             var demos = SolverDemonstrations.of(
-                    task, p, PromptStyle.COMPACT, 0.3, 0.5, true, 2, new SplittableRandom(seed));
+                    task,
+                    p,
+                    PromptStyle.COMPACT,
+                    new Demonstrations.Settings(0.3, 0.5, true, 2),
+                    new SplittableRandom(seed));
             // the first turn is the one-turn demonstration, draw for draw: one-turn recipes give the same data
             assertThat(demos.subList(0, 2)).isEqualTo(first);
             // replayed through the task (the tool's program in the sandbox), each prompt is the one the task shows

@@ -161,10 +161,10 @@ class ToolCatalogsTest {
     }
 
     /**
-     * A discovery warm-up's programs: 31 different flawed ones in equal shares, the catalog's flawed programs among
-     * them and its correct one not, each printing what its mirror says, and each failing on many boards.
+     * A discovery warm-up's programs: 31 different flawed ones in equal shares, {@code catalogFlawed} of the catalog's
+     * flawed programs among them (the same text) and its correct one not, each printing what its mirror says, and each
+     * failing on many boards.
      */
-    /** {@code catalogFlawed}: how many of the catalog's flawed programs are combinations too (the same text). */
     <B, A> void flawCombinations(Game<B, A> game, int catalogFlawed) {
         List<ToolProgram<B>> all = game.flawedPrograms();
         assertThat(all).hasSize(31).noneMatch(ToolProgram::correct);

@@ -257,14 +257,6 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     /** Solver demonstrations ({@link SolverDemonstrations}): catalog programs for a program-writing tool. */
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
-        return SolverDemonstrations.of(
-                this,
-                problem,
-                style,
-                settings.noise(),
-                settings.adopt(),
-                settings.withholdCorrect(),
-                settings.turns(),
-                rng);
+        return SolverDemonstrations.of(this, problem, style, settings, rng);
     }
 }

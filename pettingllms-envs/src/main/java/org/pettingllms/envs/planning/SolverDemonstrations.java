@@ -9,6 +9,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations.Demo;
+import org.pettingllms.core.task.Demonstrations.Settings;
 
 /**
  * Supervised warm-up data from the solvers: for a problem, each role's prompt at the first turn and the solver's
@@ -28,46 +29,40 @@ public final class SolverDemonstrations {
 
     public static <B, A> List<Demo> of(
             PlanningTask<B, A> task, Problem problem, PromptStyle style, double noise, SplittableRandom rng) {
-        return of(task, problem, style, noise, ADOPT, false, 1, rng);
+        return of(task, problem, style, new Settings(noise, ADOPT), rng);
     }
 
     /**
-     * As above, the planner adopting the printed answer with probability {@code adopt}; with {@code withholdCorrect}
-     * the tool's program is one of the catalog's flawed programs in equal shares (each is wrong in a different place,
-     * so every place is right in most of them, and the correct program is a combination no demonstration shows).
-     * The episode is demonstrated for up to {@code turns} turns (it ends early when the planner's move ends it): a
-     * later turn's prompts show the board the earlier demonstrated moves left, and each turn's tool program is drawn
-     * afresh.
+     * As above, the planner adopting the printed answer with probability {@code settings.adopt()}; with {@code
+     * settings.withholdCorrect()} the tool's program is one of the catalog's flawed programs in equal shares (each is
+     * wrong in a different place, so every place is right in most of them, and the correct program is a combination
+     * no demonstration shows). The episode is demonstrated for up to {@code settings.turns()} turns (it ends early
+     * when the planner's move ends it): a later turn's prompts show the board the earlier demonstrated moves left,
+     * and each turn's tool program is drawn afresh.
      */
     public static <B, A> List<Demo> of(
-            PlanningTask<B, A> task,
-            Problem problem,
-            PromptStyle style,
-            double noise,
-            double adopt,
-            boolean withholdCorrect,
-            int turns,
-            SplittableRandom rng) {
+            PlanningTask<B, A> task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         Game<B, A> game = task.game();
         boolean programs = task.toolMode() == PlanningTask.ToolMode.PROGRAM;
         List<Demo> out = new ArrayList<>();
         PlanningState<B> state = task.initialState(problem);
-        for (int turn = 0; turn < Math.min(turns, task.maxTurns()); turn++) {
+        for (int turn = 0; turn < Math.min(settings.turns(), task.maxTurns()); turn++) {
             for (String role : task.roles()) {
                 Prompt prompt = task.prompt(state, role, turn, style);
                 if (programs && role.equals(PlanningTask.TOOL)) {
-                    ToolProgram<B> p =
-                            withholdCorrect ? pickFlawed(game.flawedPrograms(), rng) : pick(game.toolPrograms(), rng);
+                    ToolProgram<B> p = settings.withholdCorrect()
+                            ? pickFlawed(game.flawedPrograms(), rng)
+                            : pick(game.toolPrograms(), rng);
                     out.add(new Demo(role, prompt, p.answer(style)));
                     state = task.toolOutput(
                                     state, ToolRunner.Result.printed(p.output().apply(state.board())))
                             .next();
                     continue;
                 }
-                Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < adopt
+                Optional<A> printed = programs && role.equals(PlanningTask.PLAN) && rng.nextDouble() < settings.adopt()
                         ? game.parse(state.proposal())
                         : Optional.empty();
-                A action = printed.isPresent() ? printed.get() : answer(game, state.board(), noise, rng);
+                A action = printed.isPresent() ? printed.get() : answer(game, state.board(), settings.noise(), rng);
                 String answer = game.format(action, style);
                 out.add(new Demo(role, prompt, answer));
                 var t = task.step(state, role, Completion.ofText(answer));
