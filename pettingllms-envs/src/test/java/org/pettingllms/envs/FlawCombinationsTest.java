@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.envs.planning.FlawCombinations;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 
 class FlawCombinationsTest {
@@ -38,6 +39,29 @@ class FlawCombinationsTest {
                         Flaw.class, f -> new ToolProgram<String>("x" + f, "s" + f, true, 0, b -> "")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("marked correct");
+    }
+
+    @Test
+    void eachPlaceIsReadRightOrWrongInEveryCombinationAndNeitherInOtherText() {
+        List<ProgramPlace> places = FlawCombinations.places(Flaw.class, FlawCombinationsTest::program);
+        assertThat(places).extracting(ProgramPlace::name).containsExactly("loop", "walls");
+        ProgramPlace loop = places.get(0);
+        assertThat(loop.wrongIn("short/none")).contains(true);
+        assertThat(loop.wrongIn("loop/none")).contains(false);
+        assertThat(loop.wrongIn("lop/none")).isEmpty();
+        assertThat(places.get(1).wrongIn("short/walls")).contains(false);
+        assertThat(places.get(1).wrongIn("short/none")).contains(true);
+    }
+
+    @Test
+    void placesThatOnlyTheOtherPlacesTextTellsApartAreRefused() {
+        // each place turns a y into an x, so the text around one place depends on the other
+        assertThatThrownBy(() -> FlawCombinations.places(Flaw.class, f -> {
+                    String src = (f.contains(Flaw.LOOP) ? "x" : "y") + (f.contains(Flaw.WALLS) ? "x" : "y");
+                    return new ToolProgram<String>("p", src, f.isEmpty(), 0, b -> "");
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("loop");
     }
 
     @Test

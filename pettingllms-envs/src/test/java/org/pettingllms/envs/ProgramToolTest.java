@@ -21,6 +21,7 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.PlanningState;
 import org.pettingllms.envs.planning.PlanningTask;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.SolverDemonstrations;
 import org.pettingllms.envs.planning.SolverPolicy;
 import org.pettingllms.envs.planning.ToolProgram;
@@ -151,6 +152,35 @@ class ProgramToolTest {
                 .containsEntry(PlanningTask.PROGRAMS_FLAWED, 3.0)
                 .containsEntry(PlanningTask.PROGRAMS_OTHER, 1.0);
         assertThat(task.drainMetrics()).as("drained").containsEntry(PlanningTask.PROGRAMS_FLAWED, 0.0);
+    }
+
+    @Test
+    void theToolsProgramsAreCountedPlaceByPlaceAlsoWhenWrongElsewhereInANewWay() {
+        PlanningState<PathBoard> s = start(6);
+        task.drainMetrics();
+        String twoWrong = GAME.flawedPrograms().stream()
+                .filter(p -> p.name().equals("bfs-stops-one-short+swapped-lr"))
+                .findFirst()
+                .orElseThrow()
+                .source();
+        task.step(s, PlanningTask.TOOL, Completion.ofText(program("bfs")));
+        task.step(s, PlanningTask.TOOL, Completion.ofText(twoWrong));
+        // no demonstration contained this one (an edit outside the places), yet its places are read
+        task.step(s, PlanningTask.TOOL, Completion.ofText(twoWrong.replace("import sys", "import sys ")));
+        task.step(s, PlanningTask.TOOL, Completion.ofText("print('UDLR')"));
+        var m = task.drainMetrics();
+        assertThat(GAME.flawPlaces())
+                .extracting(ProgramPlace::name)
+                .containsExactly("cut-short", "stops-one-short", "swapped-ud", "swapped-lr", "through-walls");
+        assertThat(m)
+                .containsEntry(PlanningTask.PROGRAMS_OTHER, 2.0)
+                .containsEntry("tool/place/stops-one-short/right", 1.0)
+                .containsEntry("tool/place/stops-one-short/wrong", 2.0)
+                .containsEntry("tool/place/swapped-lr/wrong", 2.0)
+                .containsEntry("tool/place/swapped-ud/right", 3.0)
+                .containsEntry("tool/place/swapped-ud/wrong", 0.0)
+                .containsEntry("tool/place/through-walls/right", 3.0);
+        assertThat(task.drainMetrics()).as("drained").containsEntry("tool/place/swapped-lr/wrong", 0.0);
     }
 
     @Test

@@ -13,6 +13,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.PlanningTask;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 import org.pettingllms.envs.planning.ToolRunner;
 import org.pettingllms.envs.planpath.PathBoard;
@@ -180,6 +181,24 @@ class ToolCatalogsTest {
                         .filter(ToolProgram::correct)
                         .map(ToolProgram::source)
                         .toList());
+        // each place is read from the text as the program's name says: wrong where it has that flaw, right elsewhere
+        List<ProgramPlace> places = game.flawPlaces();
+        assertThat(places).hasSize(5);
+        for (ToolProgram<B> p : all) {
+            List<String> wrong =
+                    List.of(p.name().substring(p.name().indexOf('-') + 1).split("\\+"));
+            for (ProgramPlace place : places) {
+                assertThat(place.wrongIn(p.source()))
+                        .as(place.name() + " in " + p.name())
+                        .contains(wrong.contains(place.name()));
+            }
+        }
+        ToolProgram<B> correct =
+                catalog.stream().filter(ToolProgram::correct).findFirst().orElseThrow();
+        assertThat(places)
+                .allSatisfy(place -> assertThat(place.wrongIn(correct.source()))
+                        .as(place.name())
+                        .contains(false));
         for (ToolProgram<B> p : all) {
             for (B b : boards(game, 3)) {
                 ToolRunner.Result r = runner.run(p.source(), game.render(b));

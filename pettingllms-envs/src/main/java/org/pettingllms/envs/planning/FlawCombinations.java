@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -42,6 +43,77 @@ public final class FlawCombinations {
             out.add(new ToolProgram<>(p.name(), p.source(), false, 1.0 / count, p.output()));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * Each of {@code flaws}' places as text ({@link ProgramPlace}): where the program wrong only there differs from
+     * the correct one, widened by the shortest context (split between before and after) with which every combination
+     * of wrong places is classified right at this place. {@code program} must give the correct program for the empty
+     * set.
+     *
+     * @throws IllegalStateException when some place cannot be told apart in every combination
+     */
+    public static <F extends Enum<F>, B> List<ProgramPlace> places(
+            Class<F> flaws, Function<Set<F>, ToolProgram<B>> program) {
+        F[] all = flaws.getEnumConstants();
+        List<EnumSet<F>> sets = new ArrayList<>();
+        List<String> sources = new ArrayList<>();
+        for (int mask = 0; mask < 1 << all.length; mask++) {
+            EnumSet<F> set = EnumSet.noneOf(flaws);
+            for (F f : all) {
+                if ((mask & (1 << f.ordinal())) != 0) {
+                    set.add(f);
+                }
+            }
+            sets.add(set);
+            sources.add(program.apply(set).source());
+        }
+        String correct = sources.get(0);
+        List<ProgramPlace> out = new ArrayList<>();
+        for (F f : all) {
+            String flawed = sources.get(1 << f.ordinal());
+            int prefix = 0;
+            while (prefix < Math.min(correct.length(), flawed.length())
+                    && correct.charAt(prefix) == flawed.charAt(prefix)) {
+                prefix++;
+            }
+            int suffix = 0;
+            while (suffix < Math.min(correct.length(), flawed.length()) - prefix
+                    && correct.charAt(correct.length() - 1 - suffix) == flawed.charAt(flawed.length() - 1 - suffix)) {
+                suffix++;
+            }
+            ProgramPlace place = null;
+            String name = f.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            // the shortest total context first; the common prefix and suffix bound it on each side
+            for (int total = 1; place == null && total <= prefix + suffix; total++) {
+                for (int before = Math.min(total, prefix); before >= 0 && total - before <= suffix; before--) {
+                    int after = total - before;
+                    ProgramPlace p = new ProgramPlace(
+                            name,
+                            correct.substring(prefix - before, correct.length() - suffix + after),
+                            flawed.substring(prefix - before, flawed.length() - suffix + after));
+                    if (classifiesEvery(p, f, sets, sources)) {
+                        place = p;
+                        break;
+                    }
+                }
+            }
+            if (place == null) {
+                throw new IllegalStateException("the place " + name + " cannot be told apart in every combination");
+            }
+            out.add(place);
+        }
+        return List.copyOf(out);
+    }
+
+    private static <F extends Enum<F>> boolean classifiesEvery(
+            ProgramPlace p, F flaw, List<EnumSet<F>> sets, List<String> sources) {
+        for (int i = 0; i < sets.size(); i++) {
+            if (!p.wrongIn(sources.get(i)).equals(Optional.of(sets.get(i).contains(flaw)))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code base} followed by the wrong places in lower case, e.g. {@code bfs-cut-short+swapped-ud}. */

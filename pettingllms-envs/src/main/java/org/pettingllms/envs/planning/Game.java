@@ -61,6 +61,14 @@ public interface Game<B, A> {
         return toolPrograms().stream().filter(p -> !p.correct()).toList();
     }
 
+    /**
+     * The places where {@link #flawedPrograms()} are wrong, as text ({@link FlawCombinations#places}): training counts
+     * the tool's programs right and wrong at each. Empty when the flawed programs are no combination of places.
+     */
+    default List<ProgramPlace> flawPlaces() {
+        return List.of();
+    }
+
     /** Penalty of an unparseable answer. */
     default double unparseablePenalty() {
         return -1.0;

@@ -46,6 +46,8 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     public static final String PROGRAMS_FLAWED = "tool/programs_catalog_flawed";
     public static final String PROGRAMS_CORRECT = "tool/programs_catalog_correct";
     public static final String PROGRAMS_OTHER = "tool/programs_other";
+    // per place of Game.flawPlaces: tool/place/<name>/right and /wrong, the tool's programs right or wrong there
+    public static final String PLACE_PREFIX = "tool/place/";
 
     /** How the tool role answers. */
     public enum ToolMode {
@@ -65,6 +67,10 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     private final LongAdder flawedCatalog = new LongAdder();
     private final LongAdder correctCatalog = new LongAdder();
     private final LongAdder otherPrograms = new LongAdder();
+    // the tool's programs right and wrong at each of the game's places (Game.flawPlaces), in its order
+    private final List<ProgramPlace> places;
+    private final LongAdder[] rightAt;
+    private final LongAdder[] wrongAt;
 
     public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns) {
         this(game, roles, maxTurns, ToolMode.ANSWER, null);
@@ -89,6 +95,9 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         this.runner = runner;
         this.catalog = Stream.concat(game.toolPrograms().stream(), game.flawedPrograms().stream())
                 .collect(Collectors.toUnmodifiableMap(p -> p.source().strip(), ToolProgram::correct, (a, b) -> a));
+        this.places = game.flawPlaces();
+        this.rightAt = Stream.generate(LongAdder::new).limit(places.size()).toArray(LongAdder[]::new);
+        this.wrongAt = Stream.generate(LongAdder::new).limit(places.size()).toArray(LongAdder[]::new);
     }
 
     public ToolMode toolMode() {
@@ -101,7 +110,9 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
      * ({@link Game#flawedPrograms}; {@code tool/programs_catalog_flawed}), exactly the catalog's correct one
      * ({@code tool/programs_catalog_correct}), or neither ({@code tool/programs_other}). A model warmed up with the
      * correct program withheld ({@code sft --withhold-correct}) was shown only flawed ones: its other two counts are
-     * programs no demonstration contained.
+     * programs no demonstration contained. Where the game's flawed programs combine wrong places
+     * ({@link Game#flawPlaces}), also how many programs were right ({@code tool/place/<name>/right}) and wrong
+     * ({@code tool/place/<name>/wrong}) at each place, whatever they wrote elsewhere.
      */
     @Override
     public Map<String, Double> drainMetrics() {
@@ -112,12 +123,20 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
         m.put(PROGRAMS_FLAWED, (double) flawedCatalog.sumThenReset());
         m.put(PROGRAMS_CORRECT, (double) correctCatalog.sumThenReset());
         m.put(PROGRAMS_OTHER, (double) otherPrograms.sumThenReset());
+        for (int i = 0; i < places.size(); i++) {
+            m.put(PLACE_PREFIX + places.get(i).name() + "/right", (double) rightAt[i].sumThenReset());
+            m.put(PLACE_PREFIX + places.get(i).name() + "/wrong", (double) wrongAt[i].sumThenReset());
+        }
         return m;
     }
 
     private void countProgram(String program) {
         Boolean correct = catalog.get(program.strip());
         (correct == null ? otherPrograms : correct ? correctCatalog : flawedCatalog).increment();
+        for (int i = 0; i < places.size(); i++) {
+            int at = i;
+            places.get(i).wrongIn(program).ifPresent(wrong -> (wrong ? wrongAt[at] : rightAt[at]).increment());
+        }
     }
 
     public Game<B, A> game() {

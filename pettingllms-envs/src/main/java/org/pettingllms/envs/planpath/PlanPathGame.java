@@ -7,6 +7,7 @@ import java.util.SplittableRandom;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.MoveGame;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.Shaping;
 import org.pettingllms.envs.planning.ToolProgram;
 
@@ -97,6 +98,11 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
     @Override
     public List<ToolProgram<PathBoard>> flawedPrograms() {
         return PlanPathPrograms.flawCombinations();
+    }
+
+    @Override
+    public List<ProgramPlace> flawPlaces() {
+        return PlanPathPrograms.flawPlaces();
     }
 
     @Override

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.pettingllms.envs.planning.FlawCombinations;
 import org.pettingllms.envs.planning.MoveTable;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -101,6 +102,13 @@ public final class PlanPathPrograms {
      */
     public static List<ToolProgram<PathBoard>> flawCombinations() {
         return COMBINATIONS;
+    }
+
+    private static final List<ProgramPlace> PLACES = FlawCombinations.places(Flaw.class, PlanPathPrograms::program);
+
+    /** The five places ({@link Flaw}) as text: which of them a sampled program has right ({@link ProgramPlace}). */
+    public static List<ProgramPlace> flawPlaces() {
+        return PLACES;
     }
 
     static ToolProgram<PathBoard> program(Set<Flaw> flaws) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
 import org.pettingllms.envs.planning.MoveGame;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.Shaping;
 import org.pettingllms.envs.planning.ToolProgram;
 
@@ -201,6 +202,11 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
     @Override
     public List<ToolProgram<SokobanBoard>> flawedPrograms() {
         return SokobanPrograms.flawCombinations();
+    }
+
+    @Override
+    public List<ProgramPlace> flawPlaces() {
+        return SokobanPrograms.flawPlaces();
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.pettingllms.envs.planning.FlawCombinations;
 import org.pettingllms.envs.planning.MoveTable;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -117,6 +118,13 @@ public final class SokobanPrograms {
      */
     public static List<ToolProgram<SokobanBoard>> flawCombinations() {
         return COMBINATIONS;
+    }
+
+    private static final List<ProgramPlace> PLACES = FlawCombinations.places(Flaw.class, SokobanPrograms::program);
+
+    /** The five places ({@link Flaw}) as text: which of them a sampled program has right ({@link ProgramPlace}). */
+    public static List<ProgramPlace> flawPlaces() {
+        return PLACES;
     }
 
     static ToolProgram<SokobanBoard> program(Set<Flaw> flaws) {

@@ -10,6 +10,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.envs.planning.Game;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -316,6 +317,11 @@ public final class SudokuGame implements Game<SudokuBoard, List<Fill>> {
     @Override
     public List<ToolProgram<SudokuBoard>> flawedPrograms() {
         return SudokuPrograms.flawCombinations();
+    }
+
+    @Override
+    public List<ProgramPlace> flawPlaces() {
+        return SudokuPrograms.flawPlaces();
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.pettingllms.envs.sudoku;
 import java.util.List;
 import java.util.Set;
 import org.pettingllms.envs.planning.FlawCombinations;
+import org.pettingllms.envs.planning.ProgramPlace;
 import org.pettingllms.envs.planning.ToolProgram;
 
 /**
@@ -112,6 +113,13 @@ public final class SudokuPrograms {
      */
     public static List<ToolProgram<SudokuBoard>> flawCombinations() {
         return COMBINATIONS;
+    }
+
+    private static final List<ProgramPlace> PLACES = FlawCombinations.places(Flaw.class, SudokuPrograms::program);
+
+    /** The five places ({@link Flaw}) as text: which of them a sampled program has right ({@link ProgramPlace}). */
+    public static List<ProgramPlace> flawPlaces() {
+        return PLACES;
     }
 
     static ToolProgram<SudokuBoard> program(Set<Flaw> flaws) {
