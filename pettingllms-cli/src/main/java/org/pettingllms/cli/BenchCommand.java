@@ -26,6 +26,8 @@ import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
 import org.pettingllms.envs.math.AnswerBench;
+import org.pettingllms.envs.planning.PlaceRewards;
+import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.sandbox.SandboxBench;
 import org.pettingllms.torch.bench.ModelBench;
 import org.pettingllms.torch.model.Presets;
@@ -48,12 +50,13 @@ import picocli.CommandLine.Spec;
                 + " 'sandbox'"
                 + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
                 + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
-                + " 'soak' (the main config for many steps, resident memory every 25: long).")
+                + " 'soak' (the main config for many steps, resident memory every 25: long) or 'places' (what fixing"
+                + " each wrong place of a discovery warm-up's tool programs earns: --config, --problems).")
 final class BenchCommand implements Callable<Integer> {
     @Parameters(
             index = "0",
             paramLabel = "WHAT",
-            description = "what to measure: rollout, program, model, sandbox, remote, answers, soak")
+            description = "what to measure: rollout, program, model, sandbox, remote, answers, soak, places")
     String what;
 
     @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
@@ -77,7 +80,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--k", defaultValue = "4", description = "candidates per decision")
     int k;
 
-    @Option(names = "--problems", defaultValue = "64", description = "concurrent problems per round")
+    @Option(
+            names = "--problems",
+            defaultValue = "64",
+            description = "concurrent problems per round; places: training boards")
     int problems;
 
     @Option(names = "--rounds", defaultValue = "20", description = "measured rounds")
@@ -100,7 +106,7 @@ final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--config",
-            description = "soak, remote: run config (default: the main one, configs/plan-path/L2.yaml)")
+            description = "soak, remote, places: run config (default: the main one, configs/plan-path/L2.yaml)")
     Path config;
 
     @Option(
@@ -160,9 +166,31 @@ final class BenchCommand implements Callable<Integer> {
                     spec.commandLine().getErr()));
             return 0;
         }
+        if (what.equals("places")) {
+            Map<String, String> env = Main.env(spec);
+            RunSetup s = RunSetup.load(
+                    config != null ? config : RunSetup.defaultConfig(env), List.of(), env, HubResolver.ModelFiles.NONE);
+            if (!(s.task() instanceof PlanningTask<?, ?> planning)) {
+                throw new IllegalArgumentException(
+                        "bench places: task '" + s.config().task().name() + "' has no tool programs with places");
+            }
+            var list = new SeededProblems(planning.id(), s.config().run().seed()).problems(Split.TRAIN, 0, problems);
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("benchmark", "places");
+            json.put("task", planning.id());
+            json.put(
+                    "boards",
+                    "train problems 0-" + (problems - 1) + " of run seed "
+                            + s.config().run().seed());
+            PlaceRewards.Report report = PlaceRewards.of(planning, list, 0.05);
+            json.put("places", report.places());
+            json.put("programs", report.programs());
+            print(json);
+            return 0;
+        }
         if (!what.equals("rollout") && !what.equals("program")) {
             throw new IllegalArgumentException("bench '" + what
-                    + "': available benchmarks: rollout, program, model, sandbox, remote, answers, soak");
+                    + "': available benchmarks: rollout, program, model, sandbox, remote, answers, soak, places");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {

@@ -214,6 +214,27 @@ class CliTest {
     }
 
     @Test
+    void placesBenchSaysWhatFixingEachPlaceEarnsAndRefusesATaskWithoutPlaces() throws Exception {
+        Result r = run(
+                "bench",
+                "places",
+                "--config",
+                CONFIGS.resolve("sokoban/L2.yaml").toString(),
+                "--problems",
+                "20");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("task").asText()).isEqualTo("sokoban-v1");
+        assertThat(json.get("places")).hasSize(5);
+        assertThat(json.get("places").get(0).get("contexts").asInt()).isEqualTo(16);
+        assertThat(json.get("programs")).hasSize(32);
+        Result code = run(
+                "bench", "places", "--config", CONFIGS.resolve("code/L2.yaml").toString());
+        assertThat(code.code()).isNotZero();
+        assertThat(code.err()).contains("bench places").contains("no tool programs with places");
+    }
+
+    @Test
     void programBenchCountsWhatReplayingCosts() throws Exception {
         Result r = run("bench", "program", "--problems", "4", "--rounds", "2", "--warmup", "1", "--policy", "solver");
         assertThat(r.code()).as(r.err()).isZero();
