@@ -152,7 +152,9 @@ class CliTest {
                 .containsPattern("success \\d+\\.\\d% \\| mean turns")
                 .as("the scripted tool writes catalog programs, each candidate counted")
                 .containsPattern("task counts: .*tool/programs_catalog_flawed=\\d+ tool/programs_catalog_correct=\\d+"
-                        + " tool/programs_other=0(\\n|$)");
+                        + " tool/programs_other=0( |\\n|$)")
+                .as("and place by place, the discovery places of the game's flawed programs")
+                .containsPattern("tool/place/swapped-ud/right=\\d+ tool/place/swapped-ud/wrong=\\d+");
     }
 
     @Test
