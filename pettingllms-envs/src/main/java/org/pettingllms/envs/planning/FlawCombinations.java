@@ -26,16 +26,10 @@ public final class FlawCombinations {
      */
     public static <F extends Enum<F>, B> List<ToolProgram<B>> of(
             Class<F> flaws, Function<Set<F>, ToolProgram<B>> program) {
-        F[] all = flaws.getEnumConstants();
-        int count = (1 << all.length) - 1;
+        List<EnumSet<F>> sets = subsets(flaws);
+        int count = sets.size() - 1;
         List<ToolProgram<B>> out = new ArrayList<>();
-        for (int mask = 1; mask <= count; mask++) {
-            EnumSet<F> set = EnumSet.noneOf(flaws);
-            for (F f : all) {
-                if ((mask & (1 << f.ordinal())) != 0) {
-                    set.add(f);
-                }
-            }
+        for (EnumSet<F> set : sets.subList(1, sets.size())) {
             ToolProgram<B> p = program.apply(set);
             if (p.correct()) {
                 throw new IllegalStateException(p.name() + " is marked correct but has wrong places " + set);
@@ -55,22 +49,11 @@ public final class FlawCombinations {
      */
     public static <F extends Enum<F>, B> List<ProgramPlace> places(
             Class<F> flaws, Function<Set<F>, ToolProgram<B>> program) {
-        F[] all = flaws.getEnumConstants();
-        List<EnumSet<F>> sets = new ArrayList<>();
-        List<String> sources = new ArrayList<>();
-        for (int mask = 0; mask < 1 << all.length; mask++) {
-            EnumSet<F> set = EnumSet.noneOf(flaws);
-            for (F f : all) {
-                if ((mask & (1 << f.ordinal())) != 0) {
-                    set.add(f);
-                }
-            }
-            sets.add(set);
-            sources.add(program.apply(set).source());
-        }
+        List<EnumSet<F>> sets = subsets(flaws);
+        List<String> sources = sets.stream().map(s -> program.apply(s).source()).toList();
         String correct = sources.get(0);
         List<ProgramPlace> out = new ArrayList<>();
-        for (F f : all) {
+        for (F f : flaws.getEnumConstants()) {
             String flawed = sources.get(1 << f.ordinal());
             int prefix = 0;
             while (prefix < Math.min(correct.length(), flawed.length())
@@ -104,6 +87,22 @@ public final class FlawCombinations {
             out.add(place);
         }
         return List.copyOf(out);
+    }
+
+    /** Every subset of {@code flaws}' constants, the i-th holding the constants whose ordinal's bit is set in i. */
+    private static <F extends Enum<F>> List<EnumSet<F>> subsets(Class<F> flaws) {
+        F[] all = flaws.getEnumConstants();
+        List<EnumSet<F>> out = new ArrayList<>();
+        for (int mask = 0; mask < 1 << all.length; mask++) {
+            EnumSet<F> set = EnumSet.noneOf(flaws);
+            for (F f : all) {
+                if ((mask & (1 << f.ordinal())) != 0) {
+                    set.add(f);
+                }
+            }
+            out.add(set);
+        }
+        return out;
     }
 
     private static <F extends Enum<F>> boolean classifiesEvery(
