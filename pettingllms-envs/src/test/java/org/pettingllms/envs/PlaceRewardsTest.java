@@ -38,7 +38,22 @@ class PlaceRewardsTest {
             assertThat(place.gainAloneWrong())
                     .isCloseTo(
                             correct.reward() - byWrong.get(Set.of(place.name())).reward(), within(1e-9));
-            assertThat(place.smallestGain()).isLessThanOrEqualTo(place.meanGain());
+            // the mean gain and the paying count, recomputed from the programs' rewards over the 16 combinations
+            double sum = 0;
+            int paying = 0;
+            for (Set<String> others : byWrong.keySet()) {
+                if (others.contains(place.name())) {
+                    continue;
+                }
+                Set<String> withFlaw = new java.util.HashSet<>(others);
+                withFlaw.add(place.name());
+                double gain = byWrong.get(others).reward()
+                        - byWrong.get(Set.copyOf(withFlaw)).reward();
+                sum += gain;
+                paying += gain > 0.05 ? 1 : 0;
+            }
+            assertThat(place.meanGain()).as(place.name()).isCloseTo(sum / 16, within(1e-9));
+            assertThat(place.paying()).as(place.name()).isEqualTo(paying);
         }
         // rows printed as columns conflict with the clues whatever the search did: its fix pays everywhere
         PlaceRewards.Place transposed = place(r, "transposed");

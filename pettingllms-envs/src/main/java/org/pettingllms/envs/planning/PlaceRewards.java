@@ -13,9 +13,9 @@ import org.pettingllms.core.data.StepOutcome;
  * What each place of a discovery warm-up's programs is worth to RL (docs/learning-diagnosis.md, section 8). Every
  * flaw combination and the correct program are scored through their Java mirrors on the given problems' boards, as
  * the tool's first-turn reward ({@link PlanningTask#toolOutput}); then, for each place, fixing it is compared in
- * every combination of the other places. A place whose fix pays in most of them is pushed right from the start; one
- * whose fix pays only when every other place is right gets no steady push until the end, drifts, and has to be found
- * again from where it drifted (Sudoku's "stops one cell short").
+ * every combination of the other places. Where a fix pays only when other places are right, RL's push on that place
+ * depends on where the others stand (Sudoku's search places; docs/learning-diagnosis.md, section 8, also says what
+ * this does not explain).
  */
 public final class PlaceRewards {
     private PlaceRewards() {}

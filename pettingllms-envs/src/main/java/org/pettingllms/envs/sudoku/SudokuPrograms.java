@@ -90,10 +90,11 @@ public final class SudokuPrograms {
      * The five places a flawed program can be wrong at, in the order they appear in the program. The search starting
      * at cell {@code n} skips the first row, whose blanks then print as {@code .}: it fails on nearly every board
      * (all but the few whose first row is all clues). The search that stops one cell short leaves the last cell as it
-     * was (blank on about two boards in three). Earlier fourth places (skips only the first cell; no undo, the
-     * catalog's greedy search) and a harsher one (no row check) left RL short of the correct program: the mildest
-     * because its fix pays on few boards or, for no undo, because with other places wrong undoing earns less than
-     * not; the harshest because no partial fix pays (docs/learning-diagnosis.md, section 8).
+     * was (blank on about half the boards with the configs' 8 blanks, more with the game's default 10). Earlier fourth
+     * places (skips only the first cell; no undo, the catalog's greedy search) and a harsher one (no row check) left RL
+     * short of the correct program: the mildest because its fix pays on few boards or, for no undo, because with other
+     * places wrong undoing earns less than not; the harshest because no partial fix pays (docs/learning-diagnosis.md,
+     * section 8).
      */
     enum Flaw {
         NO_COLUMN_CHECK,
