@@ -16,13 +16,18 @@ import org.pettingllms.core.util.AtomicFiles;
 /**
  * The finished cells of a {@code table} run, one JSON line each in a file beside the table, written as each cell is
  * measured: an interrupted table resumes ({@code --resume}) without measuring a cell twice. A cell records the
- * settings it was measured with; resuming with other settings is refused rather than mixing two tables.
+ * command's settings and the hash of the resolved run config it was measured with (model, rates, budget: a game's
+ * configs edited between two runs change it); resuming with other settings, or reading a cell whose config has
+ * changed, is refused rather than mixing two tables.
  */
 final class TableCells {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** One measured cell: greedy test success of a method on a game for a run seed. */
-    record Cell(String game, long seed, String method, double success, String settings) {}
+    /**
+     * One measured cell: greedy test success of a method on a game for a run seed; {@code config} the hash of the
+     * resolved config it was measured with (absent in cells written before cells recorded it).
+     */
+    record Cell(String game, long seed, String method, double success, String settings, String config) {}
 
     private final Path file;
     private final String settings;
@@ -79,15 +84,30 @@ final class TableCells {
         return t;
     }
 
-    /** The recorded success of a cell, if measured. */
-    OptionalDouble get(String game, long seed, String method) {
+    /**
+     * The recorded success of a cell, if measured.
+     *
+     * @param config the hash of the config the cell would be measured with now
+     * @throws IllegalArgumentException when the cell was measured with another config (or one not recorded)
+     */
+    OptionalDouble get(String game, long seed, String method, String config) {
         Cell c = cells.get(key(game, seed, method));
-        return c == null ? OptionalDouble.empty() : OptionalDouble.of(c.success());
+        if (c == null) {
+            return OptionalDouble.empty();
+        }
+        if (!config.equals(c.config())) {
+            throw new IllegalArgumentException(file + ": " + game + " seed " + seed + " '" + method
+                    + "' was measured with "
+                    + (c.config() == null ? "a config it did not record (an older table)" : "config " + c.config())
+                    + ", now " + config + " (the game's configs changed since): run without --resume to start the"
+                    + " table afresh");
+        }
+        return OptionalDouble.of(c.success());
     }
 
-    /** Records a measured cell (appended and flushed to the file at once). */
-    void put(String game, long seed, String method, double success) throws IOException {
-        Cell c = new Cell(game, seed, method, success, settings);
+    /** Records a cell measured with the config of hash {@code config} (appended and flushed to the file at once). */
+    void put(String game, long seed, String method, double success, String config) throws IOException {
+        Cell c = new Cell(game, seed, method, success, settings, config);
         Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(
                 file,

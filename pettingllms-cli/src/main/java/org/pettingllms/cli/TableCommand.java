@@ -1,16 +1,22 @@
 package org.pettingllms.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -112,26 +118,33 @@ final class TableCommand implements Callable<Integer> {
         }
         for (String game : games) {
             for (long seed : seeds) {
-                add(results, 0, game, measured(cells, game, seed, 0, () -> evaluate(game, "L0", seed, false)));
-                add(results, 1, game, measured(cells, game, seed, 1, () -> evaluate(game, "L0", seed, true)));
-                add(results, 2, game, measured(cells, game, seed, 2, () -> evaluate(game, "L1", seed, false)));
-                add(results, 3, game, measured(cells, game, seed, 3, () -> evaluate(game, "L1", seed, true)));
+                String l0 = configHash(game, "L0", seed);
+                String l1 = configHash(game, "L1", seed);
+                String l2 = configHash(game, "L2", seed);
+                add(results, 0, game, measured(cells, game, seed, 0, l0, () -> evaluate(game, "L0", seed, false)));
+                add(results, 1, game, measured(cells, game, seed, 1, l0, () -> evaluate(game, "L0", seed, true)));
+                add(results, 2, game, measured(cells, game, seed, 2, l1, () -> evaluate(game, "L1", seed, false)));
+                add(results, 3, game, measured(cells, game, seed, 3, l1, () -> evaluate(game, "L1", seed, true)));
                 // one L2 run gives the last four rows' cells (and the share of new programs where the task counts them)
                 if (METHODS.subList(4, METHODS.size()).stream()
-                        .anyMatch(m -> cells.get(game, seed, m).isEmpty())) {
-                    TrainedAndSwapped l2 = trainL2AndSwap(game, seed);
-                    cells.put(game, seed, METHODS.get(4), l2.trained());
-                    cells.put(game, seed, METHODS.get(5), l2.swapped());
-                    cells.put(game, seed, METHODS.get(6), l2.firstSwapped());
-                    cells.put(game, seed, METHODS.get(7), l2.secondSwapped());
-                    if (l2.newPrograms() >= 0) {
-                        cells.put(game, seed, NEW_PROGRAMS, l2.newPrograms());
+                        .anyMatch(m -> cells.get(game, seed, m, l2).isEmpty())) {
+                    TrainedAndSwapped run = trainL2AndSwap(game, seed);
+                    cells.put(game, seed, METHODS.get(4), run.trained(), l2);
+                    cells.put(game, seed, METHODS.get(5), run.swapped(), l2);
+                    cells.put(game, seed, METHODS.get(6), run.firstSwapped(), l2);
+                    cells.put(game, seed, METHODS.get(7), run.secondSwapped(), l2);
+                    if (run.newPrograms() >= 0) {
+                        cells.put(game, seed, NEW_PROGRAMS, run.newPrograms(), l2);
                     }
                 }
                 for (int m = 4; m < METHODS.size(); m++) {
-                    add(results, m, game, cells.get(game, seed, METHODS.get(m)).getAsDouble());
+                    add(
+                            results,
+                            m,
+                            game,
+                            cells.get(game, seed, METHODS.get(m), l2).getAsDouble());
                 }
-                cells.get(game, seed, NEW_PROGRAMS)
+                cells.get(game, seed, NEW_PROGRAMS, l2)
                         .ifPresent(v -> results.get(NEW_PROGRAMS)
                                 .computeIfAbsent(game, g -> new ArrayList<>())
                                 .add(v));
@@ -182,16 +195,39 @@ final class TableCommand implements Callable<Integer> {
         return Path.of(cfg.run().outputDir()).resolve(cfg.run().name());
     }
 
-    /** A cell's success: recorded by an earlier run (with --resume), or measured now and recorded. */
-    private static double measured(TableCells cells, String game, long seed, int method, Callable<Double> measure)
+    /**
+     * A cell's success: recorded by an earlier run (with --resume) under the same config, or measured now and
+     * recorded.
+     */
+    private static double measured(
+            TableCells cells, String game, long seed, int method, String config, Callable<Double> measure)
             throws Exception {
-        var known = cells.get(game, seed, METHODS.get(method));
+        var known = cells.get(game, seed, METHODS.get(method), config);
         if (known.isPresent()) {
             return known.getAsDouble();
         }
         double success = measure.call();
-        cells.put(game, seed, METHODS.get(method), success);
+        cells.put(game, seed, METHODS.get(method), success, config);
         return success;
+    }
+
+    /**
+     * The hash of the resolved config a level's cells of a game and seed are measured with (SHA-256 of its JSON tree,
+     * where the run writes aside; the first 16 hex digits): editing a game's config (its model path, a rate, the budget)
+     * changes it, so a resumed table does not reuse cells measured before the edit. The model's weights are not
+     * hashed: a model rebuilt at the same path is not noticed.
+     */
+    String configHash(String game, String level, long seed) {
+        ObjectNode tree =
+                (ObjectNode) ConfigLoader.toTree(setup(game, level, seed, "-").config());
+        ((ObjectNode) tree.get("run")).remove(List.of("name", "outputDir"));
+        try {
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(tree.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java runtime", e);
+        }
     }
 
     private static void add(Map<String, Map<String, List<Double>>> results, int method, String game, double success) {

@@ -79,4 +79,25 @@ class TableCommandTest {
         table.steps = 3;
         assertThat(table.setup("sudoku", "L1", 1, "x").config().train().steps()).isEqualTo(3);
     }
+
+    @Test
+    void aCellsConfigHashChangesWithWhatTheCellIsMeasuredWith() {
+        TableCommand table = new TableCommand();
+        table.home = Path.of("..");
+        table.evalProblems = 200;
+        table.overrides = List.of();
+        String l2 = table.configHash("sudoku", "L2", 1);
+        assertThat(table.configHash("sudoku", "L2", 1))
+                .as("the same config")
+                .isEqualTo(l2)
+                .hasSize(16);
+        assertThat(table.configHash("sudoku", "L1", 1)).as("another level").isNotEqualTo(l2);
+        assertThat(table.configHash("sudoku", "L2", 2)).as("another seed").isNotEqualTo(l2);
+        assertThat(table.configHash("sokoban", "L2", 1)).as("another game").isNotEqualTo(l2);
+        table.problemsPerStep = 3;
+        assertThat(table.configHash("sudoku", "L2", 1)).as("another budget").isNotEqualTo(l2);
+        table.problemsPerStep = null;
+        table.overrides = List.of("policy.model=models/sudoku-tiny");
+        assertThat(table.configHash("sudoku", "L2", 1)).as("another model").isNotEqualTo(l2);
+    }
 }
