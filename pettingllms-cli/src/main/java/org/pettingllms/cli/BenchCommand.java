@@ -29,8 +29,10 @@ import org.pettingllms.envs.math.AnswerBench;
 import org.pettingllms.envs.planning.PlaceRewards;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.sandbox.SandboxBench;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.bench.ModelBench;
 import org.pettingllms.torch.model.Presets;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -59,8 +61,30 @@ final class BenchCommand implements Callable<Integer> {
             description = "what to measure: rollout, program, model, sandbox, remote, answers, soak, places")
     String what;
 
-    @Option(names = "--preset", defaultValue = "2m", description = "model: a fresh Qwen3-style config, 2m or 20m")
+    @Option(
+            names = "--preset",
+            defaultValue = "2m",
+            description = "model: a fresh Qwen3-style config: 2m, 20m, qwen3-0.6b or qwen3-1.7b (random weights)")
     String preset;
+
+    @Option(names = "--device", defaultValue = "cpu", description = "model: cpu, gpu or gpu:N")
+    String device;
+
+    @Option(names = "--dtype", defaultValue = "fp32", description = "model: fp32 or bf16 (how weights are held)")
+    String dtype;
+
+    @Option(
+            names = "--parts",
+            defaultValue = "prefill,decode,train,tree",
+            split = ",",
+            description = "model: what to measure, of prefill, decode, train, tree")
+    Set<String> parts;
+
+    @Option(
+            names = "--anchor",
+            description = "model: also run scripts/gpu/anchor.py with this Python (e.g. python3) on the same shapes,"
+                    + " device and dtype in PyTorch eager, and print its numbers beside ours ('pytorch_eager')")
+    String anchorPython;
 
     @Option(
             names = "--model",
@@ -122,10 +146,18 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (what.equals("model")) {
             var cfg = modelDir == null ? Presets.of(preset) : null;
+            var options = new ModelBench.Options(Torch.device(device), Torch.dataType(dtype), parts);
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);
-            json.putAll(ModelBench.run(cfg, modelDir, seconds));
+            json.putAll(ModelBench.run(cfg, modelDir, seconds, options));
+            if (anchorPython != null) {
+                if (modelDir != null) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "--anchor measures a --preset shape, not a --model directory");
+                }
+                json.put("pytorch_eager", AnchorBench.run(anchorPython, preset, options, seconds));
+            }
             print(json);
             return 0;
         }

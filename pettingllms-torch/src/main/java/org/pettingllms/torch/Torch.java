@@ -4,8 +4,11 @@ import ai.djl.Device;
 import ai.djl.engine.Engine;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.pytorch.jni.JniUtils;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -124,19 +127,68 @@ public final class Torch {
         void close();
     }
 
-    /** The device to run on: {@code cpu}, {@code gpu} / {@code cuda}, or {@code gpu:N}. */
+    /**
+     * The device to run on: {@code cpu}, {@code gpu} / {@code cuda}, or {@code gpu:N}. A GPU that this process's
+     * PyTorch cannot see (the CPU build of the native library, or a machine without one) is refused here, in one
+     * line, rather than at the first tensor.
+     */
     public static Device device(String name) {
         engine();
         String n = name.trim().toLowerCase();
         if (n.equals("cpu")) {
             return Device.cpu();
         }
+        int index;
         if (n.equals("gpu") || n.equals("cuda")) {
-            return Device.gpu();
+            index = 0;
+        } else if (n.matches("(gpu|cuda):\\d{1,3}")) {
+            index = Integer.parseInt(n.substring(n.indexOf(':') + 1));
+        } else {
+            throw new IllegalArgumentException("unknown device '" + name + "'; expected cpu, gpu or gpu:N");
         }
-        if (n.startsWith("gpu:") || n.startsWith("cuda:")) {
-            return Device.gpu(Integer.parseInt(n.substring(n.indexOf(':') + 1)));
+        int gpus = engine.getGpuCount();
+        if (index >= gpus) {
+            throw new IllegalArgumentException("device '" + name + "' asks for CUDA GPU " + index + ", but PyTorch "
+                    + engine.getVersion() + " here sees " + (gpus == 0 ? "none" : gpus + "")
+                    + (gpus == 0
+                            ? " (this is the CPU build of its native library, or the machine has no GPU:"
+                                    + " use cpu, or on a GPU machine build with -Pcuda or use scripts/gpu/run)"
+                            : ""));
         }
-        throw new IllegalArgumentException("unknown device '" + name + "'; expected cpu, gpu or gpu:N");
+        return Device.gpu(index);
+    }
+
+    /** The type weights are held in: {@code fp32} or {@code bf16} (also spelled float32, bfloat16). */
+    public static DataType dataType(String name) {
+        DataType type = switch (name.trim().toLowerCase()) {
+            case "fp32", "float32" -> DataType.FLOAT32;
+            case "bf16", "bfloat16" -> DataType.BFLOAT16;
+            default -> throw new IllegalArgumentException("unknown dtype '" + name + "'; expected fp32 or bf16");
+        };
+        requireSupported(type);
+        return type;
+    }
+
+    /** The file that a JNI library built with bfloat16 has beside it (scripts/gpu/build-jni writes it). */
+    public static final String BF16_MARKER = "djl_torch.bf16";
+
+    /**
+     * Whether the PyTorch JNI library in use maps bfloat16. DJL's prebuilt JNI (0.34) maps no bfloat16 in either
+     * direction, and asking it for one aborts the whole process from native code (a bare C++ {@code throw;}), so
+     * this is decided before any tensor is made: by the marker that scripts/gpu/build-jni leaves beside a JNI
+     * library it built from DJL's sources with scripts/gpu/djl-bf16.patch, in the folder PYTORCH_LIBRARY_PATH names.
+     */
+    public static boolean bf16Supported() {
+        String dir = System.getenv("PYTORCH_LIBRARY_PATH");
+        return dir != null && Files.isRegularFile(Path.of(dir, BF16_MARKER));
+    }
+
+    /** Refuses, in one line, a type the JNI library in use cannot hold (see {@link #bf16Supported}). */
+    public static void requireSupported(DataType type) {
+        if (type == DataType.BFLOAT16 && !bf16Supported()) {
+            throw new IllegalArgumentException("bf16 needs DJL's PyTorch JNI built with bfloat16, and the one in use"
+                    + " is DJL's prebuilt library, which has none: build it against a libtorch with scripts/gpu/build-jni"
+                    + " (scripts/gpu/README.md; scripts/gpu/run does it on a GPU machine), or use fp32");
+        }
     }
 }

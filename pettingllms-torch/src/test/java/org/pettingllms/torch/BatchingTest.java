@@ -3,7 +3,6 @@ package org.pettingllms.torch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import ai.djl.Device;
 import ai.djl.ndarray.NDManager;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,13 +18,14 @@ import org.pettingllms.torch.sampling.Generator;
 import org.pettingllms.torch.train.SequenceBatch;
 
 /** Padding, batching, per-row adapters and seeds never change what a row computes. */
+@org.junit.jupiter.api.Tag("engine")
 class BatchingTest {
     static DecoderModel model;
     static LoraAdapter adapter;
 
     @BeforeAll
     static void load() throws Exception {
-        model = DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu());
+        model = TestEngine.load(SharedFiles.fixture("qwen3-tiny"));
         adapter = LoraAdapter.load(
                 "golden", model, SharedFiles.fixture("qwen3-tiny").resolve("adapter"));
     }

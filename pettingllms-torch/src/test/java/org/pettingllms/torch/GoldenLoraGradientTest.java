@@ -3,7 +3,6 @@ package org.pettingllms.torch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.training.GradientCollector;
@@ -21,6 +20,7 @@ import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.SequenceBatch;
 
 /** Gradients of the mean next-token NLL w.r.t. LoRA tensors match the independent PyTorch reference. */
+@org.junit.jupiter.api.Tag("engine")
 class GoldenLoraGradientTest {
     static final Path DIR = SharedFiles.fixture("qwen3-tiny");
 
@@ -29,7 +29,7 @@ class GoldenLoraGradientTest {
         JsonNode golden = new ObjectMapper().readTree(DIR.resolve("golden.json").toFile());
         int[] ids = new int[golden.get("input_ids").get(0).size()];
         Arrays.setAll(ids, i -> golden.get("input_ids").get(0).get(i).asInt());
-        try (DecoderModel model = DecoderModel.load(DIR, Device.cpu());
+        try (DecoderModel model = TestEngine.load(DIR);
                 LoraAdapter adapter = LoraAdapter.load("golden", model, DIR.resolve("adapter"))) {
             Map<String, NDArray> params = adapter.parameters();
             params.values().forEach(p -> p.setRequiresGradient(true));

@@ -2,7 +2,6 @@ package org.pettingllms.torch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,6 +15,7 @@ import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.sampling.Generator;
 
 /** A real pretrained tiny Llama (stories260K, tied head, GQA): greedy decoding from BOS writes the golden story. */
+@org.junit.jupiter.api.Tag("engine")
 class GoldenStoriesTest {
     static final Path DIR = SharedFiles.fixture("stories260k");
 
@@ -25,7 +25,7 @@ class GoldenStoriesTest {
         JsonNode golden = json.readTree(DIR.resolve("golden.json").toFile());
         JsonNode vocab = json.readTree(DIR.resolve("vocab.json").toFile());
         int n = golden.get("greedy_new_tokens").size();
-        try (DecoderModel model = DecoderModel.load(DIR, Device.cpu())) {
+        try (DecoderModel model = TestEngine.load(DIR)) {
             assertThat(model.config().tieWordEmbeddings()).isTrue();
             var r = Generator.generate(model, List.of(Generator.Request.greedy(new int[] {1}, n, null)))
                     .get(0);

@@ -3,7 +3,6 @@ package org.pettingllms.torch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import ai.djl.Device;
 import ai.djl.ndarray.BaseNDManager;
 import ai.djl.ndarray.NDArray;
 import ai.djl.pytorch.jni.JniUtils;
@@ -34,6 +33,7 @@ import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.sampling.Generator;
 import org.pettingllms.torch.train.SequenceBatch;
 
+@org.junit.jupiter.api.Tag("engine")
 class TorchLearnerTest {
     static final PolicyRef BASE = PolicyRef.of("tiny");
     static final PolicyRef TOOL = new PolicyRef("tiny", "tool");
@@ -42,7 +42,7 @@ class TorchLearnerTest {
 
     static PolicyRegistry registry() throws Exception {
         return new PolicyRegistry(
-                Map.of("tiny", DecoderModel.load(SharedFiles.fixture("qwen3-tiny"), Device.cpu())),
+                Map.of("tiny", TestEngine.load(SharedFiles.fixture("qwen3-tiny"))),
                 new LoraSettings(4, 8, LoraSettings.DEFAULT.targetModules()),
                 3);
     }
@@ -316,7 +316,7 @@ class TorchLearnerTest {
                     .as("weights that changed")
                     .isGreaterThan(10);
             learner.save(BASE, dir.resolve("model"));
-            try (DecoderModel reloaded = DecoderModel.load(dir.resolve("model"), Device.cpu())) {
+            try (DecoderModel reloaded = TestEngine.load(dir.resolve("model"))) {
                 reloaded.parameters()
                         .forEach((k, v) -> assertThat(v.toFloatArray()).as(k).containsExactly(after.get(k)));
                 assertThat(reloaded.config()).isEqualTo(reg.model("tiny").config());

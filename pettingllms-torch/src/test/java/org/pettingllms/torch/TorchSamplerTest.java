@@ -44,6 +44,7 @@ import org.pettingllms.torch.engine.TorchSampler;
 import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.SequenceBatch;
 
+@org.junit.jupiter.api.Tag("engine")
 class TorchSamplerTest {
     /** Printable ASCII to ids 3..97 folded into the 96-token test vocabulary; no stop tokens. */
     static final TextCodec CHARS = new TextCodec() {

@@ -227,6 +227,7 @@ public record RunConfig(
      */
     public record Engine(
             String device,
+            String dtype,
             int maxBatchRows,
             int samplerThreads,
             int loraRank,
@@ -234,6 +235,9 @@ public record RunConfig(
             List<String> loraTargets) {
         public Engine {
             loraTargets = List.copyOf(loraTargets);
+            if (!dtype.equals("fp32") && !dtype.equals("bf16")) {
+                throw new IllegalArgumentException("dtype must be fp32 or bf16, got '" + dtype + "'");
+            }
             if (maxBatchRows < 1 || samplerThreads < 1 || loraRank < 1 || loraAlpha <= 0 || loraTargets.isEmpty()) {
                 throw new IllegalArgumentException("need maxBatchRows >= 1, samplerThreads >= 1, loraRank >= 1, "
                         + "loraAlpha > 0 and at least one LoRA target");
@@ -242,7 +246,12 @@ public record RunConfig(
 
         /** These settings on another device. */
         public Engine onDevice(String device) {
-            return new Engine(device, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
+            return new Engine(device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
+        }
+
+        /** These settings with weights held as {@code dtype} (fp32 or bf16). */
+        public Engine withDtype(String dtype) {
+            return new Engine(device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
         }
     }
 

@@ -3,6 +3,7 @@ package org.pettingllms.torch.bench;
 import ai.djl.Device;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +21,7 @@ import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.torch.GpuMemory;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.LoraSettings;
 import org.pettingllms.torch.engine.PolicyRegistry;
@@ -40,13 +43,53 @@ import org.pettingllms.torch.sampling.Generator;
 public final class ModelBench {
     private ModelBench() {}
 
+    /** What to measure: all of {@code prefill, decode, train, tree}, or some. */
+    public static final Set<String> PARTS = Set.of("prefill", "decode", "train", "tree");
+
+    /**
+     * Where and what: the device, the type the weights are held in, and the parts measured ({@link #PARTS}).
+     */
+    public record Options(Device device, DataType dataType, Set<String> parts) {
+        public Options {
+            parts = Set.copyOf(parts);
+            if (!PARTS.containsAll(parts)) {
+                throw new IllegalArgumentException("unknown parts " + parts + "; parts: prefill, decode, train, tree");
+            }
+        }
+
+        /** Every part, float32, on the CPU. */
+        public static Options cpu() {
+            return new Options(Torch.device("cpu"), DataType.FLOAT32, PARTS);
+        }
+    }
+
     public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {
+        return run(cfg, modelDir, seconds, Options.cpu());
+    }
+
+    public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds, Options options)
+            throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
-        double peak = matmulPeakGflops(seconds);
+        Device device = options.device();
+        try (GpuMemory memory = GpuMemory.sample(device)) {
+            measure(cfg, modelDir, seconds, options, out);
+            memory.peakGib().ifPresent(g -> out.put("peak_gpu_memory_used_gib", round(g)));
+        }
+        out.put("threads", Runtime.getRuntime().availableProcessors());
+        out.put("engine", "PyTorch " + Torch.engine().getVersion());
+        return out;
+    }
+
+    private static void measure(ModelConfig cfg, Path modelDir, int seconds, Options options, Map<String, Object> out)
+            throws Exception {
+        Device device = options.device();
+        double peak = matmulPeakGflops(device, options.dataType(), seconds);
+        out.put("device", device.toString());
+        out.put("dtype", options.dataType() == DataType.BFLOAT16 ? "bf16" : "fp32");
         out.put("matmul_peak_gflops", round(peak));
         DecoderModel loaded = modelDir != null
-                ? DecoderModel.load(modelDir, Device.cpu())
-                : DecoderModel.random(cfg, 1, Device.cpu());
+                ? DecoderModel.load(modelDir, device, options.dataType())
+                : DecoderModel.random(cfg, 1, device, options.dataType());
         try (PolicyRegistry reg = new PolicyRegistry(Map.of("bench", loaded), LoraSettings.DEFAULT, 1)) {
             DecoderModel model = reg.model("bench");
             ModelConfig c = model.config();
@@ -60,46 +103,68 @@ public final class ModelBench {
             out.put("hidden", c.hiddenSize());
             double fwdFlopsPerToken = 2.0 * matmulParams;
 
-            double prefill = prefillTokensPerSecond(model, 16, 128, seconds);
-            out.put("prefill_tokens_per_s", round(prefill));
-            out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
-            for (int batch : new int[] {1, 16, 64}) {
-                DecodeRates r = decodeTokensPerSecond(model, batch, 16, 64);
-                out.put("decode_b" + batch + "_tokens_per_s", round(r.decode()));
-                out.put("decode_b" + batch + "_mfu", round(r.decode() * fwdFlopsPerToken / (peak * 1e9)));
-                out.put("generate_b" + batch + "_tokens_per_s", round(r.generate()));
+            Set<String> parts = options.parts();
+            if (parts.contains("prefill")) {
+                double prefill = prefillTokensPerSecond(model, 16, 128, seconds);
+                out.put("prefill_tokens_per_s", round(prefill));
+                out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
             }
-            double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), seconds);
-            out.put("train_lora_tokens_per_s", round(lora));
-            out.put("train_lora_mfu", round(lora * 2 * fwdFlopsPerToken / (peak * 1e9)));
-            double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), seconds);
-            out.put("train_full_tokens_per_s", round(full));
-            out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
-            for (int k : new int[] {4, 8}) {
-                out.put("tree_k" + k, treeGroups(reg, k));
+            if (parts.contains("decode")) {
+                for (int batch : new int[] {1, 16, 64}) {
+                    DecodeRates r = decodeTokensPerSecond(model, batch, 16, 64);
+                    out.put("decode_b" + batch + "_tokens_per_s", round(r.decode()));
+                    out.put("decode_b" + batch + "_mfu", round(r.decode() * fwdFlopsPerToken / (peak * 1e9)));
+                    out.put("generate_b" + batch + "_tokens_per_s", round(r.generate()));
+                }
+            }
+            if (parts.contains("train")) {
+                double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), seconds);
+                out.put("train_lora_tokens_per_s", round(lora));
+                out.put("train_lora_mfu", round(lora * 2 * fwdFlopsPerToken / (peak * 1e9)));
+                double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), seconds);
+                out.put("train_full_tokens_per_s", round(full));
+                out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
+            }
+            if (parts.contains("tree")) {
+                for (int k : new int[] {4, 8}) {
+                    out.put("tree_k" + k, treeGroups(reg, k));
+                }
             }
         }
-        out.put("threads", Runtime.getRuntime().availableProcessors());
-        out.put("engine", "PyTorch " + Torch.engine().getVersion());
-        return out;
     }
 
-    /** float32 GEMM throughput of 1024x1024 matrices. */
-    static double matmulPeakGflops(int seconds) {
-        try (NDManager m = Torch.engine().newBaseManager(Device.cpu())) {
-            int n = 1024;
-            NDArray a = m.randomNormal(new Shape(n, n));
-            NDArray b = m.randomNormal(new Shape(n, n));
+    /**
+     * GEMM throughput in the weights' type: 1024x1024 matrices on a CPU, 8192x8192 on a GPU (large enough to reach
+     * its tensor cores' peak). GPU work is queued asynchronously, so the clock stops only after a value of the last
+     * product has been read back (which waits for every queued product).
+     */
+    static double matmulPeakGflops(Device device, DataType type, int seconds) {
+        try (NDManager m = Torch.engine().newBaseManager(device)) {
+            int n = device.isGpu() ? 8192 : 1024;
+            NDArray a = m.randomNormal(new Shape(n, n)).toType(type, false);
+            NDArray b = m.randomNormal(new Shape(n, n)).toType(type, false);
             for (int i = 0; i < 3; i++) {
                 a.matMul(b).close();
             }
+            sync(a.matMul(b));
             long start = System.nanoTime();
             int iters = 0;
             while (System.nanoTime() - start < seconds * 1e9 / 2 || iters < 5) {
-                a.matMul(b).close();
-                iters++;
+                for (int i = 0; i < 9; i++) {
+                    a.matMul(b).close();
+                }
+                sync(a.matMul(b));
+                iters += 10;
             }
             return 2.0 * n * n * n * iters / ((System.nanoTime() - start) / 1e9) / 1e9;
+        }
+    }
+
+    /** Waits for the queued work that produced {@code a} by reading one of its values, then frees it. */
+    private static void sync(NDArray a) {
+        try (a;
+                NDArray one = a.get(0, 0)) {
+            one.toType(DataType.FLOAT32, false).getFloat();
         }
     }
 

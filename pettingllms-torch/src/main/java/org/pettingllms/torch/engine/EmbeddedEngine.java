@@ -1,5 +1,6 @@
 package org.pettingllms.torch.engine;
 
+import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.model.Presets;
 
 /**
@@ -78,7 +80,18 @@ public final class EmbeddedEngine implements AutoCloseable {
     /** An engine with the models the policies name, each loaded from {@code settings.model()}. */
     public static EmbeddedEngine open(Settings settings, PolicyMap policies) throws IOException {
         RunConfig.Engine e = settings.engine();
-        var device = Torch.device(e.device());
+        ai.djl.Device device;
+        try {
+            device = Torch.device(e.device());
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("config key 'engine.device': " + ex.getMessage());
+        }
+        DataType dtype;
+        try {
+            dtype = Torch.dataType(e.dtype());
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("config key 'engine.dtype': " + ex.getMessage());
+        }
         String source = settings.model();
         Map<String, DecoderModel> models = new LinkedHashMap<>();
         Map<String, TextCodec> codecs = new LinkedHashMap<>();
@@ -87,15 +100,16 @@ public final class EmbeddedEngine implements AutoCloseable {
         for (String name : names) {
             if (source.startsWith("fresh:")) {
                 String preset = source.substring("fresh:".length());
-                models.put(name, DecoderModel.random(Presets.of(preset), settings.seed(), device));
+                ModelConfig shape = Presets.of(preset);
+                models.put(name, DecoderModel.random(shape, settings.seed(), device, dtype));
                 codecs.put(name, new CharCodec());
             } else {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
                     throw new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
-                            + "directory nor fresh:<preset> (presets: tiny, 2m, 20m)");
+                            + "directory nor fresh:<preset> (presets: " + Presets.NAMES + ")");
                 }
-                DecoderModel m = DecoderModel.load(dir, device);
+                DecoderModel m = DecoderModel.load(dir, device, dtype);
                 models.put(name, m);
                 // the character codec's own tokenizer.json (for other tools) is read by the codec itself
                 codecs.put(

@@ -270,7 +270,7 @@ final class PolicyTrainer implements AutoCloseable {
                 grads.values().forEach(g -> g.set(new NDIndex(":"), tmp.zeros(g.getShape())));
                 trainable.values().forEach(p -> {
                     NDArray g = p.getGradient();
-                    g.set(new NDIndex(":"), tmp.zeros(g.getShape()));
+                    g.set(new NDIndex(":"), tmp.zeros(g.getShape(), g.getDataType(), g.getDevice()));
                     g.close();
                 });
             }

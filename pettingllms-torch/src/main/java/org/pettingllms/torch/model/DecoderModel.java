@@ -27,10 +27,19 @@ import org.pettingllms.torch.io.Tensor;
 /**
  * A Llama / Qwen2 / Qwen3 decoder in Hugging Face layout: RMSNorm, rotary embeddings (rotate-half), grouped-query
  * attention, SwiGLU MLP, Qwen3's per-head q/k RMSNorm, Qwen2's q/k/v bias, tied or untied output head.
+ *
+ * <p>Weights are held in float32 or bfloat16 ({@link #dataType()}). In bfloat16 the matmuls run in bfloat16 and
+ * the numerically delicate steps in float32, as transformers' eager Qwen3 does: the rotary angles (cos and sin made
+ * in float32, then cast), RMSNorm (normalised in float32, cast back, then scaled by the weight), the attention
+ * softmax (scores plus mask in float32, probabilities cast back) and the returned logits (float32 for sampling and
+ * log-softmax). Every tensor is made on the device of the model's manager.
  */
 public final class DecoderModel implements AutoCloseable {
     private final ModelConfig config;
     private final NDManager manager;
+    /** The weights' and activations' type: FLOAT32 or BFLOAT16. */
+    private final DataType dataType;
+
     private final Map<String, NDArray> params;
     private final List<Layer> layers = new ArrayList<>();
     private final NDArray invFreq;
@@ -76,6 +85,7 @@ public final class DecoderModel implements AutoCloseable {
         this.config = config;
         this.manager = manager;
         this.params = params;
+        this.dataType = need("model.embed_tokens.weight").getDataType();
         for (int i = 0; i < config.numLayers(); i++) {
             String p = "model.layers." + i + ".";
             NDArray qkNorm =
@@ -209,23 +219,53 @@ public final class DecoderModel implements AutoCloseable {
      */
     public static void copyInto(NDArray param, float[] values) {
         try (NDManager tmp = param.getManager().newSubManager()) {
-            param.set(new NDIndex(":"), tmp.create(values, param.getShape()));
+            param.set(new NDIndex(":"), tmp.create(values, param.getShape()).toType(param.getDataType(), false));
+        }
+    }
+
+    /** Host float32 values of {@code a}, whatever its type (bfloat16 widens exactly). */
+    public static float[] hostFloats(NDArray a) {
+        if (a.getDataType() == DataType.FLOAT32) {
+            return a.toFloatArray();
+        }
+        try (NDArray f = a.toType(DataType.FLOAT32, true)) {
+            return f.toFloatArray();
         }
     }
 
     public static DecoderModel load(Path dir, Device device) throws IOException {
+        return load(dir, device, DataType.FLOAT32);
+    }
+
+    /** A model directory's weights on {@code device}, held as {@code dataType} (FLOAT32 or BFLOAT16). */
+    public static DecoderModel load(Path dir, Device device, DataType dataType) throws IOException {
         ModelConfig cfg = ModelConfig.read(dir);
-        return fromTensors(cfg, SafeTensors.readModelDir(dir), device);
+        return fromTensors(cfg, SafeTensors.readModelDir(dir), device, dataType);
     }
 
     public static DecoderModel fromTensors(ModelConfig cfg, Map<String, Tensor> tensors, Device device) {
+        return fromTensors(cfg, tensors, device, DataType.FLOAT32);
+    }
+
+    public static DecoderModel fromTensors(
+            ModelConfig cfg, Map<String, Tensor> tensors, Device device, DataType dataType) {
+        if (dataType != DataType.FLOAT32 && dataType != DataType.BFLOAT16) {
+            throw new IllegalArgumentException("weights can be held as float32 or bfloat16, not " + dataType);
+        }
+        Torch.requireSupported(dataType);
         NDManager m = Torch.engine().newBaseManager(device);
         Map<String, NDArray> params = new LinkedHashMap<>();
         tensors.forEach((k, t) -> {
             if (k.endsWith("rotary_emb.inv_freq")) {
                 return;
             }
-            params.put(k, m.create(t.data(), new Shape(t.shape())));
+            NDArray a = m.create(t.data(), new Shape(t.shape()));
+            if (dataType != DataType.FLOAT32) {
+                NDArray cast = a.toType(dataType, false);
+                a.close(); // the float32 copy is not kept: a bf16 model holds half the memory
+                a = cast;
+            }
+            params.put(k, a);
         });
         if (cfg.tieWordEmbeddings()) {
             params.remove("lm_head.weight");
@@ -243,6 +283,11 @@ public final class DecoderModel implements AutoCloseable {
      * biases 0. Deterministic for a seed.
      */
     public static DecoderModel random(ModelConfig cfg, long seed, Device device) {
+        return random(cfg, seed, device, DataType.FLOAT32);
+    }
+
+    /** {@link #random(ModelConfig, long, Device)} held as {@code dataType}: the same draws, rounded once. */
+    public static DecoderModel random(ModelConfig cfg, long seed, Device device, DataType dataType) {
         SplittableRandom rng = new SplittableRandom(seed);
         Map<String, Tensor> t = new LinkedHashMap<>();
         int h = cfg.hiddenSize();
@@ -274,7 +319,7 @@ public final class DecoderModel implements AutoCloseable {
         if (!cfg.tieWordEmbeddings()) {
             normal(t, "lm_head.weight", rng, cfg.vocabSize(), h);
         }
-        return fromTensors(cfg, t, device);
+        return fromTensors(cfg, t, device, dataType);
     }
 
     private static void normal(Map<String, Tensor> t, String name, SplittableRandom rng, int rows, int cols) {
@@ -302,6 +347,11 @@ public final class DecoderModel implements AutoCloseable {
 
     public NDManager manager() {
         return manager;
+    }
+
+    /** The type the weights are held in and the matmuls run in: FLOAT32 or BFLOAT16. */
+    public DataType dataType() {
+        return dataType;
     }
 
     /**
@@ -340,7 +390,7 @@ public final class DecoderModel implements AutoCloseable {
     public Map<String, Tensor> stateDict() {
         Map<String, Tensor> out = new LinkedHashMap<>();
         params.forEach((k, v) -> {
-            out.put(k, new Tensor(v.getShape().getShape(), v.toFloatArray()));
+            out.put(k, new Tensor(v.getShape().getShape(), hostFloats(v)));
         });
         return out;
     }
@@ -392,8 +442,9 @@ public final class DecoderModel implements AutoCloseable {
         // together ([nq + nk, hd, B, T]); the q heads also take the attention scale 1/sqrt(hd) here
         NDArray freqs = Scope.of(ids, invFreq.mul(positions.reshape(1, n).toType(DataType.FLOAT32, false)));
         NDArray emb = freqs.concat(freqs, 0).reshape(1, hd, b, t);
-        NDArray cos = emb.cos().mul(headScale);
-        NDArray sin = emb.sin().mul(rotationSign).mul(headScale);
+        // made in float32 and rounded once to a bf16 model's type (the scale is not exact in bf16)
+        NDArray cos = inModelType(emb.cos().mul(headScale));
+        NDArray sin = inModelType(emb.sin().mul(rotationSign).mul(headScale));
         // the g query heads of a key-value head are stacked along time in attention(): the mask repeats g times
         NDArray groupBias = config.groups() == 1 ? bias : bias.tile(new long[] {1, 1, config.groups(), 1});
         // Without gradients nothing needs a layer's intermediates once the layer is done: each layer runs in a scope
@@ -463,9 +514,19 @@ public final class DecoderModel implements AutoCloseable {
         NDArray head =
                 config.tieWordEmbeddings() ? params.get("model.embed_tokens.weight") : params.get("lm_head.weight");
         // W @ X as for every linear layer, then one copy into token-major [B, T, V] so that softmax over the
-        // vocabulary reads contiguous rows (the copy costs far less than the GEMM shape h^T W^T would)
+        // vocabulary reads contiguous rows (the copy costs far less than the GEMM shape h^T W^T would); a bf16
+        // model's logits are widened in that copy, so sampling and log-softmax read float32
         NDArray logits = Scope.of(h, head.matMul(h)); // [V, N]
-        return logits.transpose().reshape(-1).reshape(b, outT, config.vocabSize());
+        NDArray tokenMajor = logits.transpose();
+        if (dataType != DataType.FLOAT32) {
+            tokenMajor = tokenMajor.toType(DataType.FLOAT32, false);
+        }
+        return tokenMajor.reshape(-1).reshape(b, outT, config.vocabSize());
+    }
+
+    /** {@code a} (float32) in the model's type; itself for a float32 model. */
+    private NDArray inModelType(NDArray a) {
+        return dataType == DataType.FLOAT32 ? a : a.toType(dataType, false);
     }
 
     /**
@@ -482,7 +543,17 @@ public final class DecoderModel implements AutoCloseable {
         long g = config.groups();
         long hd = config.headDim();
         NDArray qg = q.reshape(b, kvh, g * t, hd);
-        NDArray probs = qg.matMul(kT).add(groupBias).softmax(-1); // [B, kvH, g*T, S]
+        NDArray scores = qg.matMul(kT);
+        NDArray probs; // [B, kvH, g*T, S]
+        if (dataType == DataType.FLOAT32) {
+            probs = scores.add(groupBias).softmax(-1);
+        } else {
+            // scores plus mask and softmax in float32, then the probabilities back (transformers' eager attention)
+            probs = scores.toType(DataType.FLOAT32, false)
+                    .add(groupBias)
+                    .softmax(-1)
+                    .toType(dataType, false);
+        }
         return probs.matMul(v)
                 .reshape(b, config.numHeads(), t, hd)
                 .transpose(1, 3, 0, 2)
@@ -513,7 +584,7 @@ public final class DecoderModel implements AutoCloseable {
                     d != null
                             ? d
                             : x.getManager()
-                                    .zeros(new Shape(part.out(), x.getShape().get(1))));
+                                    .zeros(new Shape(part.out(), x.getShape().get(1)), x.getDataType(), x.getDevice()));
         }
         return any ? y.add(NDArrays.concat(deltas, 0)) : y;
     }
@@ -531,9 +602,11 @@ public final class DecoderModel implements AutoCloseable {
         return normalise(x, 1).mul(w);
     }
 
+    /** x / sqrt(mean(x^2) + eps) along {@code axis}; a bf16 {@code x} is normalised in float32 and cast back. */
     private NDArray normalise(NDArray x, int axis) {
-        NDArray var = x.square().mean(new int[] {axis}, true);
-        return x.div(var.add(eps).sqrt());
+        NDArray wide = dataType == DataType.FLOAT32 ? x : x.toType(DataType.FLOAT32, false);
+        NDArray var = wide.square().mean(new int[] {axis}, true);
+        return inModelType(wide.div(var.add(eps).sqrt()));
     }
 
     @Override

@@ -164,7 +164,7 @@ public final class LoraAdapter implements AutoCloseable {
     public void save(Path dir, String baseModel) throws IOException {
         Files.createDirectories(dir);
         Map<String, Tensor> out = new LinkedHashMap<>();
-        parameters().forEach((k, v) -> out.put(k, new Tensor(v.getShape().getShape(), v.toFloatArray())));
+        parameters().forEach((k, v) -> out.put(k, new Tensor(v.getShape().getShape(), DecoderModel.hostFloats(v))));
         SafeTensors.write(dir.resolve("adapter_model.safetensors"), out);
         ObjectNode cfg = new ObjectMapper().createObjectNode();
         cfg.put("peft_type", "LORA")

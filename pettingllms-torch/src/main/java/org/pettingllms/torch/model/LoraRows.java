@@ -3,6 +3,7 @@ package org.pettingllms.torch.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.Arrays;
 import java.util.List;
@@ -41,8 +42,21 @@ public final class LoraRows {
     /**
      * The adapter's contribution to linear {@code lin} for feature-major input {@code x} [in, N] over {@code b} rows
      * of N / b tokens each, [out, N]; null for none. PEFT's delta is {@code scale * B (A x)}.
+     *
+     * <p>Adapters are held in float32 whatever the base model's type: on a bfloat16 model the input is widened, the
+     * delta computed in float32 and rounded once to the model's type, as PEFT does for a bf16 base
+     * ({@code autocast_adapter_dtype}): the optimizer then updates float32 adapter weights.
      */
     NDArray delta(Linear lin, NDArray x, long b) {
+        DataType type = x.getDataType();
+        if (type == DataType.FLOAT32) {
+            return deltaFloat32(lin, x, b);
+        }
+        NDArray d = deltaFloat32(lin, x.toType(DataType.FLOAT32, false), b);
+        return d == null ? null : d.toType(type, false);
+    }
+
+    private NDArray deltaFloat32(Linear lin, NDArray x, long b) {
         if (single != null) {
             LoraAdapter.Pair ab = single.weightsOf(lin.name());
             if (ab == null) {

@@ -2,6 +2,8 @@ package org.pettingllms.torch.train;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.pettingllms.core.backend.OptimParams;
@@ -12,20 +14,33 @@ import org.pettingllms.torch.model.DecoderModel;
  * AdamW (Loshchilov and Hutter): decoupled weight decay {@code p -= lr * wd * p}, then
  * {@code m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2; p -= lr * m_hat / (sqrt(v_hat) + eps)} with bias-corrected
  * moments. Updates parameters in place; its state lives in its own manager.
+ *
+ * <p>A parameter held in bfloat16 gets a float32 master copy here (mixed-precision training's master weights): the
+ * update is applied to the master and the parameter is overwritten with it rounded, since an update of lr x 1e-3
+ * relative size is below bfloat16's resolution (2^-8) and would be lost on the parameter itself. The moments are
+ * float32 for every parameter.
  */
 public final class AdamW implements AutoCloseable {
     private final NDManager manager;
     private final Map<String, NDArray> params;
     private final Map<String, NDArray> m = new LinkedHashMap<>();
     private final Map<String, NDArray> v = new LinkedHashMap<>();
+    /** Float32 masters of the parameters not held in float32. */
+    private final Map<String, NDArray> master = new LinkedHashMap<>();
+
     private long step;
 
     public AdamW(NDManager parent, Map<String, NDArray> params) {
         this.manager = parent.newSubManager();
         this.params = params;
         params.forEach((k, p) -> {
-            m.put(k, manager.zeros(p.getShape()));
-            v.put(k, manager.zeros(p.getShape()));
+            m.put(k, manager.zeros(p.getShape(), DataType.FLOAT32, p.getDevice()));
+            v.put(k, manager.zeros(p.getShape(), DataType.FLOAT32, p.getDevice()));
+            if (p.getDataType() != DataType.FLOAT32) {
+                NDArray w = p.toType(DataType.FLOAT32, true);
+                w.attach(manager);
+                master.put(k, w);
+            }
         });
     }
 
@@ -41,7 +56,8 @@ public final class AdamW implements AutoCloseable {
         double bc2 = 1 - Math.pow(config.beta2(), step);
         try (NDManager tmp = manager.newSubManager()) {
             for (Map.Entry<String, NDArray> e : params.entrySet()) {
-                NDArray p = e.getValue();
+                NDArray held = e.getValue();
+                NDArray p = master.getOrDefault(e.getKey(), held);
                 NDArray g = grads.get(e.getKey());
                 NDArray mk = m.get(e.getKey());
                 NDArray vk = v.get(e.getKey());
@@ -55,6 +71,9 @@ public final class AdamW implements AutoCloseable {
                         .addi(t(tmp, t(tmp, g.square()).mul(1 - config.beta2())));
                 NDArray denom = t(tmp, t(tmp, t(tmp, vk.div(bc2)).sqrt()).add(config.eps()));
                 p.subi(t(tmp, t(tmp, mk.div(denom)).mul(lr / bc1)));
+                if (p != held) {
+                    held.set(new NDIndex(":"), t(tmp, p.toType(held.getDataType(), false)));
+                }
             }
         }
     }
@@ -72,8 +91,21 @@ public final class AdamW implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Masters taken again from the parameters as they are now (after weights were restored into them). A bf16
+     * checkpoint holds the rounded weights, so a resumed bf16 run goes on from those, not from the float32 masters
+     * the interrupted run held: resuming is exact in float32 only.
+     */
+    public void resyncMasters() {
+        try (NDManager tmp = manager.newSubManager()) {
+            master.forEach((k, w) ->
+                    w.set(new NDIndex(":"), t(tmp, params.get(k).toType(DataType.FLOAT32, false))));
+        }
+    }
+
     /** Restores moments (in place) and the step count. */
     public void restore(Map<String, float[]> state, long restoredStep) {
+        resyncMasters();
         m.forEach((k, a) -> DecoderModel.copyInto(a, require(state, k + ".exp_avg")));
         v.forEach((k, a) -> DecoderModel.copyInto(a, require(state, k + ".exp_avg_sq")));
         this.step = restoredStep;
