@@ -169,13 +169,13 @@ public final class Torch {
         return type;
     }
 
-    /** The file that a JNI library built with bfloat16 has beside it (scripts/gpu/build-jni writes it). */
+    /** The file that a JNI library built with bfloat16 has beside it (scripts/gpu/run writes it). */
     public static final String BF16_MARKER = "djl_torch.bf16";
 
     /**
      * Whether the PyTorch JNI library in use maps bfloat16. DJL's prebuilt JNI (0.34) maps no bfloat16 in either
      * direction, and asking it for one aborts the whole process from native code (a bare C++ {@code throw;}), so
-     * this is decided before any tensor is made: by the marker that scripts/gpu/build-jni leaves beside a JNI
+     * this is decided before any tensor is made: by the marker that scripts/gpu/run leaves beside a JNI
      * library it built from DJL's sources with scripts/gpu/djl-bf16.patch, in the folder PYTORCH_LIBRARY_PATH names.
      */
     public static boolean bf16Supported() {
@@ -187,8 +187,8 @@ public final class Torch {
     public static void requireSupported(DataType type) {
         if (type == DataType.BFLOAT16 && !bf16Supported()) {
             throw new IllegalArgumentException("bf16 needs DJL's PyTorch JNI built with bfloat16, and the one in use"
-                    + " is DJL's prebuilt library, which has none: build it against a libtorch with scripts/gpu/build-jni"
-                    + " (scripts/gpu/README.md; scripts/gpu/run does it on a GPU machine), or use fp32");
+                    + " is DJL's prebuilt library, which has none: scripts/gpu/run builds one against the machine's"
+                    + " libtorch (scripts/gpu/README.md), or use fp32");
         }
     }
 }

@@ -41,17 +41,17 @@ class GoldenQwen3Test {
 
     /**
      * How far a type may be from the float32 reference. float32: the fixture's own 1e-4 (logits, logprobs) and every
-     * greedy token. bfloat16 (8 bits of mantissa: each rounding is off by up to 2^-9 relative, and the weights,
-     * the activations between ops and each matmul's inputs are rounded): logits within 0.08 and next-token logprobs
-     * within 0.08 of the reference, where about 0.03 was measured (docs/USAGE.md, "bf16"), and greedy continuations
-     * equal for their first {@code greedyPrefix} tokens: later ones may follow another near-tie.
+     * greedy token. bfloat16 (8 bits of mantissa: the weights, the activations between ops and each matmul's output
+     * are rounded to it): logits and next-token logprobs within 0.3, greedy continuations equal for their first 8
+     * tokens (later ones may follow another near-tie). Measured on a CPU with the JNI built against Debian's libtorch
+     * 1.13: the engine 0.24 (13 of 24 greedy tokens); PyTorch eager in bf16 on the same library 0.12 with
+     * nn.Linear's x W^T and 0.22 with the engine's feature-major W x, whose CPU bf16 kernel rounds more
+     * (docs/USAGE.md, "CPU and GPU").
      */
     record Tolerance(double logits, double logprobs, int greedyPrefix) {
         static Tolerance of(DataType type, JsonNode golden) {
             double fp32 = golden.get("tolerance").asDouble();
-            return type == DataType.FLOAT32
-                    ? new Tolerance(fp32, 1e-4, Integer.MAX_VALUE)
-                    : new Tolerance(0.08, 0.08, 8);
+            return type == DataType.FLOAT32 ? new Tolerance(fp32, 1e-4, Integer.MAX_VALUE) : new Tolerance(0.3, 0.3, 8);
         }
     }
 
@@ -63,7 +63,7 @@ class GoldenQwen3Test {
     void load() throws Exception {
         assumeTrue(
                 dtype() == DataType.FLOAT32 || Torch.bf16Supported(),
-                "bf16 needs a JNI library built with bfloat16 (scripts/gpu/build-jni); DJL's prebuilt one has none");
+                "bf16 needs a JNI library built with bfloat16 (scripts/gpu/run); DJL's prebuilt one has none");
         golden = new ObjectMapper().readTree(DIR.resolve("golden.json").toFile());
         model = TestEngine.load(DIR, dtype());
         adapter = LoraAdapter.load("golden", model, DIR.resolve("adapter"));

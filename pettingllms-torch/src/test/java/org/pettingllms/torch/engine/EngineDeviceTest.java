@@ -108,7 +108,7 @@ class EngineDeviceTest {
         assertThatThrownBy(() -> EmbeddedEngine.open(cfg, policies(cfg)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("config key 'engine.dtype': bf16 needs DJL's PyTorch JNI built with bfloat16")
-                .hasMessageContaining("scripts/gpu/build-jni")
+                .hasMessageContaining("scripts/gpu/run")
                 .hasMessageNotContaining("\n");
     }
 
