@@ -42,16 +42,16 @@ class GoldenQwen3Test {
     /**
      * How far a type may be from the float32 reference. float32: the fixture's own 1e-4 (logits, logprobs) and every
      * greedy token. bfloat16 (8 bits of mantissa: the weights, the activations between ops and each matmul's output
-     * are rounded to it): logits and next-token logprobs within 0.3, greedy continuations equal for their first 8
-     * tokens (later ones may follow another near-tie). Measured on a CPU with the JNI built against Debian's libtorch
-     * 1.13: the engine 0.24 (13 of 24 greedy tokens); PyTorch eager in bf16 on the same library 0.12 with
-     * nn.Linear's x W^T and 0.22 with the engine's feature-major W x, whose CPU bf16 kernel rounds more
-     * (docs/USAGE.md, "CPU and GPU").
+     * are rounded to it): logits and next-token logprobs within 0.3, and greedy continuations that leave the
+     * reference only at a near-tie ({@link #assertGreedy}). Measured: on an H200 (PyTorch 2.11) 0.094 and 0.113 (the
+     * adapter), greedy 22 and 4 of 24 tokens equal; on a CPU with the JNI built against Debian's libtorch 1.13, 0.24,
+     * 13 of 24; PyTorch eager in bf16 on that CPU library 0.12 with nn.Linear's x W^T and 0.22 with the engine's
+     * feature-major W x, whose CPU bf16 kernel rounds more (docs/USAGE.md, "CPU and GPU").
      */
-    record Tolerance(double logits, double logprobs, int greedyPrefix) {
+    record Tolerance(double logits, double logprobs) {
         static Tolerance of(DataType type, JsonNode golden) {
             double fp32 = golden.get("tolerance").asDouble();
-            return type == DataType.FLOAT32 ? new Tolerance(fp32, 1e-4, Integer.MAX_VALUE) : new Tolerance(0.3, 0.3, 8);
+            return type == DataType.FLOAT32 ? new Tolerance(fp32, 1e-4) : new Tolerance(0.3, 0.3);
         }
     }
 
@@ -112,16 +112,37 @@ class GoldenQwen3Test {
         assertThat(worst).as("max abs difference").isLessThanOrEqualTo(tol.logits());
     }
 
-    /** The first {@code min(expected, greedyPrefix)} tokens of a greedy continuation equal the reference's. */
-    void assertGreedy(int[] actual, int[] expected) {
-        int n = Math.min(expected.length, tol.greedyPrefix());
+    /**
+     * A greedy continuation equals the reference's; in bfloat16 it may leave it at a near-tie: where it first
+     * differs, the float32 model (this engine's, equal to the reference within 1e-5) puts the token it chose within
+     * twice the logit tolerance of the reference's token.
+     */
+    void assertGreedy(int[] prompt, LoraAdapter lora, int[] actual, int[] expected) throws Exception {
         int same = 0;
         while (same < expected.length && actual[same] == expected[same]) {
             same++;
         }
         System.out.printf(
                 "%s %s: greedy tokens equal %d of %d%n", getClass().getSimpleName(), dtype(), same, expected.length);
-        assertThat(Arrays.copyOf(actual, n)).containsExactly(Arrays.copyOf(expected, n));
+        if (same == expected.length) {
+            return;
+        }
+        assertThat(dtype()).as("greedy token %d differs", same).isNotEqualTo(DataType.FLOAT32);
+        int[] prefix = Arrays.copyOf(prompt, prompt.length + same);
+        System.arraycopy(expected, 0, prefix, prompt.length, same);
+        try (DecoderModel fp32 = TestEngine.load(DIR);
+                LoraAdapter a = lora == null ? null : LoraAdapter.load("golden", fp32, DIR.resolve("adapter"));
+                NDManager m = fp32.manager().newSubManager()) {
+            Inputs.Batch in = Inputs.leftPadded(m, List.of(prefix), 0);
+            float[] next = fp32.lastLogits(
+                            in.ids(), in.positions(), in.bias(), null, a == null ? null : LoraRows.all(a, 1))
+                    .toFloatArray();
+            double margin = next[expected[same]] - next[actual[same]];
+            System.out.printf("  first difference at token %d: float32 margin %.4f%n", same, margin);
+            assertThat(margin)
+                    .as("float32 margin of the reference's token %d", same)
+                    .isLessThanOrEqualTo(2 * tol.logits());
+        }
     }
 
     static int[] ints(JsonNode n) {
@@ -159,19 +180,19 @@ class GoldenQwen3Test {
     }
 
     @Test
-    void greedyContinuationMatches() {
+    void greedyContinuationMatches() throws Exception {
         int[] prompt = ints(golden.get("greedy_prompt"));
         int[] expected = ints(golden.get("greedy_new_tokens"));
         var r = Generator.generate(model, List.of(Generator.Request.greedy(prompt, expected.length, null)));
-        assertGreedy(r.get(0).tokens(), expected);
+        assertGreedy(prompt, null, r.get(0).tokens(), expected);
     }
 
     @Test
-    void adapterLogitsAndGreedyMatch() {
+    void adapterLogitsAndGreedyMatch() throws Exception {
         assertClose(logits(adapter), golden.get("adapter_logits"));
         int[] prompt = ints(golden.get("greedy_prompt"));
         int[] expected = ints(golden.get("adapter_greedy_new_tokens"));
         var r = Generator.generate(model, List.of(Generator.Request.greedy(prompt, expected.length, adapter)));
-        assertGreedy(r.get(0).tokens(), expected);
+        assertGreedy(prompt, adapter, r.get(0).tokens(), expected);
     }
 }

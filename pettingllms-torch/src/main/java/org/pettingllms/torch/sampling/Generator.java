@@ -2,6 +2,8 @@ package org.pettingllms.torch.sampling;
 
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
+import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -100,8 +102,8 @@ public final class Generator {
             for (int i = 0; i < n; i++) {
                 nextPos[i] = requests.get(i).prompt().length;
             }
-            int[] active = IntStream.range(0, n).toArray(); // the rows whose distributions last holds
-            float[][][] last;
+            int[] active = IntStream.range(0, n).toArray(); // the rows whose picks last holds
+            TokenSampler.Pick[] last;
             DecodeLayout layout;
             try (NDManager step = gen.newSubManager()) {
                 List<int[]> prompts = Arrays.stream(unique)
@@ -120,15 +122,14 @@ public final class Generator {
                     Arrays.setAll(valid, i -> in.valid()[source[i]].clone());
                     layout = new RowDecoding(active, valid, adapters);
                 }
-                last = distributions(logits.get(index), requests, active); // row i's first is its prompt's
+                last = picks(logits.get(index), requests, active, rngs); // row i's first is its prompt's
             }
             while (true) {
                 int running = 0;
                 for (int a = 0; a < active.length; a++) {
                     int r = active[a];
                     Request req = requests.get(r);
-                    TokenSampler.Pick p = TokenSampler.pick(
-                            last[0][a], last[1][a], req.temperature() == 0, req.topK(), req.topP(), rngs[r]);
+                    TokenSampler.Pick p = last[a];
                     tokens.get(r).add(p.token());
                     logprobs.get(r).add(p.logprob());
                     lastToken[r] = p.token();
@@ -145,7 +146,7 @@ public final class Generator {
                     }
                     NDArray logits = layout.step(model, cache, lastToken, nextPos, step);
                     active = layout.running();
-                    last = distributions(logits, requests, active);
+                    last = picks(logits, requests, active, rngs);
                 }
             }
         }
@@ -204,6 +205,75 @@ public final class Generator {
     static LoraRows rows(List<LoraAdapter> perRow) {
         LoraRows rows = LoraRows.of(perRow);
         return rows.none() ? null : rows;
+    }
+
+    /**
+     * Sampling on the device for every batch, also on a CPU (tests compare it with the host path); otherwise only
+     * where the logits are on a GPU.
+     */
+    static volatile boolean sampleOnDeviceAlways = false;
+
+    /**
+     * Each active row's next token and its temperature-1 logprob. On a GPU, when every row is greedy or samples the
+     * untruncated distribution, the choice is made there and only the tokens and logprobs come back
+     * ({@link #picksOnDevice}); otherwise, and on a CPU, both distributions come to the host and
+     * {@link TokenSampler} picks. Each row draws from its own generator in both, at the same points.
+     */
+    static TokenSampler.Pick[] picks(NDArray logits, List<Request> requests, int[] active, SplittableRandom[] rngs) {
+        boolean untruncated = Arrays.stream(active)
+                .mapToObj(requests::get)
+                .allMatch(r -> r.temperature() == 0 || (r.topK() <= 0 && r.topP() >= 1.0));
+        if (untruncated && (sampleOnDeviceAlways || logits.getDevice().isGpu())) {
+            return picksOnDevice(logits, requests, active, rngs);
+        }
+        float[][][] d = distributions(logits, requests, active);
+        TokenSampler.Pick[] out = new TokenSampler.Pick[active.length];
+        for (int a = 0; a < active.length; a++) {
+            Request req = requests.get(active[a]);
+            out[a] = TokenSampler.pick(
+                    d[0][a], d[1][a], req.temperature() == 0, req.topK(), req.topP(), rngs[active[a]]);
+        }
+        return out;
+    }
+
+    /**
+     * {@link TokenSampler#pick}'s greedy and untruncated draws, on the logits' device: the first largest logit, or
+     * the first token whose cumulative probability (at the row's temperature) reaches u times the total, u the row's
+     * next {@code nextDouble()}. Reading two [rows, vocabulary] arrays to the host and scanning them in Java cost
+     * more than the model's step on a GPU (at 151,936 tokens and 64 rows: 78 MB a step); this reads 3 numbers a
+     * row. The cumulative sum is float32 here where the host sums in double, so a draw that falls within rounding of
+     * a boundary between two tokens may pick the neighbour (never seen in the tests that compare both).
+     */
+    static TokenSampler.Pick[] picksOnDevice(
+            NDArray logits, List<Request> requests, int[] active, SplittableRandom[] rngs) {
+        int b = active.length;
+        float[] inverseT = new float[b];
+        float[] u = new float[b];
+        for (int a = 0; a < b; a++) {
+            Request req = requests.get(active[a]);
+            inverseT[a] = req.temperature() == 0 ? 1f : (float) (1 / req.temperature());
+            u[a] = req.temperature() == 0 ? 0f : (float) rngs[active[a]].nextDouble();
+        }
+        NDManager m = logits.getManager();
+        NDArray cdf =
+                logits.mul(m.create(inverseT, new Shape(b, 1))).softmax(-1).cumSum(1);
+        NDArray target = cdf.get(new NDIndex(":, -1:")).mul(m.create(u, new Shape(b, 1)));
+        long[] sampled =
+                cdf.lt(target).toType(DataType.INT64, false).sum(new int[] {1}).toLongArray();
+        long[] greedy = logits.argMax(1).toLongArray();
+        long vocab = logits.getShape().get(1);
+        long[] chosen = new long[b];
+        for (int a = 0; a < b; a++) {
+            chosen[a] = requests.get(active[a]).temperature() == 0 ? greedy[a] : Math.min(sampled[a], vocab - 1);
+        }
+        float[] lp = logits.logSoftmax(-1)
+                .gather(m.create(chosen, new Shape(b, 1)), 1)
+                .toFloatArray();
+        TokenSampler.Pick[] out = new TokenSampler.Pick[b];
+        for (int a = 0; a < b; a++) {
+            out[a] = new TokenSampler.Pick((int) chosen[a], lp[a]);
+        }
+        return out;
     }
 
     /**
