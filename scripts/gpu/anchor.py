@@ -66,6 +66,9 @@ PRESETS = {
     "20m": Config(4096, 384, 1024, 10, 6, 2, 64, tied=False),
 }
 PARTS = ("prefill", "decode", "lora", "full")
+# (prefill rows, decode batches, new tokens a decode, training rows): "full" is the GPU's and the Java bench's default,
+# "small" the same kinds of work cut for a 2-core CPU at a Qwen3 shape (--shapes small on both sides)
+SHAPES = {"full": (16, (1, 16, 64), 64, 16), "small": (4, (1, 4, 16), 16, 4)}
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 LORA_RANK, LORA_ALPHA = 8, 16
 T0 = time.perf_counter()
@@ -314,6 +317,7 @@ def device_context(dev):
 class Bench:
     def __init__(self, args):
         self.args = args
+        self.shapes = SHAPES[args.shapes]
         self.c = PRESETS[args.preset]
         self.dev = torch.device(args.device)
         self.dtype = torch.bfloat16 if args.dtype == "bf16" else torch.float32
@@ -394,23 +398,25 @@ class Bench:
 
     @torch.no_grad()
     def prefill(self, model):
-        ids = self.ids(16, 128, 1)
+        ids = self.ids(self.shapes[0], 128, 1)
         # every position's logits computed, one value a row read back (as the engine's bench): the wait, not a copy
         rate = self.timed_loop(lambda: self.logits(model, ids)[:, -1, 0].float().cpu(), warmups=2, min_iters=2)
-        return 16 * 128 * rate
+        return self.shapes[0] * 128 * rate
 
     def decode(self, model, batch):
         prompts = self.ids(batch, 16, 2)
-        self.generate(model, prompts[:1], 64)  # warm-up, one row as the Java bench
-        t1 = t64 = math.inf
+        n = self.shapes[2]
+        self.generate(model, prompts[:1], n)  # warm-up, one row as the Java bench
+        t1 = tn = math.inf
         for _ in range(2):  # the faster of two runs of each
             t1 = min(t1, self.seconds(lambda: self.generate(model, prompts, 1)))
-            t64 = min(t64, self.seconds(lambda: self.generate(model, prompts, 64)))
-        return batch * 63 / (t64 - t1), batch * 64 / t64
+            tn = min(tn, self.seconds(lambda: self.generate(model, prompts, n)))
+        return batch * (n - 1) / (tn - t1), batch * n / tn
 
     def train(self, model):
-        ids = self.ids(16, 96, 3)
-        advantages = torch.randn(16, 1, generator=torch.Generator().manual_seed(3)).to(self.dev)
+        rows = self.shapes[3]
+        ids = self.ids(rows, 96, 3)
+        advantages = torch.randn(rows, 1, generator=torch.Generator().manual_seed(3)).to(self.dev)
         old_logp = -math.log(self.c.vocab)  # the logprob of a uniform policy
         params = [p for p in model.parameters() if p.requires_grad]
         opt = torch.optim.AdamW(params, lr=1e-5, weight_decay=0.01)
@@ -430,7 +436,7 @@ class Bench:
 
         rate = self.timed_loop(step, warmups=1, min_iters=2)
         del opt
-        return 16 * 96 * rate
+        return rows * 96 * rate
 
     def lora_model(self):
         model = self.build()
@@ -510,7 +516,7 @@ class Bench:
                     if r is not None:
                         out["prefill_tokens_per_s"], out["prefill_mfu"] = rnd(r), mfu(r)
                 if "decode" in a.parts:
-                    for b in (1, 16, 64):
+                    for b in self.shapes[1]:
                         r = attempt(f"decode b{b}", lambda: self.decode(model, b))
                         if r is not None:
                             out[f"decode_b{b}_tokens_per_s"], out[f"decode_b{b}_mfu"] = rnd(r[0]), mfu(r[0])
@@ -612,6 +618,7 @@ def main():
     p.add_argument("--dtype", choices=("fp32", "bf16"), default="fp32")
     p.add_argument("--seconds", type=float, default=4)
     p.add_argument("--parts", default=",".join(PARTS), help="comma-separated: " + ",".join(PARTS))
+    p.add_argument("--shapes", choices=sorted(SHAPES), default="full", help="full (default) or small (a 2-core CPU)")
     p.add_argument("--impl", choices=("auto", "transformers", "torch"), default="auto")
     p.add_argument("--threads", type=int, default=0, help="torch intra-op threads on cpu (default: torch's own)")
     p.add_argument("--check", action="store_true", help="check the built-in model (and against transformers)")

@@ -23,7 +23,7 @@ import org.pettingllms.torch.bench.ModelBench;
 final class AnchorBench {
     private AnchorBench() {}
 
-    static Map<String, Object> run(String python, String preset, ModelBench.Options options, int seconds)
+    static Map<String, Object> run(String python, String preset, String shapes, ModelBench.Options options, int seconds)
             throws IOException, InterruptedException {
         Path script = home().resolve("scripts/gpu/anchor.py");
         if (!Files.isRegularFile(script)) {
@@ -46,6 +46,8 @@ final class AnchorBench {
                 options.dataType() == ai.djl.ndarray.types.DataType.BFLOAT16 ? "bf16" : "fp32",
                 "--seconds",
                 Integer.toString(seconds),
+                "--shapes",
+                shapes,
                 "--parts",
                 String.join(",", parts)));
         Process proc = new ProcessBuilder(cmd)

@@ -81,6 +81,13 @@ final class BenchCommand implements Callable<Integer> {
     Set<String> parts;
 
     @Option(
+            names = "--shapes",
+            defaultValue = "full",
+            description = "model: full (16-row prefill, decode at batch 1/16/64 for 64 tokens, 16 training rows) or"
+                    + " small (4 rows, batch 1/4/16 for 16 tokens, 4 rows: a Qwen3 shape on a 2-core CPU)")
+    String shapes;
+
+    @Option(
             names = "--anchor",
             description = "model: also run scripts/gpu/anchor.py with this Python (e.g. python3) on the same shapes,"
                     + " device and dtype in PyTorch eager, and print its numbers beside ours ('pytorch_eager')")
@@ -146,17 +153,19 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (what.equals("model")) {
             var cfg = modelDir == null ? Presets.of(preset) : null;
-            var options = new ModelBench.Options(Torch.device(device), Torch.dataType(dtype), parts);
+            var options = new ModelBench.Options(
+                    Torch.device(device), Torch.dataType(dtype), parts, ModelBench.Shapes.of(shapes));
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);
+            json.put("shapes", shapes);
             json.putAll(ModelBench.run(cfg, modelDir, seconds, options));
             if (anchorPython != null) {
                 if (modelDir != null) {
                     throw new CommandLine.ParameterException(
                             spec.commandLine(), "--anchor measures a --preset shape, not a --model directory");
                 }
-                json.put("pytorch_eager", AnchorBench.run(anchorPython, preset, options, seconds));
+                json.put("pytorch_eager", AnchorBench.run(anchorPython, preset, shapes, options, seconds));
             }
             print(json);
             return 0;

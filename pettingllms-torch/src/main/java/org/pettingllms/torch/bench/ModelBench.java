@@ -50,7 +50,7 @@ public final class ModelBench {
     /**
      * Where and what: the device, the type the weights are held in, and the parts measured ({@link #PARTS}).
      */
-    public record Options(Device device, DataType dataType, Set<String> parts) {
+    public record Options(Device device, DataType dataType, Set<String> parts, Shapes shapes) {
         public Options {
             parts = Set.copyOf(parts);
             if (!PARTS.containsAll(parts)) {
@@ -58,9 +58,29 @@ public final class ModelBench {
             }
         }
 
-        /** Every part, float32, on the CPU. */
+        /** Every part, float32, on the CPU, the full shapes. */
         public static Options cpu() {
-            return new Options(Torch.device("cpu"), DataType.FLOAT32, PARTS);
+            return new Options(Torch.device("cpu"), DataType.FLOAT32, PARTS, Shapes.FULL);
+        }
+    }
+
+    /**
+     * The amounts of work: prefill rows (of 128 tokens), decode batches, new tokens a generation, training rows (of
+     * 32 prompt and 64 completion tokens). {@link #FULL} is the default (and a GPU's); {@link #SMALL} does the same
+     * kinds of work cut for a 2-core CPU at a Qwen3 shape, where the full set takes about half an hour on each side.
+     * scripts/gpu/anchor.py has the same two ({@code --shapes}).
+     */
+    public record Shapes(int prefillRows, int[] decodeBatches, int newTokens, int trainRows) {
+        public static final Shapes FULL = new Shapes(16, new int[] {1, 16, 64}, 64, 16);
+        public static final Shapes SMALL = new Shapes(4, new int[] {1, 4, 16}, 16, 4);
+
+        /** {@code full} or {@code small}. */
+        public static Shapes of(String name) {
+            return switch (name) {
+                case "full" -> FULL;
+                case "small" -> SMALL;
+                default -> throw new IllegalArgumentException("unknown shapes '" + name + "'; expected full or small");
+            };
         }
     }
 
@@ -106,23 +126,25 @@ public final class ModelBench {
 
             Set<String> parts = options.parts();
             if (parts.contains("prefill")) {
-                double prefill = prefillTokensPerSecond(model, 16, 128, seconds);
+                double prefill = prefillTokensPerSecond(model, options.shapes().prefillRows(), 128, seconds);
                 out.put("prefill_tokens_per_s", round(prefill));
                 out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
             }
             if (parts.contains("decode")) {
-                for (int batch : new int[] {1, 16, 64}) {
-                    DecodeRates r = decodeTokensPerSecond(model, batch, 16, 64);
+                for (int batch : options.shapes().decodeBatches()) {
+                    DecodeRates r = decodeTokensPerSecond(
+                            model, batch, 16, options.shapes().newTokens());
                     out.put("decode_b" + batch + "_tokens_per_s", round(r.decode()));
                     out.put("decode_b" + batch + "_mfu", round(r.decode() * fwdFlopsPerToken / (peak * 1e9)));
                     out.put("generate_b" + batch + "_tokens_per_s", round(r.generate()));
                 }
             }
             if (parts.contains("train")) {
-                double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), seconds);
+                int rows = options.shapes().trainRows();
+                double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), rows, seconds);
                 out.put("train_lora_tokens_per_s", round(lora));
                 out.put("train_lora_mfu", round(lora * 2 * fwdFlopsPerToken / (peak * 1e9)));
-                double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), seconds);
+                double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), rows, seconds);
                 out.put("train_full_tokens_per_s", round(full));
                 out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
             }
@@ -230,11 +252,11 @@ public final class ModelBench {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    static double trainTokensPerSecond(PolicyRegistry reg, PolicyRef policy, int seconds) {
+    static double trainTokensPerSecond(PolicyRegistry reg, PolicyRef policy, int rows, int seconds) {
         ModelConfig c = reg.model(policy.model()).config();
         List<TrainExample> batch = new ArrayList<>();
         SplittableRandom rng = new SplittableRandom(3);
-        for (int[] row : randomRows(c.vocabSize(), 16, 96, 3)) {
+        for (int[] row : randomRows(c.vocabSize(), rows, 96, 3)) {
             int[] prompt = Arrays.copyOf(row, 32);
             int[] completion = Arrays.copyOfRange(row, 32, 96);
             float[] old = new float[completion.length];
