@@ -17,7 +17,7 @@ import org.pettingllms.torch.bench.ModelBench;
 
 /**
  * {@code bench model --anchor python3}: the same shapes measured in PyTorch eager by {@code scripts/gpu/anchor.py}
- * (transformers' Qwen3 where it is installed, else the script's own plain-PyTorch Qwen3), run after our numbers in
+ * (transformers' Qwen3 where it is installed, else the script's own plain-PyTorch Qwen3), run before our numbers in
  * the same invocation so that both see the same machine. Its JSON uses our keys.
  */
 final class AnchorBench {

@@ -159,13 +159,19 @@ final class BenchCommand implements Callable<Integer> {
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);
             json.put("shapes", shapes);
-            json.putAll(ModelBench.run(cfg, modelDir, seconds, options));
+            Map<String, Object> eager = null;
             if (anchorPython != null) {
                 if (modelDir != null) {
                     throw new CommandLine.ParameterException(
                             spec.commandLine(), "--anchor measures a --preset shape, not a --model directory");
                 }
-                json.put("pytorch_eager", AnchorBench.run(anchorPython, preset, shapes, options, seconds));
+                // eager first, while this process holds no model: at a Qwen3 shape on a 24 GB machine the two
+                // processes' memory together does not fit, and ours is not given back to the system when closed
+                eager = AnchorBench.run(anchorPython, preset, shapes, options, seconds);
+            }
+            json.putAll(ModelBench.run(cfg, modelDir, seconds, options));
+            if (eager != null) {
+                json.put("pytorch_eager", eager);
             }
             print(json);
             return 0;

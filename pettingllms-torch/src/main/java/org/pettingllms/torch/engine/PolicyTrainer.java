@@ -243,8 +243,10 @@ final class PolicyTrainer implements AutoCloseable {
 
     private Learner.OptimStats optimStepNoGrad(OptimParams params) {
         double sq = 0;
-        try (NDManager tmp = manager.newSubManager()) {
-            for (NDArray g : grads.values()) {
+        for (NDArray g : grads.values()) {
+            // each tensor's square freed at once (one scope around the loop held a copy of every gradient); the sum
+            // stays in double on the host, as before, so clipped updates keep their bits
+            try (NDManager tmp = manager.newSubManager()) {
                 NDArray squared = g.square();
                 squared.attach(tmp);
                 NDArray s = squared.sum();

@@ -54,8 +54,11 @@ public final class AdamW implements AutoCloseable {
         step++;
         double bc1 = 1 - Math.pow(config.beta1(), step);
         double bc2 = 1 - Math.pow(config.beta2(), step);
-        try (NDManager tmp = manager.newSubManager()) {
-            for (Map.Entry<String, NDArray> e : params.entrySet()) {
+        // a scope per tensor: its temporaries (about eight of its size) are freed before the next tensor's, so the
+        // update's transient memory is that of the largest tensor, not eight times the model's (a full update of a
+        // 0.6B-parameter model in float32 held 19 GB of them with one scope around the loop)
+        for (Map.Entry<String, NDArray> e : params.entrySet()) {
+            try (NDManager tmp = manager.newSubManager()) {
                 NDArray held = e.getValue();
                 NDArray p = master.getOrDefault(e.getKey(), held);
                 NDArray g = grads.get(e.getKey());
