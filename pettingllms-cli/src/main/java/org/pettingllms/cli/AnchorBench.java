@@ -23,9 +23,15 @@ import org.pettingllms.torch.bench.ModelBench;
 final class AnchorBench {
     private AnchorBench() {}
 
-    static Map<String, Object> run(String python, String preset, String shapes, ModelBench.Options options, int seconds)
+    static Map<String, Object> run(
+            String python,
+            String preset,
+            String shapes,
+            ModelBench.Options options,
+            int seconds,
+            Map<String, String> env)
             throws IOException, InterruptedException {
-        Path script = home().resolve("scripts/gpu/anchor.py");
+        Path script = RunSetup.home(env).resolve("scripts/gpu/anchor.py");
         if (!Files.isRegularFile(script)) {
             throw new ConfigException("--anchor: " + script + " does not exist (it ships with the project's sources)");
         }
@@ -43,7 +49,7 @@ final class AnchorBench {
                 "--device",
                 options.device().isGpu() ? "cuda" : "cpu",
                 "--dtype",
-                options.dataType() == ai.djl.ndarray.types.DataType.BFLOAT16 ? "bf16" : "fp32",
+                options.dtypeName(),
                 "--seconds",
                 Integer.toString(seconds),
                 "--shapes",
@@ -66,11 +72,5 @@ final class AnchorBench {
             throw new ConfigException(
                     "--anchor: the script printed no JSON object: " + text.substring(0, Math.min(200, text.length())));
         }
-    }
-
-    /** The installation (PETTINGLLMS_HOME, which the launcher sets), else the working directory. */
-    private static Path home() {
-        String home = System.getenv("PETTINGLLMS_HOME");
-        return home == null ? Path.of(".") : Path.of(home);
     }
 }

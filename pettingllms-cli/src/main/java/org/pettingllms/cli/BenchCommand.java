@@ -167,7 +167,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
                 // eager first, while this process holds no model: at a Qwen3 shape on a 24 GB machine the two
                 // processes' memory together does not fit, and ours is not given back to the system when closed
-                eager = AnchorBench.run(anchorPython, preset, shapes, options, seconds);
+                eager = AnchorBench.run(anchorPython, preset, shapes, options, seconds, Main.env(spec));
             }
             json.putAll(ModelBench.run(cfg, modelDir, seconds, options));
             if (eager != null) {

@@ -103,11 +103,15 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
         return task.prompt(task.initialState(problem), role, 0, style);
     }
 
+    /** The installation (PETTINGLLMS_HOME, which the launcher sets), else the working directory. */
+    static Path home(Map<String, String> env) {
+        String home = env.get("PETTINGLLMS_HOME");
+        return home == null ? Path.of(".") : Path.of(home);
+    }
+
     /** The default config: plan-path at L2, from the installation's configs folder. */
     static Path defaultConfig(Map<String, String> env) {
-        String home = env.get("PETTINGLLMS_HOME");
-        Path base = home == null ? Path.of(".") : Path.of(home);
-        Path p = base.resolve("configs/plan-path/L2.yaml");
+        Path p = home(env).resolve("configs/plan-path/L2.yaml");
         if (!Files.exists(p)) {
             throw new ConfigException("no config given and the default " + p + " does not exist; pass a config file");
         }

@@ -248,11 +248,6 @@ public record RunConfig(
         public Engine onDevice(String device) {
             return new Engine(device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
         }
-
-        /** These settings with weights held as {@code dtype} (fp32 or bf16). */
-        public Engine withDtype(String dtype) {
-            return new Engine(device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
-        }
     }
 
     /**

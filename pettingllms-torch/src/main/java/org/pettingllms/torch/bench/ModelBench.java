@@ -58,9 +58,9 @@ public final class ModelBench {
             }
         }
 
-        /** Every part, float32, on the CPU, the full shapes. */
-        public static Options cpu() {
-            return new Options(Torch.device("cpu"), DataType.FLOAT32, PARTS, Shapes.FULL);
+        /** The weights' type as the command line and the anchor script spell it: fp32 or bf16. */
+        public String dtypeName() {
+            return dataType == DataType.BFLOAT16 ? "bf16" : "fp32";
         }
     }
 
@@ -84,10 +84,6 @@ public final class ModelBench {
         }
     }
 
-    public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds) throws Exception {
-        return run(cfg, modelDir, seconds, Options.cpu());
-    }
-
     public static Map<String, Object> run(ModelConfig cfg, Path modelDir, int seconds, Options options)
             throws Exception {
         Map<String, Object> out = new LinkedHashMap<>();
@@ -106,7 +102,7 @@ public final class ModelBench {
         Device device = options.device();
         double peak = matmulPeakGflops(device, options.dataType(), seconds);
         out.put("device", device.toString());
-        out.put("dtype", options.dataType() == DataType.BFLOAT16 ? "bf16" : "fp32");
+        out.put("dtype", options.dtypeName());
         out.put("matmul_peak_gflops", round(peak));
         DecoderModel loaded = modelDir != null
                 ? DecoderModel.load(modelDir, device, options.dataType())

@@ -1,5 +1,6 @@
 package org.pettingllms.torch.engine;
 
+import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
@@ -18,7 +20,6 @@ import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
-import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.model.Presets;
 
 /**
@@ -80,18 +81,8 @@ public final class EmbeddedEngine implements AutoCloseable {
     /** An engine with the models the policies name, each loaded from {@code settings.model()}. */
     public static EmbeddedEngine open(Settings settings, PolicyMap policies) throws IOException {
         RunConfig.Engine e = settings.engine();
-        ai.djl.Device device;
-        try {
-            device = Torch.device(e.device());
-        } catch (IllegalArgumentException ex) {
-            throw new ConfigException("config key 'engine.device': " + ex.getMessage());
-        }
-        DataType dtype;
-        try {
-            dtype = Torch.dataType(e.dtype());
-        } catch (IllegalArgumentException ex) {
-            throw new ConfigException("config key 'engine.dtype': " + ex.getMessage());
-        }
+        Device device = underKey("engine.device", () -> Torch.device(e.device()));
+        DataType dtype = underKey("engine.dtype", () -> Torch.dataType(e.dtype()));
         String source = settings.model();
         Map<String, DecoderModel> models = new LinkedHashMap<>();
         Map<String, TextCodec> codecs = new LinkedHashMap<>();
@@ -100,8 +91,7 @@ public final class EmbeddedEngine implements AutoCloseable {
         for (String name : names) {
             if (source.startsWith("fresh:")) {
                 String preset = source.substring("fresh:".length());
-                ModelConfig shape = Presets.of(preset);
-                models.put(name, DecoderModel.random(shape, settings.seed(), device, dtype));
+                models.put(name, DecoderModel.random(Presets.of(preset), settings.seed(), device, dtype));
                 codecs.put(name, new CharCodec());
             } else {
                 Path dir = Path.of(source);
@@ -122,6 +112,15 @@ public final class EmbeddedEngine implements AutoCloseable {
         PolicyRegistry reg = new PolicyRegistry(
                 models, new LoraSettings(e.loraRank(), e.loraAlpha(), e.loraTargets()), settings.seed());
         return new EmbeddedEngine(reg, codecs, settings);
+    }
+
+    /** {@code read}'s value; its refusal of the setting as one line naming the config key. */
+    private static <T> T underKey(String key, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (IllegalArgumentException ex) {
+            throw new ConfigException("config key '" + key + "': " + ex.getMessage());
+        }
     }
 
     public TextCodec codec(String model) {

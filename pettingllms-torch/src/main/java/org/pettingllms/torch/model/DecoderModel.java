@@ -517,16 +517,17 @@ public final class DecoderModel implements AutoCloseable {
         // vocabulary reads contiguous rows (the copy costs far less than the GEMM shape h^T W^T would); a bf16
         // model's logits are widened in that copy, so sampling and log-softmax read float32
         NDArray logits = Scope.of(h, head.matMul(h)); // [V, N]
-        NDArray tokenMajor = logits.transpose();
-        if (dataType != DataType.FLOAT32) {
-            tokenMajor = tokenMajor.toType(DataType.FLOAT32, false);
-        }
-        return tokenMajor.reshape(-1).reshape(b, outT, config.vocabSize());
+        return inFloat32(logits.transpose()).reshape(-1).reshape(b, outT, config.vocabSize());
     }
 
     /** {@code a} (float32) in the model's type; itself for a float32 model. */
     private NDArray inModelType(NDArray a) {
         return dataType == DataType.FLOAT32 ? a : a.toType(dataType, false);
+    }
+
+    /** {@code a} (in the model's type) widened to float32; itself for a float32 model. */
+    private NDArray inFloat32(NDArray a) {
+        return dataType == DataType.FLOAT32 ? a : a.toType(DataType.FLOAT32, false);
     }
 
     /**
@@ -543,17 +544,9 @@ public final class DecoderModel implements AutoCloseable {
         long g = config.groups();
         long hd = config.headDim();
         NDArray qg = q.reshape(b, kvh, g * t, hd);
-        NDArray scores = qg.matMul(kT);
-        NDArray probs; // [B, kvH, g*T, S]
-        if (dataType == DataType.FLOAT32) {
-            probs = scores.add(groupBias).softmax(-1);
-        } else {
-            // scores plus mask and softmax in float32, then the probabilities back (transformers' eager attention)
-            probs = scores.toType(DataType.FLOAT32, false)
-                    .add(groupBias)
-                    .softmax(-1)
-                    .toType(dataType, false);
-        }
+        // scores plus mask and softmax in float32, then the probabilities in the model's type (transformers' eager
+        // attention); both conversions are no-ops for a float32 model
+        NDArray probs = inModelType(inFloat32(qg.matMul(kT)).add(groupBias).softmax(-1)); // [B, kvH, g*T, S]
         return probs.matMul(v)
                 .reshape(b, config.numHeads(), t, hd)
                 .transpose(1, 3, 0, 2)
@@ -604,7 +597,7 @@ public final class DecoderModel implements AutoCloseable {
 
     /** x / sqrt(mean(x^2) + eps) along {@code axis}; a bf16 {@code x} is normalised in float32 and cast back. */
     private NDArray normalise(NDArray x, int axis) {
-        NDArray wide = dataType == DataType.FLOAT32 ? x : x.toType(DataType.FLOAT32, false);
+        NDArray wide = inFloat32(x);
         NDArray var = wide.square().mean(new int[] {axis}, true);
         return inModelType(wide.div(var.add(eps).sqrt()));
     }
