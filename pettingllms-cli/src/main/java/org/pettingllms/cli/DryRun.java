@@ -16,6 +16,7 @@ import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.ModelConfig;
 
 /**
@@ -43,7 +44,7 @@ final class DryRun {
             if (!Files.isDirectory(dir)) {
                 throw new ConfigException("config key 'policy.model': '" + model + "' is not a model directory");
             }
-            ModelConfig mc = ModelConfig.read(dir);
+            ModelConfig mc = ModelFamilies.decoderConfig(dir);
             context = mc.maxPositionEmbeddings();
             codec = CharCodec.describes(dir) || !Files.exists(dir.resolve("tokenizer.json"))
                     ? CharCodec.of(dir)

@@ -4,6 +4,7 @@ import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
 import java.io.IOException;
 import java.nio.file.Path;
+import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
 
 /**
@@ -24,11 +25,11 @@ public final class TestEngine {
 
     /** A model directory on the test device, in float32. */
     public static DecoderModel load(Path dir) throws IOException {
-        return DecoderModel.load(dir, device(), DataType.FLOAT32);
+        return ModelFamilies.load(dir, device(), DataType.FLOAT32).decoder();
     }
 
     /** A model directory on the test device, held as {@code dtype}. */
     public static DecoderModel load(Path dir, DataType dtype) throws IOException {
-        return DecoderModel.load(dir, device(), dtype);
+        return ModelFamilies.load(dir, device(), dtype).decoder();
     }
 }

@@ -28,6 +28,7 @@ import org.pettingllms.torch.engine.LoraSettings;
 import org.pettingllms.torch.engine.PolicyRegistry;
 import org.pettingllms.torch.engine.TorchLearner;
 import org.pettingllms.torch.engine.TrainSettings;
+import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.ModelConfig;
@@ -105,7 +106,7 @@ public final class ModelBench {
         out.put("dtype", options.dtypeName());
         out.put("matmul_peak_gflops", round(peak));
         DecoderModel loaded = modelDir != null
-                ? DecoderModel.load(modelDir, device, options.dataType())
+                ? ModelFamilies.load(modelDir, device, options.dataType()).decoder()
                 : DecoderModel.random(cfg, 1, device, options.dataType());
         try (PolicyRegistry reg = new PolicyRegistry(Map.of("bench", loaded), LoraSettings.DEFAULT, 1)) {
             DecoderModel model = reg.model("bench");

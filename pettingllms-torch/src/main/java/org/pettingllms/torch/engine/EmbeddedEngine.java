@@ -19,6 +19,8 @@ import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.family.LanguageModel;
+import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Presets;
 
@@ -99,7 +101,16 @@ public final class EmbeddedEngine implements AutoCloseable {
                     throw new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
                             + "directory nor fresh:<preset> (presets: " + Presets.NAMES + ")");
                 }
-                DecoderModel m = DecoderModel.load(dir, device, dtype);
+                LanguageModel lm = ModelFamilies.load(dir, device, dtype);
+                if (lm.seesImages()) {
+                    lm.close();
+                    // the family reads, runs and matches transformers (GoldenQwen25VlTest); rollouts, checkpoints and
+                    // the learner do not carry images yet
+                    throw new ConfigException("config key 'policy.model': '" + source + "' is a vision-language model "
+                            + "(" + lm.decoder().config().modelType() + "); the embedded engine trains text models only"
+                            + " so far");
+                }
+                DecoderModel m = lm.decoder();
                 models.put(name, m);
                 // the character codec's own tokenizer.json (for other tools) is read by the codec itself
                 codecs.put(

@@ -35,6 +35,18 @@ public final class SafeTensors {
     private SafeTensors() {}
 
     public static Map<String, Tensor> read(Path file) throws IOException {
+        return read(file, false);
+    }
+
+    /**
+     * The floating-point tensors of a file that also holds I64 ones (a fixture's ids and positions, read with
+     * {@link #readInt64}); {@link #read} refuses those, as no model weight is an integer.
+     */
+    public static Map<String, Tensor> readFloats(Path file) throws IOException {
+        return read(file, true);
+    }
+
+    private static Map<String, Tensor> read(Path file, boolean skipIntegers) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, len, 0, file);
@@ -49,11 +61,43 @@ public final class SafeTensors {
             Map<String, Tensor> out = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = header.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if (e.getKey().equals("__metadata__")) {
+                if (e.getKey().equals("__metadata__")
+                        || (skipIntegers && e.getValue().path("dtype").asText().equals("I64"))) {
                     continue;
                 }
                 out.put(e.getKey(), tensor(ch, base, e.getKey(), e.getValue(), file));
             }
+            return out;
+        }
+    }
+
+    /** An I64 tensor's values, row-major (fixtures keep token ids, grids and positions so). */
+    public static long[] readInt64(Path file, String name) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            readFully(ch, len, 0, file);
+            long headerLen = len.flip().getLong();
+            if (headerLen <= 0 || headerLen > MAX_HEADER || 8 + headerLen > ch.size()) {
+                throw new IOException(file + ": not a safetensors file (header length " + headerLen + ")");
+            }
+            ByteBuffer hb = ByteBuffer.allocate((int) headerLen);
+            readFully(ch, hb, 8, file);
+            JsonNode info = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8))
+                    .get(name);
+            if (info == null || !info.path("dtype").asText().equals("I64")) {
+                throw new IOException(file + ": no I64 tensor '" + name + "'");
+            }
+            long begin = info.path("data_offsets").path(0).asLong();
+            long end = info.path("data_offsets").path(1).asLong();
+            long base = 8 + headerLen;
+            if (end < begin || (end - begin) % 8 != 0 || base + end > ch.size()) {
+                throw new IOException(file + ": tensor '" + name + "' has bad offsets [" + begin + ", " + end + ")");
+            }
+            long[] out = new long[(int) ((end - begin) / 8)];
+            ch.map(FileChannel.MapMode.READ_ONLY, base + begin, end - begin)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .asLongBuffer()
+                    .get(out);
             return out;
         }
     }

@@ -43,6 +43,8 @@ public final class DecoderModel implements AutoCloseable {
     private final Map<String, NDArray> params;
     private final List<Layer> layers = new ArrayList<>();
     private final NDArray invFreq;
+    /** M-RoPE: for each of the head_dim / 2 frequencies, the position axis (0 t, 1 h, 2 w) it turns with. */
+    private final NDIndex mropeAxes;
     /** RoPE's rotate-half as one gather along the head dimension: element j of the result is element rotation[j]. */
     private final NDIndex rotation;
     /** RoPE's rotate-half signs: -1 for the first half (it receives -x2), +1 for the second. */
@@ -124,6 +126,16 @@ public final class DecoderModel implements AutoCloseable {
             inv[i] = (float) (1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim()));
         }
         this.invFreq = manager.create(inv, new Shape(inv.length, 1));
+        // apply_multimodal_rotary_pos_emb splits cat(freqs, freqs) into the sections twice over: frequency j of
+        // either half turns with the axis whose section holds j
+        long[] axes = new long[inv.length];
+        for (int j = 0, axis = 0, end = 0; config.mrope() && j < axes.length; j++) {
+            while (j >= end) {
+                end += config.mropeSection().get(axis++);
+            }
+            axes[j] = axis - 1;
+        }
+        this.mropeAxes = config.mrope() ? new NDIndex("{}", manager.create(axes)) : null;
         int hd = config.headDim();
         long[] perm = new long[hd];
         float[] sign = new float[hd];
@@ -403,8 +415,9 @@ public final class DecoderModel implements AutoCloseable {
     }
 
     /**
-     * Logits [B, T, V] for token ids [B, T] (int64) at the given positions [B, T] (int64). {@code bias} is the
-     * additive attention mask [B, 1, T, S] over the S = cached + T keys (0 allowed, a large negative value
+     * Logits [B, T, V] for token ids [B, T] (int64) at the given positions: [B, T] (int64), or [3, B, T] for an
+     * M-RoPE model (temporal, height and width; [B, T] there means the three are equal, as for text). {@code bias}
+     * is the additive attention mask [B, 1, T, S] over the S = cached + T keys (0 allowed, a large negative value
      * masked). With a cache, this step's keys and values are appended to it. Every intermediate belongs to
      * {@code ids}'s manager.
      *
@@ -413,7 +426,7 @@ public final class DecoderModel implements AutoCloseable {
      * for a few tokens (a decode step) and as fast for many (docs/BENCHMARKS.md, "Throughput").
      */
     public NDArray forward(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
-        return run(ids, positions, bias, cache, lora, false);
+        return run(embed(ids), positions, bias, cache, lora, false);
     }
 
     /**
@@ -423,24 +436,41 @@ public final class DecoderModel implements AutoCloseable {
      * FLOPs.
      */
     public NDArray lastLogits(NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora) {
-        return run(ids, positions, bias, cache, lora, true).squeeze(1);
+        return run(embed(ids), positions, bias, cache, lora, true).squeeze(1);
+    }
+
+    /**
+     * {@link #forward} from input embeddings [B, T, hidden] (in the model's type) rather than ids: how a
+     * vision-language model feeds its image embeddings in place of the image's placeholder tokens.
+     */
+    public NDArray forwardEmbeddings(
+            NDArray embeddings, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
+        NDArray logits = run(embeddings, positions, bias, cache, lora, lastOnly);
+        return lastOnly ? logits.squeeze(1) : logits;
+    }
+
+    /** The token embeddings [B, T, hidden] of ids [B, T] (int64), in the model's type and {@code ids}'s scope. */
+    public NDArray embed(NDArray ids) {
+        Shape s = ids.getShape();
+        NDArray rows = params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids.reshape(s.size())));
+        return Scope.of(ids, rows).reshape(s.get(0), s.get(1), config.hiddenSize());
     }
 
     private NDArray run(
-            NDArray ids, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
-        long b = ids.getShape().get(0);
-        long t = ids.getShape().get(1);
+            NDArray embeddings, NDArray positions, NDArray bias, KeyValues cache, LoraRows lora, boolean lastOnly) {
+        long b = embeddings.getShape().get(0);
+        long t = embeddings.getShape().get(1);
         long n = b * t;
         int nq = config.numHeads();
         int nk = config.numKvHeads();
         int hd = config.headDim();
         // gradients for the base weights flow only through their own (view) tensors: then the parts run separately
         boolean parts = Torch.recordingGradients() && layers.get(0).q().w().hasGradient();
-        NDArray tokens = Scope.of(ids, params.get("model.embed_tokens.weight").get(new NDIndex("{}", ids.reshape(n))));
+        NDArray tokens = embeddings.reshape(n, config.hiddenSize());
         NDArray h = tokens.transpose().reshape(-1).reshape(config.hiddenSize(), n); // a contiguous [hidden, N]
         // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather, applied to the q and k heads
         // together ([nq + nk, hd, B, T]); the q heads also take the attention scale 1/sqrt(hd) here
-        NDArray freqs = Scope.of(ids, invFreq.mul(positions.reshape(1, n).toType(DataType.FLOAT32, false)));
+        NDArray freqs = Scope.of(embeddings, invFreq.mul(anglePositions(positions, n)));
         NDArray emb = freqs.concat(freqs, 0).reshape(1, hd, b, t);
         // made in float32 and rounded once to a bf16 model's type (the scale is not exact in bf16)
         NDArray cos = inModelType(emb.cos().mul(headScale));
@@ -518,6 +548,21 @@ public final class DecoderModel implements AutoCloseable {
         // model's logits are widened in that copy, so sampling and log-softmax read float32
         NDArray logits = Scope.of(h, head.matMul(h)); // [V, N]
         return inFloat32(logits.transpose()).reshape(-1).reshape(b, outT, config.vocabSize());
+    }
+
+    /**
+     * Each frequency's position, float32: [1, N] for one position per token; [hd / 2, N] for M-RoPE, frequency j
+     * reading the axis its section gives it (positions [3, B, T]; [B, T] is the same on every axis, as text).
+     */
+    private NDArray anglePositions(NDArray positions, long n) {
+        NDArray p = positions.toType(DataType.FLOAT32, false);
+        if (mropeAxes == null || positions.getShape().dimension() == 2) {
+            return p.reshape(1, n);
+        }
+        if (positions.getShape().get(0) != 3) {
+            throw new IllegalArgumentException("M-RoPE positions are [3, B, T], got " + positions.getShape());
+        }
+        return p.reshape(3, n).get(mropeAxes);
     }
 
     /** {@code a} (float32) in the model's type; itself for a float32 model. */

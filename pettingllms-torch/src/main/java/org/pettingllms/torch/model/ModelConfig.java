@@ -6,11 +6,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /**
  * The decoder hyper-parameters of a Hugging Face {@code config.json}, for the architectures {@code llama},
- * {@code qwen2} (bias on q/k/v) and {@code qwen3} (RMSNorm on q and k per head).
+ * {@code qwen2} (bias on q/k/v) and {@code qwen3} (RMSNorm on q and k per head), and the text decoder of
+ * {@code qwen2_5_vl} (a qwen2 decoder whose rotary angles take three position axes, {@link #mropeSection}).
+ *
+ * @param mropeSection M-RoPE: how many of the head's {@code head_dim / 2} rotary frequencies follow the temporal,
+ *     height and width position (Qwen2.5-VL's {@code mrope_section}, e.g. [16, 24, 24]); empty for one position
+ *     per token
  */
 public record ModelConfig(
         String modelType,
@@ -27,10 +33,54 @@ public record ModelConfig(
         boolean attentionBias,
         int maxPositionEmbeddings,
         int bosTokenId,
-        int eosTokenId) {
-    public static final Set<String> SUPPORTED = Set.of("llama", "qwen2", "qwen3");
+        int eosTokenId,
+        List<Integer> mropeSection) {
+    public static final Set<String> SUPPORTED = Set.of("llama", "qwen2", "qwen3", "qwen2_5_vl");
+
+    /** A text decoder with one position per token. */
+    public ModelConfig(
+            String modelType,
+            int vocabSize,
+            int hiddenSize,
+            int intermediateSize,
+            int numLayers,
+            int numHeads,
+            int numKvHeads,
+            int headDim,
+            double rmsNormEps,
+            double ropeTheta,
+            boolean tieWordEmbeddings,
+            boolean attentionBias,
+            int maxPositionEmbeddings,
+            int bosTokenId,
+            int eosTokenId) {
+        this(
+                modelType,
+                vocabSize,
+                hiddenSize,
+                intermediateSize,
+                numLayers,
+                numHeads,
+                numKvHeads,
+                headDim,
+                rmsNormEps,
+                ropeTheta,
+                tieWordEmbeddings,
+                attentionBias,
+                maxPositionEmbeddings,
+                bosTokenId,
+                eosTokenId,
+                List.of());
+    }
 
     public ModelConfig {
+        mropeSection = List.copyOf(mropeSection);
+        if (!mropeSection.isEmpty()
+                && (mropeSection.size() != 3
+                        || mropeSection.stream().mapToInt(Integer::intValue).sum() != headDim / 2)) {
+            throw new IllegalArgumentException("mrope_section " + mropeSection
+                    + " must be three counts that add up to head_dim / 2 = " + headDim / 2);
+        }
         if (!SUPPORTED.contains(modelType)) {
             throw new IllegalArgumentException(
                     "model_type '" + modelType + "' is not supported; supported: " + SUPPORTED);
@@ -48,9 +98,35 @@ public record ModelConfig(
         return modelType.equals("qwen3");
     }
 
-    /** q/k/v projections carry a bias: always for qwen2, by {@code attention_bias} otherwise. */
+    /** q/k/v projections carry a bias: always for qwen2 and Qwen2.5-VL's decoder, by {@code attention_bias} otherwise. */
     public boolean qkvBias() {
-        return modelType.equals("qwen2") || attentionBias;
+        return modelType.equals("qwen2") || modelType.equals("qwen2_5_vl") || attentionBias;
+    }
+
+    /** This config with M-RoPE sections (a vision-language model's decoder). */
+    public ModelConfig withMropeSection(List<Integer> sections) {
+        return new ModelConfig(
+                modelType,
+                vocabSize,
+                hiddenSize,
+                intermediateSize,
+                numLayers,
+                numHeads,
+                numKvHeads,
+                headDim,
+                rmsNormEps,
+                ropeTheta,
+                tieWordEmbeddings,
+                attentionBias,
+                maxPositionEmbeddings,
+                bosTokenId,
+                eosTokenId,
+                sections);
+    }
+
+    /** Whether rotary angles take three position axes (M-RoPE) rather than one. */
+    public boolean mrope() {
+        return !mropeSection.isEmpty();
     }
 
     public int groups() {
@@ -62,10 +138,17 @@ public record ModelConfig(
         if (!Files.exists(file)) {
             throw new IOException(dir + ": no config.json (expected a Hugging Face model directory)");
         }
-        return fromJson(new ObjectMapper().readTree(file.toFile()), file.toString());
+        JsonNode j = new ObjectMapper().readTree(file.toFile());
+        if (j.path("model_type").asText().equals("qwen2_5_vl")) {
+            throw new IllegalArgumentException(
+                    file + ": model_type 'qwen2_5_vl' is a vision-language model, read by its"
+                            + " family (org.pettingllms.torch.family.ModelFamilies), not as a text decoder");
+        }
+        return fromJson(j, file.toString());
     }
 
-    static ModelConfig fromJson(JsonNode j, String source) {
+    /** The fields of a decoder's config object ({@code source} names it in messages). */
+    public static ModelConfig fromJson(JsonNode j, String source) {
         try {
             int hidden = req(j, "hidden_size", source).asInt();
             int heads = req(j, "num_attention_heads", source).asInt();
@@ -107,6 +190,9 @@ public record ModelConfig(
         String arch = switch (modelType) {
             case "llama" -> "LlamaForCausalLM";
             case "qwen2" -> "Qwen2ForCausalLM";
+            case "qwen2_5_vl" ->
+                throw new IllegalStateException(
+                        "a Qwen2.5-VL config.json holds its vision tower's settings too: its family writes it");
             default -> "Qwen3ForCausalLM";
         };
         j.putArray("architectures").add(arch);
