@@ -122,7 +122,16 @@ public final class ChatTemplate {
         for (ChatMessage m : messages) {
             Map<String, Object> map = new LinkedHashMap<>();
             map.put("role", m.speaker().name().toLowerCase(Locale.ROOT));
-            map.put("content", m.content());
+            if (m.images().isEmpty()) {
+                map.put("content", m.content());
+            } else {
+                // content parts as chat APIs send them: the images, then the text; a vision-language model's
+                // template writes each image's placeholder (Qwen2.5-VL: <|vision_start|><|image_pad|><|vision_end|>)
+                List<Map<String, Object>> parts = new ArrayList<>();
+                m.images().forEach(i -> parts.add(Map.of("type", "image")));
+                parts.add(Map.of("type", "text", "text", m.content()));
+                map.put("content", parts);
+            }
             msgs.add(map);
         }
         return renderMessages(msgs, addGenerationPrompt, extra);

@@ -34,6 +34,35 @@ class ChatTemplateTest {
                         "<|im_start|>system\nYou are a helpful assistant that solves math problems step by step.<|im_end|>\n<|im_start|>user\nProblem:\nWhat is 1+1?\n\nPlease think step by step.<|im_end|>\n<|im_start|>assistant\n");
     }
 
+    /** Qwen2-VL's and Qwen2.5-VL's chat template, as their tokenizer_config.json carries it. */
+    static final String QWEN2_VL =
+            "{% set image_count = namespace(value=0) %}{% set video_count = namespace(value=0) %}"
+                    + "{% for message in messages %}{% if loop.first and message['role'] != 'system' %}<|im_start|>system\n"
+                    + "You are a helpful assistant.<|im_end|>\n{% endif %}<|im_start|>{{ message['role'] }}\n"
+                    + "{% if message['content'] is string %}{{ message['content'] }}<|im_end|>\n{% else %}"
+                    + "{% for content in message['content'] %}{% if content['type'] == 'image' or 'image' in content or "
+                    + "'image_url' in content %}{% set image_count.value = image_count.value + 1 %}{% if add_vision_id %}"
+                    + "Picture {{ image_count.value }}: {% endif %}<|vision_start|><|image_pad|><|vision_end|>"
+                    + "{% elif content['type'] == 'video' or 'video' in content %}{% set video_count.value = "
+                    + "video_count.value + 1 %}{% if add_vision_id %}Video {{ video_count.value }}: {% endif %}"
+                    + "<|vision_start|><|video_pad|><|vision_end|>{% elif 'text' in content %}{{ content['text'] }}{% endif %}"
+                    + "{% endfor %}<|im_end|>\n{% endif %}{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n"
+                    + "{% endif %}";
+
+    @Test
+    void imagesRenderAsContentPartsBeforeTheText() {
+        ChatTemplate t = new ChatTemplate(QWEN2_VL, Map.of());
+        org.pettingllms.core.data.Image board = org.pettingllms.core.data.Image.png(new byte[] {1, 2});
+        org.pettingllms.core.data.Image other = org.pettingllms.core.data.Image.png(new byte[] {3});
+        assertThat(t.render(List.of(ChatMessage.user("Where is the goal?", List.of(board, other))), true, Map.of()))
+                .isEqualTo("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n"
+                        + "<|vision_start|><|image_pad|><|vision_end|><|vision_start|><|image_pad|><|vision_end|>"
+                        + "Where is the goal?<|im_end|>\n<|im_start|>assistant\n");
+        // text messages stay strings
+        assertThat(t.render(List.of(ChatMessage.user("Hi")), false, Map.of()))
+                .endsWith("<|im_start|>user\nHi<|im_end|>\n");
+    }
+
     @Test
     void thinkingCanBeSwitchedOff() throws Exception {
         assertThat(qwen3().render(List.of(ChatMessage.user("Hi")), true, Map.of("enable_thinking", false)))

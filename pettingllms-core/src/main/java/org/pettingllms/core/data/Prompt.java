@@ -26,6 +26,11 @@ public record Prompt(List<ChatMessage> messages, PromptStyle style) {
         return new Prompt(List.of(ChatMessage.system(system), ChatMessage.user(user)), PromptStyle.CHAT);
     }
 
+    /** Every image of the prompt, in the order its messages show them. */
+    public List<Image> images() {
+        return messages.stream().flatMap(m -> m.images().stream()).toList();
+    }
+
     /** The concatenated message contents; for compact prompts, exactly the text the model reads. */
     public String text() {
         if (messages.size() == 1) {

@@ -96,7 +96,17 @@ final class Episode<S> {
                         tree
                                 ? Seeds.derive(config.sampling().seed(), problem.id(), role, turn)
                                 : Seeds.derive(config.sampling().seed(), problem.id(), trajectory, role, turn));
-        List<Completion> candidates = sampler.sample(policy, prompt, n, params);
+        List<Completion> candidates;
+        if (prompt.images().isEmpty()) {
+            candidates = sampler.sample(policy, prompt, n, params);
+        } else {
+            try {
+                candidates = sampler.sample(policy, prompt, n, params);
+            } catch (UnsupportedOperationException e) {
+                // a model that takes no images: one line naming the role and its policy
+                throw new RolloutException("role '" + role + "' (policy " + policy + "): " + e.getMessage(), e);
+            }
+        }
         if (candidates.size() != n) {
             throw new RolloutException("sampler returned " + candidates.size() + " completions for n=" + n
                     + " (problem " + problem.id() + ", role " + role + ", turn " + turn + ")");

@@ -14,7 +14,6 @@ import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
-import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
@@ -109,8 +108,7 @@ final class PolicyTrainer implements AutoCloseable {
             List<TrainExample> chunk = batch.subList(from, Math.min(batch.size(), from + settings.microBatchSize()));
             List<int[]> completions =
                     chunk.stream().map(e -> e.completionTokens().toArray()).toList();
-            SequenceBatch sb = new SequenceBatch(
-                    chunk.stream().map(e -> e.promptTokens().toArray()).toList(), completions);
+            SequenceBatch sb = SequenceBatch.of(chunk);
             try (Torch.NoGradients noGrad = Torch.noGradients();
                     NDManager scope = model.manager().newSubManager()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
@@ -134,9 +132,7 @@ final class PolicyTrainer implements AutoCloseable {
         for (int from = 0; from < grouped.size(); from += settings.microBatchSize()) {
             List<TrainExample> chunk =
                     grouped.subList(from, Math.min(grouped.size(), from + settings.microBatchSize()));
-            SequenceBatch sb = new SequenceBatch(
-                    chunk.stream().map(e -> e.promptTokens().toArray()).toList(),
-                    chunk.stream().map(e -> e.completionTokens().toArray()).toList());
+            SequenceBatch sb = SequenceBatch.of(chunk);
             try (NDManager scope = model.manager().newSubManager();
                     GradientCollector gc = Torch.engine().newGradientCollector()) {
                 SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, false, settings.sharePrompts());
@@ -159,9 +155,9 @@ final class PolicyTrainer implements AutoCloseable {
         if (!settings.sharePrompts()) {
             return batch;
         }
-        Map<IntSeq, List<TrainExample>> groups = new LinkedHashMap<>();
-        batch.forEach(e ->
-                groups.computeIfAbsent(e.promptTokens(), k -> new ArrayList<>()).add(e));
+        Map<List<Object>, List<TrainExample>> groups = new LinkedHashMap<>();
+        batch.forEach(e -> groups.computeIfAbsent(List.of(e.promptTokens(), e.images()), k -> new ArrayList<>())
+                .add(e));
         List<TrainExample> out = new ArrayList<>(batch.size());
         groups.values().forEach(out::addAll);
         return out;
@@ -182,7 +178,8 @@ final class PolicyTrainer implements AutoCloseable {
             old.add(e.oldLogprobs().toArray());
             adv[i] = (float) e.advantage();
         }
-        SequenceBatch sb = new SequenceBatch(prompts, completions);
+        SequenceBatch sb = new SequenceBatch(
+                prompts, completions, chunk.stream().map(TrainExample::images).toList());
         StepResult result;
         try (NDManager scope = model.manager().newSubManager();
                 GradientCollector gc = Torch.engine().newGradientCollector()) {

@@ -17,6 +17,7 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
@@ -24,6 +25,8 @@ import org.pettingllms.core.util.Seeds;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.NativeMemory;
 import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 import org.pettingllms.torch.sampling.Generator;
 
 /**
@@ -94,11 +97,31 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
-        return sampleTokens(policy, codecs.apply(policy.model()).encodePrompt(prompt), n, params);
+        List<Image> images = prompt.images();
+        if (images.isEmpty()) {
+            return sampleTokens(policy, codecs.apply(policy.model()).encodePrompt(prompt), n, params);
+        }
+        DecoderModel model = registry.model(policy.model());
+        InputEncoder encoder = model.inputEncoder();
+        if (encoder == null) {
+            throw new UnsupportedOperationException("model '" + policy.model() + "' (model_type "
+                    + model.config().modelType() + ") takes no images; this prompt shows " + images.size());
+        }
+        int[] ids = encoder.expand(codecs.apply(policy.model()).encodePrompt(prompt), images, "prompt");
+        return sampleTokens(policy, ids, images, n, params);
     }
 
     /** As {@link #sample}, for a prompt given as token ids (what inference servers receive). */
     public List<Completion> sampleTokens(PolicyRef policy, int[] ids, int n, SamplingParams params) {
+        return sampleTokens(policy, ids, List.of(), n, params);
+    }
+
+    /**
+     * As {@link #sampleTokens(PolicyRef, int[], int, SamplingParams)}, for ids that hold {@code images}' expanded
+     * placeholders (a vision-language model's prompt).
+     */
+    public List<Completion> sampleTokens(
+            PolicyRef policy, int[] ids, List<Image> images, int n, SamplingParams params) {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
@@ -114,7 +137,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                     params.maxTokens(),
                     codec.stopTokenIds(),
                     stopCheck(codec, params.stop()),
-                    Seeds.derive(params.seed(), i)));
+                    Seeds.derive(params.seed(), i),
+                    images));
         }
         CompletableFuture<List<Completion>> f = new CompletableFuture<>();
         queue.add(new Pending(policy, ids, rows, codec, params, f));

@@ -58,6 +58,8 @@ public final class DecoderModel implements AutoCloseable {
     private final NDIndex qkNormRows;
     /** Each norm weight as a [hidden, 1] column, a view sharing its storage (so it sees in-place updates). */
     private final Map<NDArray, NDArray> columns = new IdentityHashMap<>();
+    /** A vision-language family's image input in front of this decoder; null for a text model. */
+    private volatile InputEncoder inputEncoder;
 
     /**
      * One decoder layer. q, k and v (and gate and up) are row views of one fused weight each ({@code qkv},
@@ -383,7 +385,22 @@ public final class DecoderModel implements AutoCloseable {
             d.attach(m);
             copy.put(k, d);
         });
-        return new DecoderModel(config, m, copy);
+        DecoderModel frozen = new DecoderModel(config, m, copy);
+        frozen.inputEncoder = inputEncoder; // the same images in front of the frozen decoder (a frozen tower)
+        return frozen;
+    }
+
+    /** The family's image input (set by a vision-language family when it loads the model); null for text. */
+    public InputEncoder inputEncoder() {
+        return inputEncoder;
+    }
+
+    /** Puts a family's image input in front of this decoder (once, when the family loads it). */
+    public void useInputEncoder(InputEncoder encoder) {
+        if (inputEncoder != null) {
+            throw new IllegalStateException("this decoder already has an input encoder");
+        }
+        inputEncoder = encoder;
     }
 
     public long parameterCount() {

@@ -12,8 +12,10 @@ import java.util.SplittableRandom;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.pettingllms.core.data.FinishReason;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -33,6 +35,7 @@ public final class Generator {
      *
      * @param stopTokens token ids that end the row (kept as the last token: the model learns to stop)
      * @param stopCheck  called with the generated tokens after each step; true ends the row as a stop string
+     * @param images     the prompt's images in order (its ids hold their expanded placeholders); empty for text
      */
     public record Request(
             int[] prompt,
@@ -43,8 +46,24 @@ public final class Generator {
             int maxTokens,
             int[] stopTokens,
             Predicate<int[]> stopCheck,
-            long seed) {
+            long seed,
+            List<Image> images) {
+        /** A text-only request. */
+        public Request(
+                int[] prompt,
+                LoraAdapter adapter,
+                double temperature,
+                int topK,
+                double topP,
+                int maxTokens,
+                int[] stopTokens,
+                Predicate<int[]> stopCheck,
+                long seed) {
+            this(prompt, adapter, temperature, topK, topP, maxTokens, stopTokens, stopCheck, seed, List.of());
+        }
+
         public Request {
+            images = List.copyOf(images);
             if (prompt.length == 0) {
                 throw new IllegalArgumentException("a prompt needs at least one token");
             }
@@ -110,7 +129,24 @@ public final class Generator {
                         .mapToObj(u -> requests.get(u).prompt())
                         .toList();
                 Inputs.Batch in = Inputs.leftPadded(step, prompts, 0);
-                NDArray logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(uniqueAdapters));
+                List<List<Image>> images = Arrays.stream(unique)
+                        .mapToObj(u -> requests.get(u).images())
+                        .toList();
+                NDArray logits;
+                // a vision-language model's prompts always go through its encoder: it also refuses placeholders
+                // that come without their image
+                if (model.inputEncoder() == null && images.stream().allMatch(List::isEmpty)) {
+                    logits = model.lastLogits(in.ids(), in.positions(), in.bias(), cache, rows(uniqueAdapters));
+                } else {
+                    // images: the family's input embeddings and M-RoPE positions; each row then decodes from its
+                    // length plus its prompt's rope delta (one position on all three axes)
+                    InputEncoder.Encoded e = encoder(model).encode(model, in, prompts, images, step);
+                    logits = model.forwardEmbeddings(
+                            e.embeddings(), e.positions(), in.bias(), cache, rows(uniqueAdapters), true);
+                    for (int i = 0; i < n; i++) {
+                        nextPos[i] += e.deltas()[source[i]];
+                    }
+                }
                 NDArray index = step.create(Arrays.stream(source).asLongStream().toArray());
                 if (grouped) {
                     layout = new GroupDecoding(source, in.valid(), uniqueAdapters);
@@ -166,19 +202,33 @@ public final class Generator {
      * The first request of each distinct (prompt, adapter) pair, in first-seen order; {@code source[i]} is the
      * place among them of request i's pair.
      */
+    private static InputEncoder encoder(DecoderModel model) {
+        InputEncoder e = model.inputEncoder();
+        if (e == null) {
+            throw new IllegalArgumentException("model_type '" + model.config().modelType() + "' takes no images");
+        }
+        return e;
+    }
+
     public static int[] sharedPrompts(List<Request> requests, int[] source) {
         return Inputs.firstOfEach(requests.stream().map(PromptKey::of).toList(), source);
     }
 
-    /** A prompt's tokens (by content) with its adapter (by identity: the same adapter object is the same weights). */
-    private record PromptKey(int[] prompt, LoraAdapter adapter) {
+    /**
+     * A prompt's tokens and images (by content) with its adapter (by identity: the same adapter object is the same
+     * weights).
+     */
+    private record PromptKey(int[] prompt, List<Image> images, LoraAdapter adapter) {
         static PromptKey of(Request r) {
-            return new PromptKey(r.prompt(), r.adapter());
+            return new PromptKey(r.prompt(), r.images(), r.adapter());
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof PromptKey k && k.adapter == adapter && Arrays.equals(k.prompt, prompt);
+            return o instanceof PromptKey k
+                    && k.adapter == adapter
+                    && Arrays.equals(k.prompt, prompt)
+                    && k.images.equals(images);
         }
 
         @Override

@@ -6,8 +6,12 @@ import ai.djl.ndarray.types.Shape;
 import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.LoraAdapter;
 import org.pettingllms.torch.model.LoraRows;
@@ -21,13 +25,41 @@ import org.pettingllms.torch.model.SharedPrefix;
 public final class SequenceBatch {
     private final List<int[]> prompts;
     private final List<int[]> completions;
+    /** Each row's prompt images, in order (empty lists for text). */
+    private final List<List<Image>> images;
 
     public SequenceBatch(List<int[]> prompts, List<int[]> completions) {
-        if (prompts.size() != completions.size() || prompts.isEmpty()) {
-            throw new IllegalArgumentException("need as many prompts as completions, and at least one");
+        this(prompts, completions, Collections.nCopies(prompts.size(), List.of()));
+    }
+
+    public SequenceBatch(List<int[]> prompts, List<int[]> completions, List<List<Image>> images) {
+        if (prompts.size() != completions.size() || prompts.isEmpty() || images.size() != prompts.size()) {
+            throw new IllegalArgumentException(
+                    "need as many prompts as completions (and image lists), and at least one");
         }
         this.prompts = prompts;
         this.completions = completions;
+        this.images = images;
+    }
+
+    /** The rows of training examples: their prompts (with their images) and completions. */
+    public static SequenceBatch of(List<TrainExample> examples) {
+        return new SequenceBatch(
+                examples.stream().map(e -> e.promptTokens().toArray()).toList(),
+                examples.stream().map(e -> e.completionTokens().toArray()).toList(),
+                examples.stream().map(TrainExample::images).toList());
+    }
+
+    private boolean anyImages(List<List<Image>> lists) {
+        return lists.stream().anyMatch(l -> !l.isEmpty());
+    }
+
+    private static InputEncoder encoder(DecoderModel model) {
+        InputEncoder e = model.inputEncoder();
+        if (e == null) {
+            throw new IllegalArgumentException("model_type '" + model.config().modelType() + "' takes no images");
+        }
+        return e;
     }
 
     public int size() {
@@ -65,11 +97,18 @@ public final class SequenceBatch {
     public Logprobs logprobs(
             DecoderModel model, NDManager scope, LoraAdapter adapter, boolean withEntropy, boolean share) {
         int[] source = new int[size()];
-        int[] first = Inputs.firstOfEach(prompts.stream().map(IntBuffer::wrap).toList(), source);
+        // a prompt is its ids and its images: the same placeholders can stand for different pictures
+        List<List<Object>> keys = new ArrayList<>();
+        for (int i = 0; i < size(); i++) {
+            keys.add(List.of(IntBuffer.wrap(prompts.get(i)), images.get(i)));
+        }
+        int[] first = Inputs.firstOfEach(keys, source);
         boolean anyCompletion = completions.stream().anyMatch(c -> c.length > 0);
         if (share && first.length < size() && anyCompletion) {
             List<int[]> unique = Arrays.stream(first).mapToObj(prompts::get).toList();
-            return sharedLogprobs(model, scope, adapter, withEntropy, unique, source);
+            List<List<Image>> uniqueImages =
+                    Arrays.stream(first).mapToObj(images::get).toList();
+            return sharedLogprobs(model, scope, adapter, withEntropy, unique, uniqueImages, source);
         }
         return logprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, size()), withEntropy);
     }
@@ -107,7 +146,14 @@ public final class SequenceBatch {
                 mask[r * (w - 1) + pos] = target >= firstCompletion ? 1f : 0f;
             }
         }
-        NDArray logits = model.forward(in.ids(), in.positions(), in.bias(), null, lora);
+        NDArray logits;
+        if (model.inputEncoder() != null || anyImages(images)) {
+            // the completion is text after the prompt: the family's positions continue through it
+            InputEncoder.Encoded e = encoder(model).encode(model, in, seqs, images, scope);
+            logits = model.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), null, lora, false);
+        } else {
+            logits = model.forward(in.ids(), in.positions(), in.bias(), null, lora);
+        }
         int[] starts = new int[b];
         for (int r = 0; r < b; r++) {
             starts[r] = (w - 1) - completions.get(r).length; // completion values are right-aligned
@@ -143,18 +189,24 @@ public final class SequenceBatch {
             LoraAdapter adapter,
             boolean withEntropy,
             List<int[]> unique,
+            List<List<Image>> uniqueImages,
             int[] source) {
         int n = size();
         int u = unique.size();
         Inputs.Batch in = Inputs.leftPadded(scope, unique, 0);
         int wp = in.width();
         SharedPrefix prefix = new SharedPrefix(model.config().numLayers());
-        NDArray promptLast = model.lastLogits(
-                in.ids(),
-                in.positions(),
-                in.bias(),
-                prefix.capture(),
-                adapter == null ? null : LoraRows.all(adapter, u)); // [U, V]: predicts each first completion token
+        LoraRows promptRows = adapter == null ? null : LoraRows.all(adapter, u);
+        long[] deltas = new long[u]; // M-RoPE: a completion continues at its prompt's length plus this
+        NDArray promptLast; // [U, V]: predicts each first completion token
+        if (model.inputEncoder() != null || anyImages(uniqueImages)) {
+            InputEncoder.Encoded e = encoder(model).encode(model, in, unique, uniqueImages, scope);
+            promptLast = model.forwardEmbeddings(
+                    e.embeddings(), e.positions(), in.bias(), prefix.capture(), promptRows, true);
+            deltas = e.deltas();
+        } else {
+            promptLast = model.lastLogits(in.ids(), in.positions(), in.bias(), prefix.capture(), promptRows);
+        }
         int wc = completions.stream().mapToInt(c -> c.length).max().orElseThrow(); // > 0: checked by the caller
         long[] ids = new long[n * wc]; // also the targets: column j holds log p(c_j | prompt, c_<j)
         long[] pos = new long[n * wc];
@@ -168,7 +220,7 @@ public final class SequenceBatch {
             for (int j = 0; j < wc; j++) {
                 int at = r * wc + j;
                 ids[at] = j < c.length ? c[j] : 0;
-                pos[at] = promptLength + j;
+                pos[at] = promptLength + deltas[source[r]] + j;
                 mask[at] = j < c.length ? 1f : 0f;
                 for (int k = 0; k < wp + wc; k++) {
                     boolean ok = k < wp ? in.valid()[source[r]][k] : k - wp <= j;

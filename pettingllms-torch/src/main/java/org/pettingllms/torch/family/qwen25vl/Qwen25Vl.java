@@ -50,7 +50,10 @@ public final class Qwen25Vl implements ModelFamily {
                 NDArray a = m.create(t.data(), new Shape(t.shape()));
                 params.put(k, dataType == DataType.FLOAT32 ? a : a.toType(dataType, false));
             });
-            return new Qwen25VlModel(cfg, processor, decoder, new VisionTower(cfg.vision(), params, m), params);
+            Qwen25VlModel model =
+                    new Qwen25VlModel(cfg, processor, decoder, new VisionTower(cfg.vision(), params, m), params);
+            decoder.useInputEncoder(model);
+            return model;
         } catch (RuntimeException e) {
             decoder.close();
             throw e;

@@ -9,10 +9,14 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.torch.family.LanguageModel;
+import org.pettingllms.torch.image.RgbImage;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
 
@@ -22,12 +26,19 @@ import org.pettingllms.torch.model.KvCache;
  * The decoder is a {@link DecoderModel}, so adapters, training and text-only sampling work on it as on any text
  * model (a text-only prompt's three position axes are equal, which is one-dimensional RoPE).
  */
-public final class Qwen25VlModel implements LanguageModel {
+public final class Qwen25VlModel implements LanguageModel, InputEncoder {
     private final Qwen25VlConfig config;
     private final ImageProcessor processor;
     private final DecoderModel decoder;
     private final VisionTower tower;
     private final Map<String, NDArray> visionParams;
+    /** Recently seen images' patches: the K candidates of a group and the learner's pass reuse them. */
+    private final Map<Image, ImageProcessor.Patches> prepared = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Image, ImageProcessor.Patches> eldest) {
+            return size() > 64;
+        }
+    };
 
     Qwen25VlModel(
             Qwen25VlConfig config,
@@ -127,38 +138,11 @@ public final class Qwen25VlModel implements LanguageModel {
                 tokens, config.imageTokenId(), grids, config.vision().merge());
     }
 
-    /**
-     * Input embeddings [1, T, hidden] of an expanded prompt: token embeddings, with the image embeddings (in order)
-     * at the placeholders. A gather over [token rows; image rows], so gradients reach both.
-     */
-    public NDArray inputEmbeddings(int[] tokens, NDArray imageEmbeddings, NDManager scope) {
-        NDArray ids = scope.create(Arrays.stream(tokens).asLongStream().toArray(), new Shape(1, tokens.length));
-        NDArray text = decoder.embed(ids).reshape(tokens.length, config.text().hiddenSize());
-        if (imageEmbeddings == null) {
-            return text.reshape(1, tokens.length, config.text().hiddenSize());
-        }
-        long[] pick = new long[tokens.length];
-        int image = 0;
-        for (int i = 0; i < tokens.length; i++) {
-            pick[i] = tokens[i] == config.imageTokenId() ? tokens.length + image++ : i;
-        }
-        if (image != imageEmbeddings.getShape().get(0)) {
-            throw new IllegalArgumentException("the prompt has " + image + " image tokens, the images give "
-                    + imageEmbeddings.getShape().get(0));
-        }
-        NDArray rows = NDArrays.concat(new NDList(text, imageEmbeddings.toType(text.getDataType(), false)), 0);
-        return rows.get(new NDIndex("{}", scope.create(pick)))
-                .reshape(1, tokens.length, config.text().hiddenSize());
-    }
-
     /** Logits [1, T, V] of an expanded prompt and its images (one pass, no cache). */
     public NDArray logits(int[] tokens, List<ImageProcessor.Patches> images, NDManager scope) {
-        NDArray embeds = inputEmbeddings(tokens, images.isEmpty() ? null : imageEmbeddings(images, scope), scope);
-        RopeIndex.Positions p = positions(tokens, images);
-        boolean[][] valid = {new boolean[tokens.length]};
-        Arrays.fill(valid[0], true);
-        return decoder.forwardEmbeddings(
-                embeds, positionArray(p, scope), Inputs.causalBias(scope, valid, tokens.length, 0), null, null, false);
+        Inputs.Batch in = Inputs.leftPadded(scope, List.of(tokens), 0);
+        InputEncoder.Encoded e = encodePatches(decoder, in, List.of(tokens), List.of(images), scope);
+        return decoder.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), null, null, false);
     }
 
     /**
@@ -169,26 +153,19 @@ public final class Qwen25VlModel implements LanguageModel {
         int[] out = new int[maxNew];
         try (NDManager scope = decoder.manager().newSubManager()) {
             KvCache cache = new KvCache(scope, config.text().numLayers(), tokens.length + maxNew);
-            NDArray embeds = inputEmbeddings(tokens, images.isEmpty() ? null : imageEmbeddings(images, scope), scope);
-            RopeIndex.Positions p = positions(tokens, images);
+            Inputs.Batch in = Inputs.leftPadded(scope, List.of(tokens), 0);
+            InputEncoder.Encoded e = encodePatches(decoder, in, List.of(tokens), List.of(images), scope);
+            NDArray last = decoder.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), cache, null, true);
             boolean[][] valid = {new boolean[tokens.length + maxNew]};
             Arrays.fill(valid[0], true);
-            NDArray last = decoder.forwardEmbeddings(
-                    embeds,
-                    positionArray(p, scope),
-                    Inputs.causalBias(scope, valid, tokens.length, 0),
-                    cache,
-                    null,
-                    true);
             for (int i = 0; i < maxNew; i++) {
                 out[i] = (int) last.argMax(-1).toLongArray()[0];
                 if (i + 1 == maxNew) {
                     break;
                 }
                 try (NDManager step = scope.newSubManager()) {
-                    long at = tokens.length + i + p.delta();
                     NDArray id = step.create(new long[] {out[i]}, new Shape(1, 1));
-                    NDArray pos = step.create(new long[] {at}, new Shape(1, 1));
+                    NDArray pos = step.create(new long[] {tokens.length + i + e.deltas()[0]}, new Shape(1, 1));
                     NDArray next = decoder.lastLogits(
                             id, pos, Inputs.causalBias(step, valid, 1, tokens.length + i), cache, null);
                     next.attach(scope);
@@ -199,13 +176,91 @@ public final class Qwen25VlModel implements LanguageModel {
         return out;
     }
 
-    private static NDArray positionArray(RopeIndex.Positions p, NDManager scope) {
-        int t = p.ids()[0].length;
-        long[] flat = new long[3 * t];
-        for (int a = 0; a < 3; a++) {
-            System.arraycopy(p.ids()[a], 0, flat, a * t, t);
+    /** An image's patches: decoded and processed once, then kept while it stays among the recent ones. */
+    public ImageProcessor.Patches patches(Image image) {
+        synchronized (prepared) {
+            ImageProcessor.Patches p = prepared.get(image);
+            if (p != null) {
+                return p;
+            }
         }
-        return scope.create(flat, new Shape(3, 1, t));
+        ImageProcessor.Patches p = processor.patches(RgbImage.decode(image.bytes(), "image " + image));
+        synchronized (prepared) {
+            prepared.put(image, p);
+        }
+        return p;
+    }
+
+    @Override
+    public int[] expand(int[] ids, List<Image> images, String what) {
+        try {
+            return expandPlaceholders(ids, images.stream().map(this::patches).toList());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public InputEncoder.Encoded encode(
+            DecoderModel dec, Inputs.Batch in, List<int[]> rows, List<List<Image>> images, NDManager scope) {
+        List<List<ImageProcessor.Patches>> patches = new ArrayList<>();
+        for (List<Image> row : images) {
+            patches.add(row.stream().map(this::patches).toList());
+        }
+        return encodePatches(dec, in, rows, patches, scope);
+    }
+
+    /**
+     * Embeddings with each row's image tokens at its placeholders (one tower pass over every image of the batch),
+     * M-RoPE positions per row (padding at 0) and the rows' rope deltas.
+     */
+    private InputEncoder.Encoded encodePatches(
+            DecoderModel dec,
+            Inputs.Batch in,
+            List<int[]> rows,
+            List<List<ImageProcessor.Patches>> images,
+            NDManager scope) {
+        int b = rows.size();
+        int w = in.width();
+        int hidden = config.text().hiddenSize();
+        long[] pos = new long[3 * b * w];
+        long[] deltas = new long[b];
+        long[] pick = new long[b * w];
+        List<ImageProcessor.Patches> all = new ArrayList<>();
+        int imageTokens = 0;
+        for (int r = 0; r < b; r++) {
+            int[] row = rows.get(r);
+            int pad = w - row.length;
+            RopeIndex.Positions p = positions(row, images.get(r));
+            deltas[r] = p.delta();
+            for (int s = 0; s < w; s++) {
+                int at = r * w + s;
+                pick[at] = at;
+                if (s < pad) {
+                    continue; // padding: position 0, its own (masked) embedding
+                }
+                for (int a = 0; a < 3; a++) {
+                    pos[a * b * w + at] = p.ids()[a][s - pad];
+                }
+                if (row[s - pad] == config.imageTokenId()) {
+                    pick[at] = (long) b * w + imageTokens++;
+                }
+            }
+            all.addAll(images.get(r));
+        }
+        NDArray text = dec.embed(in.ids()).reshape((long) b * w, hidden);
+        NDArray embeddings = text;
+        if (!all.isEmpty()) {
+            NDArray vision = imageEmbeddings(all, scope);
+            if (vision.getShape().get(0) != imageTokens) {
+                throw new IllegalArgumentException("the prompts have " + imageTokens + " image tokens, their images "
+                        + "give " + vision.getShape().get(0));
+            }
+            embeddings = NDArrays.concat(new NDList(text, vision.toType(text.getDataType(), false)), 0)
+                    .get(new NDIndex("{}", scope.create(pick)));
+        }
+        return new InputEncoder.Encoded(
+                embeddings.reshape(b, w, hidden), scope.create(pos, new Shape(3, b, w)), deltas);
     }
 
     /** Closes the decoder, whose memory scope holds the vision tower's too. */

@@ -1,0 +1,32 @@
+package org.pettingllms.torch.model;
+
+import ai.djl.ndarray.NDArray;
+import ai.djl.ndarray.NDManager;
+import java.util.List;
+import org.pettingllms.core.data.Image;
+
+/**
+ * What a vision-language family adds in front of its text decoder: the input embeddings and positions of prompts
+ * that show images. Sampling and training call it for every batch that holds an image; a decoder without one takes
+ * token ids only.
+ */
+public interface InputEncoder {
+    /**
+     * Embeddings [B, W, hidden] in the decoder's type (each image's placeholders replaced by its tokens), positions
+     * [3, B, W] (int64) and each row's rope delta: the position of a row's token at index i >= its length is
+     * {@code i + delta}, on every axis.
+     */
+    record Encoded(NDArray embeddings, NDArray positions, long[] deltas) {}
+
+    /**
+     * A prompt's ids with each image's single placeholder (as a chat template writes it) expanded to the image's
+     * token count; {@code what} names the prompt in messages.
+     */
+    int[] expand(int[] ids, List<Image> images, String what);
+
+    /**
+     * Left-padded rows ({@code in}, from {@link Inputs#leftPadded} over {@code rows}, already expanded) with each
+     * row's images (an empty list for a text row), encoded for {@code decoder} in {@code scope}.
+     */
+    Encoded encode(DecoderModel decoder, Inputs.Batch in, List<int[]> rows, List<List<Image>> images, NDManager scope);
+}
