@@ -19,7 +19,6 @@ import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.Torch;
-import org.pettingllms.torch.family.LanguageModel;
 import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.Presets;
@@ -101,16 +100,9 @@ public final class EmbeddedEngine implements AutoCloseable {
                     throw new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
                             + "directory nor fresh:<preset> (presets: " + Presets.NAMES + ")");
                 }
-                LanguageModel lm = ModelFamilies.load(dir, device, dtype);
-                if (lm.seesImages()) {
-                    lm.close();
-                    // the family reads, runs and matches transformers (GoldenQwen25VlTest); rollouts, checkpoints and
-                    // the learner do not carry images yet
-                    throw new ConfigException("config key 'policy.model': '" + source + "' is a vision-language model "
-                            + "(" + lm.decoder().config().modelType() + "); the embedded engine trains text models only"
-                            + " so far");
-                }
-                DecoderModel m = lm.decoder();
+                // a vision-language model's decoder carries its family's image input and writer (InputEncoder,
+                // ModelWriter): the sampler, the learner and checkpoints reach them through it
+                DecoderModel m = ModelFamilies.load(dir, device, dtype).decoder();
                 models.put(name, m);
                 // the character codec's own tokenizer.json (for other tools) is read by the codec itself
                 codecs.put(

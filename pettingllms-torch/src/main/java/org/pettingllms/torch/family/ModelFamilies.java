@@ -12,7 +12,10 @@ import java.util.TreeSet;
 import org.pettingllms.torch.family.qwen25vl.Qwen25Vl;
 import org.pettingllms.torch.family.text.TextDecoders;
 import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.model.ModelFamily;
+import org.pettingllms.torch.model.ModelFiles;
 
 /** The model families the engine runs, by the {@code model_type} of their {@code config.json}. */
 public final class ModelFamilies {

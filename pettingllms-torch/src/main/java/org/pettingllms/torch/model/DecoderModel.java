@@ -60,6 +60,8 @@ public final class DecoderModel implements AutoCloseable {
     private final Map<NDArray, NDArray> columns = new IdentityHashMap<>();
     /** A vision-language family's image input in front of this decoder; null for a text model. */
     private volatile InputEncoder inputEncoder;
+    /** A family's writer of the whole model around this decoder; null for a text model. */
+    private volatile ModelWriter writer;
 
     /**
      * One decoder layer. q, k and v (and gate and up) are row views of one fused weight each ({@code qkv},
@@ -387,6 +389,7 @@ public final class DecoderModel implements AutoCloseable {
         });
         DecoderModel frozen = new DecoderModel(config, m, copy);
         frozen.inputEncoder = inputEncoder; // the same images in front of the frozen decoder (a frozen tower)
+        frozen.writer = writer;
         return frozen;
     }
 
@@ -395,12 +398,16 @@ public final class DecoderModel implements AutoCloseable {
         return inputEncoder;
     }
 
-    /** Puts a family's image input in front of this decoder (once, when the family loads it). */
-    public void useInputEncoder(InputEncoder encoder) {
-        if (inputEncoder != null) {
-            throw new IllegalStateException("this decoder already has an input encoder");
+    /**
+     * Puts a family's image input in front of this decoder and its writer around it (once, when the family loads
+     * the model).
+     */
+    public void useFamilyParts(InputEncoder encoder, ModelWriter familyWriter) {
+        if (inputEncoder != null || writer != null) {
+            throw new IllegalStateException("this decoder already belongs to a family model");
         }
         inputEncoder = encoder;
+        writer = familyWriter;
     }
 
     public long parameterCount() {
@@ -424,8 +431,15 @@ public final class DecoderModel implements AutoCloseable {
         return out;
     }
 
-    /** Writes {@code config.json} and {@code model.safetensors} into {@code dir}, each atomically. */
+    /**
+     * Writes {@code config.json} and {@code model.safetensors} into {@code dir}, each atomically; a family's
+     * {@link ModelWriter} writes its whole model instead.
+     */
     public void save(Path dir) throws IOException {
+        if (writer != null) {
+            writer.write(this, dir);
+            return;
+        }
         Files.createDirectories(dir);
         SafeTensors.write(dir.resolve("model.safetensors"), stateDict());
         AtomicFiles.writeString(dir.resolve("config.json"), config.toJson().toPrettyString());

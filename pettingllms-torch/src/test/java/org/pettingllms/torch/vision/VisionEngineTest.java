@@ -205,6 +205,24 @@ class VisionEngineTest {
     }
 
     @Test
+    void aSavedModelLoadsBackWithItsTowerAndProcessor(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        int[] p = prompt();
+        try (DecoderModel model = load()) {
+            model.save(tmp);
+            assertThat(tmp.resolve("preprocessor_config.json")).exists();
+            try (DecoderModel back = ModelFamilies.load(tmp, TestEngine.device(), DataType.FLOAT32)
+                    .decoder()) {
+                assertThat(back.inputEncoder()).isNotNull();
+                Generator.Request r = request(p, List.of(image()), 1.0, 6, 5);
+                Generator.Result a = Generator.generate(model, List.of(r)).get(0);
+                Generator.Result b = Generator.generate(back, List.of(r)).get(0);
+                assertThat(b.tokens()).containsExactly(a.tokens());
+                assertThat(b.logprobs()).containsExactly(a.logprobs());
+            }
+        }
+    }
+
+    @Test
     void aTextModelGivenAnImageFailsInOneLineNamingTheModel() throws Exception {
         try (PolicyRegistry reg = new PolicyRegistry(
                         Map.of("tiny", TestEngine.load(SharedFiles.fixture("qwen3-tiny"))), LoraSettings.DEFAULT, 1);

@@ -1,6 +1,9 @@
 package org.pettingllms.torch.family.qwen25vl;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.pettingllms.torch.image.PillowBicubic;
 import org.pettingllms.torch.image.RgbImage;
 
@@ -69,6 +72,24 @@ public record ImageProcessor(
             (float) n.get(1).asDouble(),
             (float) n.get(2).asDouble()
         };
+    }
+
+    /** The settings as {@code preprocessor_config.json} holds them (what {@link #read} reads back). */
+    public ObjectNode toJson() {
+        ObjectNode j = JsonNodeFactory.instance.objectNode();
+        j.put("image_processor_type", "Qwen2VLImageProcessor")
+                .put("min_pixels", minPixels)
+                .put("max_pixels", maxPixels)
+                .put("patch_size", patch)
+                .put("temporal_patch_size", temporalPatch)
+                .put("merge_size", merge);
+        ArrayNode m = j.putArray("image_mean");
+        ArrayNode s = j.putArray("image_std");
+        for (int c = 0; c < 3; c++) {
+            m.add(mean[c]);
+            s.add(std[c]);
+        }
+        return j;
     }
 
     /** The resize target's side multiple: 28 for patches of 14 merged 2 x 2. */

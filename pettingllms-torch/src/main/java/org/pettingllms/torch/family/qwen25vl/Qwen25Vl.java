@@ -13,12 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.pettingllms.torch.family.LanguageModel;
-import org.pettingllms.torch.family.ModelFamily;
-import org.pettingllms.torch.family.ModelFiles;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.model.ModelFamily;
+import org.pettingllms.torch.model.ModelFiles;
 
 /** The Qwen2.5-VL family: reads a checkpoint in either transformers layout into a {@link Qwen25VlModel}. */
 public final class Qwen25Vl implements ModelFamily {
@@ -52,7 +52,7 @@ public final class Qwen25Vl implements ModelFamily {
             });
             Qwen25VlModel model =
                     new Qwen25VlModel(cfg, processor, decoder, new VisionTower(cfg.vision(), params, m), params);
-            decoder.useInputEncoder(model);
+            decoder.useFamilyParts(model, model);
             return model;
         } catch (RuntimeException e) {
             decoder.close();

@@ -7,18 +7,25 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.data.Image;
-import org.pettingllms.torch.family.LanguageModel;
+import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.torch.image.RgbImage;
+import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.InputEncoder;
 import org.pettingllms.torch.model.Inputs;
 import org.pettingllms.torch.model.KvCache;
+import org.pettingllms.torch.model.LanguageModel;
+import org.pettingllms.torch.model.ModelWriter;
 
 /**
  * Qwen2.5-VL: the vision tower's merged tokens take the places of the prompt's {@code <|image_pad|>} tokens in the
@@ -26,7 +33,7 @@ import org.pettingllms.torch.model.KvCache;
  * The decoder is a {@link DecoderModel}, so adapters, training and text-only sampling work on it as on any text
  * model (a text-only prompt's three position axes are equal, which is one-dimensional RoPE).
  */
-public final class Qwen25VlModel implements LanguageModel, InputEncoder {
+public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWriter {
     private final Qwen25VlConfig config;
     private final ImageProcessor processor;
     private final DecoderModel decoder;
@@ -261,6 +268,22 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder {
         }
         return new InputEncoder.Encoded(
                 embeddings.reshape(b, w, hidden), scope.create(pos, new Shape(3, b, w)), deltas);
+    }
+
+    /**
+     * The model as transformers 4.x and 5.x checkpoints hold it: {@code model.safetensors} with the decoder's
+     * weights ({@code model.*}, {@code lm_head}) and the tower's ({@code visual.*}), the config as read, and the
+     * processor's settings ({@code preprocessor_config.json}).
+     */
+    @Override
+    public void write(DecoderModel dec, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Map<String, Tensor> all = new LinkedHashMap<>(dec.stateDict());
+        visionParams.forEach((k, v) -> all.put(k, new Tensor(v.getShape().getShape(), DecoderModel.hostFloats(v))));
+        SafeTensors.write(dir.resolve("model.safetensors"), all);
+        AtomicFiles.writeString(dir.resolve("config.json"), config.json().toPrettyString());
+        AtomicFiles.writeString(
+                dir.resolve("preprocessor_config.json"), processor.toJson().toPrettyString());
     }
 
     /** Closes the decoder, whose memory scope holds the vision tower's too. */

@@ -3,11 +3,11 @@ package org.pettingllms.torch.family.text;
 import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.pettingllms.torch.family.LanguageModel;
-import org.pettingllms.torch.family.ModelFamily;
-import org.pettingllms.torch.family.ModelFiles;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.model.ModelFamily;
+import org.pettingllms.torch.model.ModelFiles;
 
 /** The text decoders: Llama, Qwen2 and Qwen3 ({@link DecoderModel}). */
 public final class TextDecoders implements ModelFamily {

@@ -1,14 +1,13 @@
-package org.pettingllms.torch.family;
+package org.pettingllms.torch.model;
 
 import ai.djl.Device;
 import ai.djl.ndarray.types.DataType;
 import com.fasterxml.jackson.databind.JsonNode;
-import org.pettingllms.torch.model.ModelConfig;
 
 /**
  * One architecture family: how its {@code config.json} and weights become a model on a device. A new family is a
  * package holding its config reader, weights, input preparation, positions and forward pass, plus one line in
- * {@link ModelFamilies}.
+ * {@code org.pettingllms.torch.family.ModelFamilies}.
  */
 public interface ModelFamily {
     /** The model {@code files} describe, on {@code device}, held as {@code dataType} (FLOAT32 or BFLOAT16). */

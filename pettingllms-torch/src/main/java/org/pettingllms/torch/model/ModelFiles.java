@@ -1,4 +1,4 @@
-package org.pettingllms.torch.family;
+package org.pettingllms.torch.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;

@@ -1,6 +1,4 @@
-package org.pettingllms.torch.family;
-
-import org.pettingllms.torch.model.DecoderModel;
+package org.pettingllms.torch.model;
 
 /**
  * A loaded model of some family: its text decoder (what sampling, training and adapters work on) and, for a
