@@ -13,9 +13,8 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.text.CharCodec;
-import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.ModelConfig;
 
@@ -38,7 +37,7 @@ final class DryRun {
         int context = Integer.MAX_VALUE;
         TextCodec codec;
         if (model.startsWith("fresh:")) {
-            codec = new CharCodec();
+            codec = TextCodecs.fresh(ModelFamilies.freshSeesImages(model.substring("fresh:".length())));
         } else {
             Path dir = Path.of(model);
             if (!Files.isDirectory(dir)) {
@@ -46,9 +45,7 @@ final class DryRun {
             }
             ModelConfig mc = ModelFamilies.decoderConfig(dir);
             context = mc.maxPositionEmbeddings();
-            codec = CharCodec.describes(dir) || !Files.exists(dir.resolve("tokenizer.json"))
-                    ? CharCodec.of(dir)
-                    : HfTokenizerCodec.load(dir, mc.eosTokenId());
+            codec = TextCodecs.of(dir, mc.eosTokenId());
             out.printf(
                     "model config: %s, %d layers, hidden %d, vocabulary %d, context %d (weights not loaded)%n",
                     mc.modelType(), mc.numLayers(), mc.hiddenSize(), mc.vocabSize(), context);

@@ -186,7 +186,16 @@ final class ReportCommand implements Callable<Integer> {
                         .append(s.path("turn").asInt() + 1)
                         .append(", ")
                         .append(esc(s.path("role").asText()))
-                        .append("</b></p><pre>")
+                        .append("</b></p>");
+                for (JsonNode image : s.path("images")) {
+                    String url = image.asText();
+                    if (url.startsWith("data:image/png;base64,") || url.startsWith("data:image/jpeg;base64,")) {
+                        html.append("<img alt=\"what the role saw\" style=\"image-rendering: pixelated\" src=\"")
+                                .append(esc(url))
+                                .append("\">");
+                    }
+                }
+                html.append("<pre>")
                         .append(esc(s.path("prompt").asText()))
                         .append("</pre><p>answer: <code>")
                         .append(esc(s.path("answer").asText()))

@@ -22,8 +22,8 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
-import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.engine.SupervisedTraining;
 import org.pettingllms.torch.engine.TorchLearner;
@@ -187,9 +187,7 @@ final class SftCommand implements Callable<Integer> {
                             single.roles())
                     .successRate();
             engine.registry().model(model).save(out);
-            if (codec instanceof CharCodec) {
-                CharCodec.writeTokenizerFiles(out);
-            } else {
+            if (!TextCodecs.writeCharTokenizer(codec, out)) {
                 copyTokenizer(Path.of(model), out);
             }
             Files.writeString(

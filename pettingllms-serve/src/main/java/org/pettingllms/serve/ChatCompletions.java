@@ -16,12 +16,16 @@ import java.util.UUID;
 import java.util.function.Function;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.text.ChatTemplate;
 import org.pettingllms.text.ToolCalls;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 
 /**
- * {@code /v1/chat/completions}: the messages (text or text parts; system, developer, user, assistant with tool
+ * {@code /v1/chat/completions}: the messages (text, text parts, and for a vision-language model {@code image_url}
+ * parts with {@code data:} URLs; system, developer, user, assistant with tool
  * calls, tool answers) through the model's chat template, with {@code tools} and {@code chat_template_kwargs} as
  * template variables; tool calls read back from the answer ({@link ToolCalls}); the sampled tokens' logprobs and
  * ids; the same as a stream of chunks. Fields the engine cannot honour are refused by name, never ignored.
@@ -79,7 +83,8 @@ final class ChatCompletions {
                         "messages",
                         "the model has no chat template (chat_template in its tokenizer_config.json, or a"
                                 + " chat_template.jinja file); send a text or token-id prompt to /v1/completions"));
-        List<Map<String, Object>> messages = messages(body.get("messages"));
+        List<Image> images = new ArrayList<>();
+        List<Map<String, Object>> messages = messages(body.get("messages"), images);
         Map<String, Object> variables = new HashMap<>();
         JsonNode kwargs = body.get("chat_template_kwargs");
         if (kwargs != null && !kwargs.isNull()) {
@@ -101,6 +106,21 @@ final class ChatCompletions {
             throw BadRequest.field("messages", e.getMessage());
         }
         int[] ids = g.codec.encode(text);
+        if (!images.isEmpty()) {
+            DecoderModel model = g.engine.registry().model(policy.model());
+            InputEncoder encoder = model.inputEncoder();
+            if (encoder == null) {
+                throw BadRequest.field(
+                        firstImageField(body.get("messages")),
+                        "model '" + policy.model() + "' (model_type "
+                                + model.config().modelType() + ") takes no images");
+            }
+            try {
+                ids = encoder.expand(ids, images, "messages");
+            } catch (IllegalArgumentException e) {
+                throw BadRequest.field("messages", e.getMessage());
+            }
+        }
         int n = Fields.integer(body, "n", 1, 1, Generation.MAX_N);
         int maxTokens = body.hasNonNull("max_completion_tokens")
                 ? Fields.integer(body, "max_completion_tokens", 256, 0, Generation.MAX_TOKENS)
@@ -113,7 +133,7 @@ final class ChatCompletions {
         Fields.Streaming streaming = Fields.Streaming.of(body);
         List<Completion> out;
         try {
-            out = g.sample(policy, ids, n, params, maxTokens);
+            out = g.sample(policy, ids, images, n, params, maxTokens);
         } catch (IllegalArgumentException e) { // a prompt the engine refuses (longer than the model's context)
             throw BadRequest.field("messages", e.getMessage());
         }
@@ -131,8 +151,21 @@ final class ChatCompletions {
     /** What a request asked the answer to hold. */
     private record Shape(String id, String name, int[] prompt, boolean logprobs, boolean tokenIds) {}
 
-    /** OpenAI's messages as the template reads them. */
-    private static List<Map<String, Object>> messages(JsonNode msgs) {
+    /** Where the first image part is, for a model that takes none. */
+    private static String firstImageField(JsonNode msgs) {
+        for (int i = 0; i < msgs.size(); i++) {
+            JsonNode c = msgs.get(i).path("content");
+            for (int j = 0; c.isArray() && j < c.size(); j++) {
+                if (c.get(j).path("type").asText().equals("image_url")) {
+                    return "messages[" + i + "].content[" + j + "]";
+                }
+            }
+        }
+        return "messages";
+    }
+
+    /** OpenAI's messages as the template reads them; their images, in order, go to {@code images}. */
+    private static List<Map<String, Object>> messages(JsonNode msgs, List<Image> images) {
         if (msgs == null || !msgs.isArray() || msgs.isEmpty()) {
             throw BadRequest.field("messages", "required: a non-empty list of {role, content}");
         }
@@ -155,7 +188,7 @@ final class ChatCompletions {
             boolean calls = role.equals("assistant")
                     && m.path("tool_calls").isArray()
                     && !m.path("tool_calls").isEmpty();
-            map.put("content", content(m.get("content"), at + ".content", calls));
+            map.put("content", content(m.get("content"), at + ".content", calls, images));
             if (m.hasNonNull("name")) {
                 map.put("name", m.get("name").asText());
             }
@@ -173,8 +206,13 @@ final class ChatCompletions {
         return out;
     }
 
-    /** A string, or a list of text parts (joined by newlines, as vLLM joins them); none for a call-only answer. */
-    private static String content(JsonNode c, String field, boolean mayBeNone) {
+    /**
+     * A string, or a list of text parts (joined by newlines, as vLLM joins them); none for a call-only answer. With
+     * {@code image_url} parts (a {@code data:} URL each; remote URLs are refused), the parts as a chat template
+     * reads them ({@code {"type": "image"}} where each image was, the text parts between), the images to
+     * {@code images}.
+     */
+    private static Object content(JsonNode c, String field, boolean mayBeNone, List<Image> images) {
         if ((c == null || c.isNull()) && mayBeNone) {
             return "";
         }
@@ -185,16 +223,37 @@ final class ChatCompletions {
             throw BadRequest.field(field, "expected a string or a list of text parts");
         }
         List<String> texts = new ArrayList<>();
+        List<Map<String, Object>> parts = new ArrayList<>();
+        boolean anyImage = false;
         for (int j = 0; j < c.size(); j++) {
             JsonNode part = c.get(j);
+            String at = field + "[" + j + "]";
+            if (part.path("type").asText().equals("image_url")) {
+                JsonNode url = part.path("image_url").isTextual()
+                        ? part.get("image_url")
+                        : part.path("image_url").path("url");
+                if (!url.isTextual()) {
+                    throw BadRequest.field(at + ".image_url", "expected {\"url\": \"data:image/png;base64,...\"}");
+                }
+                try {
+                    images.add(Image.fromDataUrl(url.asText(), at + ".image_url"));
+                } catch (IllegalArgumentException e) {
+                    throw new BadRequest(400, at + ".image_url", e.getMessage());
+                }
+                parts.add(Map.of("type", "image"));
+                anyImage = true;
+                continue;
+            }
             if (!part.path("type").asText().equals("text") || !part.path("text").isTextual()) {
                 throw BadRequest.field(
-                        field + "[" + j + "]",
-                        "only text parts {\"type\": \"text\", \"text\": ...} are supported, got " + part.path("type"));
+                        at,
+                        "only text parts {\"type\": \"text\", \"text\": ...} and image_url parts are supported,"
+                                + " got " + part.path("type"));
             }
             texts.add(part.get("text").asText());
+            parts.add(Map.of("type", "text", "text", part.get("text").asText()));
         }
-        return String.join("\n", texts);
+        return anyImage ? parts : String.join("\n", texts);
     }
 
     /** An assistant's earlier calls; JSON-object arguments become objects, as templates read them (vLLM too). */

@@ -13,6 +13,7 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.text.TextCodec;
@@ -134,6 +135,12 @@ final class Generation {
 
     /** Samples {@code n} candidates; a budget of zero tokens (what scoring requests ask) samples none. */
     List<Completion> sample(PolicyRef policy, int[] ids, int n, SamplingParams params, int maxTokens) {
+        return sample(policy, ids, List.of(), n, params, maxTokens);
+    }
+
+    /** As {@link #sample(PolicyRef, int[], int, SamplingParams, int)} for ids that show {@code images}. */
+    List<Completion> sample(
+            PolicyRef policy, int[] ids, List<Image> images, int n, SamplingParams params, int maxTokens) {
         if (maxTokens == 0) {
             List<Completion> empty = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
@@ -141,7 +148,7 @@ final class Generation {
             }
             return empty;
         }
-        return engine.sampler().sampleTokens(policy, ids, n, params);
+        return engine.sampler().sampleTokens(policy, ids, images, n, params);
     }
 
     /** OpenAI's {@code finish_reason}: "length" when the budget ended it, else "stop". */

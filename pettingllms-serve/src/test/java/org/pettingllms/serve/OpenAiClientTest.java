@@ -382,9 +382,20 @@ class OpenAiClientTest {
         refused.put(chat + ",\"tool_choice\":\"required\"}", "tool_choice");
         refused.put(chat + ",\"logit_bias\":{\"5\":3}}", "logit_bias");
         refused.put("{\"model\":\"tiny\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}", "messages[0].role");
+        String png = org.pettingllms.core.data.Image.png(new byte[] {(byte) 0x89, 'P', 'N', 'G'})
+                .toDataUrl();
         refused.put(
                 "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\"}]}]}",
-                "messages[0].content[0]");
+                "messages[0].content[0].image_url");
+        // a text model takes no images; remote images are never fetched
+        refused.put(
+                "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":"
+                        + "\"see\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"" + png + "\"}}]}]}",
+                "messages[0].content[1]");
+        refused.put(
+                "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\","
+                        + "\"image_url\":{\"url\":\"https://example.org/board.png\"}}]}]}",
+                "messages[0].content[0].image_url");
         for (var e : refused.entrySet()) {
             String path = e.getKey().contains("messages") ? "/v1/chat/completions" : "/v1/completions";
             HttpResponse<String> r = post(path, e.getKey());

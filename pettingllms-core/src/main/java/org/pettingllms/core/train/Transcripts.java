@@ -35,8 +35,13 @@ final class Transcripts {
                     .put("success", e.success());
             ArrayNode path = o.putArray("path");
             for (StepRecord s : e.path()) {
-                path.addObject()
-                        .put("turn", s.turn())
+                ObjectNode entry = path.addObject();
+                if (!s.prompt().images().isEmpty()) {
+                    // what the role saw, as data: URLs (the boards drawn here are a few kilobytes each)
+                    ArrayNode images = entry.putArray("images");
+                    s.prompt().images().forEach(i -> images.add(i.toDataUrl()));
+                }
+                entry.put("turn", s.turn())
                         .put("role", s.role())
                         .put("prompt", s.prompt().text())
                         .put("answer", s.answer())

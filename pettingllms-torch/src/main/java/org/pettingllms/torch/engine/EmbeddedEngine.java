@@ -15,12 +15,12 @@ import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PolicyRef;
-import org.pettingllms.text.CharCodec;
-import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.Presets;
 
 /**
@@ -92,8 +92,10 @@ public final class EmbeddedEngine implements AutoCloseable {
         for (String name : names) {
             if (source.startsWith("fresh:")) {
                 String preset = source.substring("fresh:".length());
-                models.put(name, DecoderModel.random(Presets.of(preset), settings.seed(), device, dtype));
-                codecs.put(name, new CharCodec());
+                LanguageModel fresh =
+                        underKey("policy.model", () -> ModelFamilies.fresh(preset, settings.seed(), device, dtype));
+                models.put(name, fresh.decoder());
+                codecs.put(name, TextCodecs.fresh(fresh.seesImages()));
             } else {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
@@ -104,12 +106,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                 // ModelWriter): the sampler, the learner and checkpoints reach them through it
                 DecoderModel m = ModelFamilies.load(dir, device, dtype).decoder();
                 models.put(name, m);
-                // the character codec's own tokenizer.json (for other tools) is read by the codec itself
-                codecs.put(
-                        name,
-                        Files.exists(dir.resolve("tokenizer.json")) && !CharCodec.describes(dir)
-                                ? HfTokenizerCodec.load(dir, m.config().eosTokenId())
-                                : CharCodec.of(dir));
+                codecs.put(name, TextCodecs.of(dir, m.config().eosTokenId()));
             }
         }
         PolicyRegistry reg = new PolicyRegistry(

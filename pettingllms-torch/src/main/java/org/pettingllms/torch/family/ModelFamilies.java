@@ -12,10 +12,12 @@ import java.util.TreeSet;
 import org.pettingllms.torch.family.qwen25vl.Qwen25Vl;
 import org.pettingllms.torch.family.text.TextDecoders;
 import org.pettingllms.torch.io.SafeTensors;
+import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.model.ModelFamily;
 import org.pettingllms.torch.model.ModelFiles;
+import org.pettingllms.torch.model.Presets;
 
 /** The model families the engine runs, by the {@code model_type} of their {@code config.json}. */
 public final class ModelFamilies {
@@ -32,6 +34,23 @@ public final class ModelFamilies {
         JsonNode config = config(dir);
         return family(config, dir.resolve("config.json").toString())
                 .load(new ModelFiles(dir, config, SafeTensors.readModelDir(dir)), device, dataType);
+    }
+
+    /**
+     * A fresh model made here with random weights (deterministic for a seed): a text preset ({@link Presets}) or
+     * a vision-language one ({@link Qwen25Vl#PRESETS}).
+     */
+    public static LanguageModel fresh(String preset, long seed, Device device, DataType dataType) {
+        if (Qwen25Vl.PRESETS.contains(preset)) {
+            return Qwen25Vl.random(Qwen25Vl.preset(preset), seed, device, dataType);
+        }
+        DecoderModel m = DecoderModel.random(Presets.of(preset), seed, device, dataType);
+        return () -> m;
+    }
+
+    /** Whether a fresh preset's model takes images. */
+    public static boolean freshSeesImages(String preset) {
+        return Qwen25Vl.PRESETS.contains(preset);
     }
 
     /** A model directory's text decoder settings, without loading its weights. */

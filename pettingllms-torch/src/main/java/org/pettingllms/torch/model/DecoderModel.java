@@ -304,7 +304,11 @@ public final class DecoderModel implements AutoCloseable {
 
     /** {@link #random(ModelConfig, long, Device)} held as {@code dataType}: the same draws, rounded once. */
     public static DecoderModel random(ModelConfig cfg, long seed, Device device, DataType dataType) {
-        SplittableRandom rng = new SplittableRandom(seed);
+        return fromTensors(cfg, randomTensors(cfg, new SplittableRandom(seed)), device, dataType);
+    }
+
+    /** The weights {@link #random} draws, in Hugging Face layout (a family adds its own beside them). */
+    public static Map<String, Tensor> randomTensors(ModelConfig cfg, SplittableRandom rng) {
         Map<String, Tensor> t = new LinkedHashMap<>();
         int h = cfg.hiddenSize();
         int q = cfg.numHeads() * cfg.headDim();
@@ -335,10 +339,11 @@ public final class DecoderModel implements AutoCloseable {
         if (!cfg.tieWordEmbeddings()) {
             normal(t, "lm_head.weight", rng, cfg.vocabSize(), h);
         }
-        return fromTensors(cfg, t, device, dataType);
+        return t;
     }
 
-    private static void normal(Map<String, Tensor> t, String name, SplittableRandom rng, int rows, int cols) {
+    /** Draws N(0, 0.02) values (Hugging Face's {@code initializer_range}) for a [rows, cols] weight. */
+    public static void normal(Map<String, Tensor> t, String name, SplittableRandom rng, int rows, int cols) {
         float[] d = new float[rows * cols];
         for (int i = 0; i < d.length; i++) {
             d[i] = (float) (gaussian(rng) * 0.02);
@@ -351,7 +356,8 @@ public final class DecoderModel implements AutoCloseable {
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.nextDouble());
     }
 
-    private static void ones(Map<String, Tensor> t, String name, int n) {
+    /** A vector of ones (a norm's weight). */
+    public static void ones(Map<String, Tensor> t, String name, int n) {
         float[] d = new float[n];
         Arrays.fill(d, 1f);
         t.put(name, new Tensor(new long[] {n}, d));

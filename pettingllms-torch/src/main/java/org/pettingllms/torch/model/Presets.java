@@ -5,7 +5,7 @@ import org.pettingllms.text.CharCodec;
 /** Qwen3-style configurations for models made here from scratch. */
 public final class Presets {
     /** The preset names, for messages. */
-    public static final String NAMES = "tiny, 2m, 20m, qwen3-0.6b, qwen3-1.7b";
+    public static final String NAMES = "tiny, 2m, 20m, qwen3-0.6b, qwen3-1.7b, vl-tiny";
 
     private Presets() {}
 
@@ -23,6 +23,9 @@ public final class Presets {
             case "20m" -> new ModelConfig("qwen3", 4096, 384, 1024, 10, 6, 2, 64, 1e-6, 1e6, false, false, 1024, 1, 2);
             case "qwen3-0.6b" -> qwen3(1024, 3072);
             case "qwen3-1.7b" -> qwen3(2048, 6144);
+            case "vl-tiny" ->
+                throw new IllegalArgumentException(
+                        "'vl-tiny' is a vision-language preset: ModelFamilies.fresh makes it");
             default -> throw new IllegalArgumentException("unknown model preset '" + name + "'; presets: " + NAMES);
         };
     }

@@ -7,12 +7,17 @@ import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.pettingllms.text.CharCodec;
+import org.pettingllms.text.CharVisionCodec;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LanguageModel;
@@ -23,6 +28,9 @@ import org.pettingllms.torch.model.ModelFiles;
 /** The Qwen2.5-VL family: reads a checkpoint in either transformers layout into a {@link Qwen25VlModel}. */
 public final class Qwen25Vl implements ModelFamily {
     public static final Qwen25Vl FAMILY = new Qwen25Vl();
+
+    /** The vision-language presets made here from scratch. */
+    public static final Set<String> PRESETS = Set.of("vl-tiny");
 
     private Qwen25Vl() {}
 
@@ -58,6 +66,97 @@ public final class Qwen25Vl implements ModelFamily {
             decoder.close();
             throw e;
         }
+    }
+
+    /**
+     * {@code vl-tiny}: a Qwen2.5-VL of about 1M parameters over {@link CharVisionCodec}'s 102 ids (image token 100):
+     * a Qwen2-style decoder of 4 layers, width 128, 4 query and 2 key-value heads of 32 with M-RoPE sections
+     * [4, 6, 6], tied embeddings; a vision tower of 2 blocks of width 64 (2 heads), patches of 14, windows of 112
+     * pixels with block 1 attending to the whole image, merged 2 x 2 into tokens of width 128. In transformers 5's
+     * config layout, so transformers loads what is saved.
+     */
+    public static Qwen25VlConfig preset(String name) {
+        if (!PRESETS.contains(name)) {
+            throw new IllegalArgumentException("unknown vision-language preset '" + name + "'; presets: " + PRESETS);
+        }
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode j = json.createObjectNode();
+        j.putArray("architectures").add("Qwen2_5_VLForConditionalGeneration");
+        j.put("model_type", "qwen2_5_vl")
+                .put("image_token_id", CharVisionCodec.IMAGE_PAD)
+                .put("vision_start_token_id", CharVisionCodec.VISION_START)
+                .put("vision_end_token_id", CharVisionCodec.VISION_END)
+                .put("tie_word_embeddings", true);
+        ObjectNode text = j.putObject("text_config");
+        text.put("model_type", "qwen2_5_vl_text")
+                .put("vocab_size", CharVisionCodec.VOCAB)
+                .put("hidden_size", 128)
+                .put("intermediate_size", 384)
+                .put("num_hidden_layers", 4)
+                .put("num_attention_heads", 4)
+                .put("num_key_value_heads", 2)
+                .put("hidden_act", "silu")
+                .put("rms_norm_eps", 1e-6)
+                .put("max_position_embeddings", 4096)
+                .put("tie_word_embeddings", true)
+                .put("bos_token_id", 1)
+                .put("eos_token_id", CharCodec.EOS);
+        ObjectNode rope = text.putObject("rope_parameters");
+        rope.put("rope_type", "default").put("type", "mrope").put("rope_theta", 10000.0);
+        rope.putArray("mrope_section").add(4).add(6).add(6);
+        ObjectNode v = j.putObject("vision_config");
+        v.put("model_type", "qwen2_5_vl_vision")
+                .put("depth", 2)
+                .put("hidden_size", 64)
+                .put("intermediate_size", 128)
+                .put("num_heads", 2)
+                .put("hidden_act", "silu")
+                .put("in_channels", 3)
+                .put("patch_size", 14)
+                .put("temporal_patch_size", 2)
+                .put("spatial_merge_size", 2)
+                .put("window_size", 112)
+                .put("out_hidden_size", 128)
+                .put("tokens_per_second", 2);
+        v.putArray("fullatt_block_indexes").add(1);
+        return Qwen25VlConfig.fromJson(j, "preset " + name);
+    }
+
+    /**
+     * A model with random weights (deterministic for a seed): the decoder as {@link DecoderModel#random} draws it,
+     * the tower's matrices ~ N(0, 0.02), its biases 0 and norms 1, as transformers initialises them.
+     */
+    public static LanguageModel random(Qwen25VlConfig cfg, long seed, Device device, DataType dataType) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        Map<String, Tensor> t = DecoderModel.randomTensors(cfg.text(), rng);
+        Qwen25VlConfig.Vision v = cfg.vision();
+        int h = v.hidden();
+        DecoderModel.normal(t, "visual.patch_embed.proj.weight", rng, h, v.patchValues());
+        t.put(
+                "visual.patch_embed.proj.weight",
+                new Tensor(
+                        new long[] {h, v.inChannels(), v.temporalPatch(), v.patch(), v.patch()},
+                        t.get("visual.patch_embed.proj.weight").data()));
+        for (int i = 0; i < v.depth(); i++) {
+            String p = "visual.blocks." + i + ".";
+            DecoderModel.ones(t, p + "norm1.weight", h);
+            DecoderModel.ones(t, p + "norm2.weight", h);
+            linear(t, p + "attn.qkv", rng, 3 * h, h);
+            linear(t, p + "attn.proj", rng, h, h);
+            linear(t, p + "mlp.gate_proj", rng, v.intermediate(), h);
+            linear(t, p + "mlp.up_proj", rng, v.intermediate(), h);
+            linear(t, p + "mlp.down_proj", rng, h, v.intermediate());
+        }
+        int merged = h * v.merge() * v.merge();
+        DecoderModel.ones(t, "visual.merger.ln_q.weight", h);
+        linear(t, "visual.merger.mlp.0", rng, merged, merged);
+        linear(t, "visual.merger.mlp.2", rng, v.outHidden(), merged);
+        return FAMILY.load(new ModelFiles(null, cfg.json(), t), device, dataType);
+    }
+
+    private static void linear(Map<String, Tensor> t, String name, SplittableRandom rng, int out, int in) {
+        DecoderModel.normal(t, name + ".weight", rng, out, in);
+        t.put(name + ".bias", new Tensor(new long[] {out}, new float[out]));
     }
 
     /**

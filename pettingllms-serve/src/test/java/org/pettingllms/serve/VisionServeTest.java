@@ -1,0 +1,137 @@
+package org.pettingllms.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ai.djl.ndarray.types.DataType;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.TextContent;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.chat.response.ChatResponse;
+import dev.langchain4j.model.openai.OpenAiChatModel;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.text.CharVisionCodec;
+import org.pettingllms.torch.Torch;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.family.ModelFamilies;
+import org.pettingllms.torch.model.LanguageModel;
+
+/**
+ * A vision-language model behind {@code serve}: chat requests with {@code image_url} parts (data: URLs), whole and
+ * streamed, and an OpenAI client (LangChain4j's) sending an image. The model is the fresh {@code vl-tiny} preset,
+ * saved with its codec and a chat template that writes Qwen2-VL's image tokens.
+ */
+class VisionServeTest {
+    static final String TEMPLATE = "{% for m in messages %}{% if m.content is string %}{{ m.content }}{% else %}"
+            + "{% for p in m.content %}{% if p.type == 'image' %}<|vision_start|><|image_pad|><|vision_end|>"
+            + "{% else %}{{ p.text }}{% endif %}{% endfor %}{% endif %}\n{% endfor %}>";
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TempDir
+    static Path dir;
+
+    static EmbeddedEngine engine;
+    static InferenceServer server;
+    static String png;
+
+    @BeforeAll
+    static void start() throws Exception {
+        try (LanguageModel m = ModelFamilies.fresh("vl-tiny", 7, Torch.device("cpu"), DataType.FLOAT32)) {
+            m.decoder().save(dir);
+        }
+        CharVisionCodec.writeTokenizerFiles(dir);
+        Files.writeString(dir.resolve("chat_template.jinja"), TEMPLATE);
+        engine = InferenceServer.openEngine(dir.toString(), "cpu");
+        server = new InferenceServer(engine, dir.toString(), new InferenceServer.Options("127.0.0.1", 0, "vl", 2))
+                .start();
+        BufferedImage board = new BufferedImage(56, 56, BufferedImage.TYPE_INT_RGB);
+        for (int y = 0; y < 56; y++) {
+            for (int x = 0; x < 56; x++) {
+                board.setRGB(x, y, (x / 28 + y / 28) % 2 == 0 ? 0xFFFFFF : 0x2040C0);
+            }
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        ImageIO.write(board, "png", bytes);
+        png = Base64.getEncoder().encodeToString(bytes.toByteArray());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        engine.close();
+    }
+
+    static String request(boolean stream) {
+        return "{\"model\":\"vl\",\"seed\":3,\"max_tokens\":6,\"stream\":" + stream
+                + ",\"messages\":[{\"role\":\"user\","
+                + "\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64," + png + "\"}},"
+                + "{\"type\":\"text\",\"text\":\"where is the goal?\"}]}]}";
+    }
+
+    static HttpResponse<String> post(String body) throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve("/v1/chat/completions"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void anImageReachesTheModelWholeAndStreamed() throws Exception {
+        HttpResponse<String> r = post(request(false));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode body = InferenceServer.JSON.readTree(r.body());
+        // the template's text ("where is the goal?>": trim_blocks drops the newline after a tag) and the three
+        // image tokens, with the pad expanded to the image's (56 / 28)^2 = 4 tokens
+        int text = "where is the goal?>".length();
+        assertThat(body.path("usage").path("prompt_tokens").asInt()).isEqualTo(text + 3 + 3);
+        String whole =
+                body.path("choices").path(0).path("message").path("content").asText();
+        HttpResponse<String> s = post(request(true));
+        assertThat(s.statusCode()).as(s.body()).isEqualTo(200);
+        StringBuilder streamed = new StringBuilder();
+        for (String block : s.body().split("\n\n")) {
+            String data = block.substring("data: ".length());
+            if (!data.equals("[DONE]")) {
+                streamed.append(InferenceServer.JSON
+                        .readTree(data)
+                        .path("choices")
+                        .path(0)
+                        .path("delta")
+                        .path("content")
+                        .asText());
+            }
+        }
+        assertThat(streamed.toString()).isEqualTo(whole);
+    }
+
+    @Test
+    void anOpenAiClientSendsAnImageAndGetsAnAnswer() {
+        OpenAiChatModel chat = OpenAiChatModel.builder()
+                .baseUrl(server.uri() + "/v1")
+                .apiKey("unused")
+                .modelName("vl")
+                .temperature(1.0)
+                .seed(5)
+                .maxTokens(6)
+                .build();
+        ChatResponse r = chat.chat(
+                UserMessage.from(List.of(ImageContent.from(png, "image/png"), TextContent.from("where is the goal?"))));
+        assertThat(r.aiMessage()).isNotNull();
+        assertThat(r.tokenUsage().inputTokenCount()).isEqualTo("where is the goal?>".length() + 6);
+    }
+}
