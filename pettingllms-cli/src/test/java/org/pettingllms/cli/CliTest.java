@@ -503,6 +503,48 @@ class CliTest {
     }
 
     @Test
+    void aVisionTeamTrainsOnPicturesOfTheBoardAndTheReportShowsThem(@TempDir Path dir) throws Exception {
+        // the board as a picture (task.options.view: image) for a fresh Qwen2.5-VL: rollouts, LoRA updates and
+        // checkpoints with images, transcripts that keep them, a report that shows them
+        Result r = run(
+                "train",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--set",
+                "policy.model=fresh:vl-tiny",
+                "--set",
+                "task.options.view=image",
+                "--set",
+                "run.outputDir=" + dir,
+                "--set",
+                "rollout.problemsPerStep=2",
+                "--set",
+                "rollout.k=2",
+                "--set",
+                "rollout.sampling.maxTokens=8",
+                "--set",
+                "validation.problems=2",
+                "--set",
+                "validation.sampling.maxTokens=8",
+                "--set",
+                "train.validateEvery=1",
+                "--set",
+                "train.checkpointEvery=1",
+                "--set",
+                "train.steps=1");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("step 1/1");
+        Path runDir = dir.resolve("plan-path-L2");
+        String transcript =
+                Files.readAllLines(runDir.resolve("transcripts.jsonl")).get(0);
+        assertThat(transcript).contains("\"images\":[\"data:image/png;base64,");
+        assertThat(runDir.resolve("checkpoints/step-1/plan/adapter_model.safetensors"))
+                .exists();
+        Result report = run("report", runDir.toString());
+        assertThat(report.code()).as(report.err()).isZero();
+        assertThat(Files.readString(runDir.resolve("report.html"))).contains("<img alt=\"what the role saw\"");
+    }
+
+    @Test
     void aScriptedRoleActsButOnlyTheOtherRoleTrains(@TempDir Path dir) throws Exception {
         Result r = run(
                 "train",

@@ -28,9 +28,13 @@ class PlanningContractTests {
             return List.of("tool", "plan");
         }
 
+        PlanningTask.View view() {
+            return PlanningTask.View.TEXT;
+        }
+
         @Override
         protected Task<PlanningState<B>> task() {
-            return new PlanningTask<>(game(), roles(), 4);
+            return new PlanningTask<>(game(), roles(), 4, PlanningTask.ToolMode.ANSWER, null, view());
         }
 
         @Override
@@ -62,11 +66,27 @@ class PlanningContractTests {
     }
 
     @Nested
+    class PlanPathPicture extends PlanPath {
+        @Override
+        PlanningTask.View view() {
+            return PlanningTask.View.IMAGE;
+        }
+    }
+
+    @Nested
     class Sokoban extends GameContract<SokobanBoard, Object> {
         @Override
         @SuppressWarnings({"unchecked", "rawtypes"})
         Game game() {
             return new SokobanGame(SokobanGame.Options.DEFAULT);
+        }
+    }
+
+    @Nested
+    class SokobanPicture extends Sokoban {
+        @Override
+        PlanningTask.View view() {
+            return PlanningTask.View.IMAGE;
         }
     }
 

@@ -1,6 +1,7 @@
 package org.pettingllms.envs.planning;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.pettingllms.core.data.PromptStyle;
@@ -67,6 +68,14 @@ public interface Game<B, A> {
      */
     default List<ProgramPlace> flawPlaces() {
         return List.of();
+    }
+
+    /**
+     * Each board symbol's colour (0xRRGGBB) when the board is shown as a picture ({@link BoardPicture};
+     * {@code task.options.view: image}); empty when the game has no picture.
+     */
+    default Map<Character, Integer> colours() {
+        return Map.of();
     }
 
     /** Penalty of an unparseable answer. */

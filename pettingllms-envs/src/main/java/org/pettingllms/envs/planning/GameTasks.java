@@ -24,6 +24,8 @@ public abstract class GameTasks<O> implements TaskProvider {
     public static final List<String> DEFAULT_ROLES = List.of(PlanningTask.TOOL, PlanningTask.PLAN);
     /** The option that picks the tool mode; every other option belongs to the game. */
     public static final String TOOL_OPTION = "tool";
+    /** The option that picks how prompts show the board: {@code text} (default) or {@code image}. */
+    public static final String VIEW_OPTION = "view";
     /** A tool program's limits: a search on these boards takes milliseconds. */
     static final SandboxLimits PROGRAM_LIMITS = SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(2));
 
@@ -50,18 +52,23 @@ public abstract class GameTasks<O> implements TaskProvider {
     @Override
     public final PlanningTask<?, ?> create(RunConfig.TaskSpec spec) {
         List<String> roles = spec.roles().isEmpty() ? DEFAULT_ROLES : spec.roles();
-        return create(game(spec), roles, spec.maxTurns(), toolMode(spec));
+        return create(game(spec), roles, spec.maxTurns(), toolMode(spec), view(spec));
     }
 
     /** The game of a spec, its options bound over the game's defaults. */
     private Game<?, ?> game(RunConfig.TaskSpec spec) {
         Map<String, Object> options = new HashMap<>(spec.options());
         options.remove(TOOL_OPTION);
+        options.remove(VIEW_OPTION);
         return game.apply(ConfigLoader.bindOptions(options, defaults, "task.options.", "task.options"));
     }
 
     private static <B, A> PlanningTask<B, A> create(
-            Game<B, A> game, List<String> roles, int maxTurns, PlanningTask.ToolMode mode) {
+            Game<B, A> game, List<String> roles, int maxTurns, PlanningTask.ToolMode mode, PlanningTask.View view) {
+        if (view == PlanningTask.View.IMAGE && game.colours().isEmpty()) {
+            throw new ConfigException(
+                    "config key 'task.options.view': " + game.id() + " has no picture of its board;" + " use 'text'");
+        }
         if (mode == PlanningTask.ToolMode.PROGRAM && game.toolPrograms().isEmpty()) {
             throw new ConfigException(
                     "config key 'task.options.tool': " + game.id() + " has no tool programs yet;" + " use 'answer'");
@@ -69,7 +76,19 @@ public abstract class GameTasks<O> implements TaskProvider {
         ToolRunner runner = mode == PlanningTask.ToolMode.PROGRAM && roles.contains(PlanningTask.TOOL)
                 ? new ToolRunner(Sandbox.create(PROGRAM_LIMITS, Sandbox.slots(0)), PROGRAM_LIMITS)
                 : null;
-        return new PlanningTask<>(game, roles, maxTurns, runner == null ? PlanningTask.ToolMode.ANSWER : mode, runner);
+        return new PlanningTask<>(
+                game, roles, maxTurns, runner == null ? PlanningTask.ToolMode.ANSWER : mode, runner, view);
+    }
+
+    /** {@code task.options.view}: {@code text} (default: the board's rows) or {@code image} (a picture). */
+    static PlanningTask.View view(RunConfig.TaskSpec spec) {
+        Object v = spec.options().getOrDefault(VIEW_OPTION, "text");
+        return switch (String.valueOf(v)) {
+            case "text" -> PlanningTask.View.TEXT;
+            case "image" -> PlanningTask.View.IMAGE;
+            default ->
+                throw new ConfigException("config key 'task.options.view': expected text or image, got '" + v + "'");
+        };
     }
 
     /** {@code task.options.tool}: {@code answer} (default: the tool answers directly) or {@code program}. */

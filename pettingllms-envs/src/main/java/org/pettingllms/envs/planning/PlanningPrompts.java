@@ -1,6 +1,10 @@
 package org.pettingllms.envs.planning;
 
+import java.util.List;
+import org.pettingllms.core.data.ChatMessage;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 
 /**
  * The two prompt styles of the planning games. {@code compact}: a header line, the board, the tool's proposal
@@ -17,12 +21,25 @@ final class PlanningPrompts {
     /** Starts the compact planner prompt's line with the tool's proposal or printed answer. */
     static final String COMPACT_TOOL = "tool: ";
 
+    /** How a chat prompt names the picture's colours (the games' {@link Game#colours()}, docs/ENVIRONMENTS.md). */
+    static final String PICTURE_LEGEND = "white is free floor, near-black a wall, blue you, green the goal (Plan-Path) "
+            + "or a box on a goal (Sokoban), yellow a goal, brown a box, purple you on a goal";
+
     private PlanningPrompts() {}
 
     static <B, A> Prompt compact(Game<B, A> game, PlanningState<B> state, String role) {
+        return compact(game, state, role, null);
+    }
+
+    /**
+     * @param picture the board as a picture, shown instead of its rows (the message carries it); null for text
+     */
+    static <B, A> Prompt compact(Game<B, A> game, PlanningState<B> state, String role, Image picture) {
         StringBuilder sb = new StringBuilder();
         sb.append(game.id()).append(' ').append(role).append('\n');
-        sb.append(game.render(state.board())).append('\n');
+        if (picture == null) {
+            sb.append(game.render(state.board())).append('\n');
+        }
         if (role.equals(PlanningTask.PLAN) && state.hasProposal()) {
             sb.append(COMPACT_TOOL).append(state.proposal());
             if (!state.proposalOutcome().isEmpty()) { // the environment's verdict: answer mode only
@@ -31,11 +48,25 @@ final class PlanningPrompts {
             sb.append('\n');
         }
         sb.append('>');
-        return Prompt.compact(sb.toString());
+        return picture == null
+                ? Prompt.compact(sb.toString())
+                : new Prompt(List.of(ChatMessage.user(sb.toString(), List.of(picture))), PromptStyle.COMPACT);
     }
 
     static <B, A> Prompt chat(
             Game<B, A> game, PlanningState<B> state, String role, int turn, boolean team, boolean program) {
+        return chat(game, state, role, turn, team, program, null);
+    }
+
+    /** @param picture the board as a picture, shown in place of its rows; null for text */
+    static <B, A> Prompt chat(
+            Game<B, A> game,
+            PlanningState<B> state,
+            String role,
+            int turn,
+            boolean team,
+            boolean program,
+            Image picture) {
         StringBuilder u = new StringBuilder();
         if (role.equals(PlanningTask.TOOL) && program) {
             u.append("You are the tool agent. Write a Python program that reads the board below from standard input "
@@ -55,11 +86,19 @@ final class PlanningPrompts {
             u.append("Solve the puzzle below. Your plan is executed on the board.\n\n");
         }
         u.append("Rules: ").append(game.rules()).append("\n\n");
-        u.append("Current board (turn ")
-                .append(turn + 1)
-                .append("):\n")
-                .append(game.render(state.board()))
-                .append("\n\n");
+        if (picture == null) {
+            u.append("Current board (turn ")
+                    .append(turn + 1)
+                    .append("):\n")
+                    .append(game.render(state.board()))
+                    .append("\n\n");
+        } else {
+            u.append("The current board (turn ")
+                    .append(turn + 1)
+                    .append(") is in the picture, one square per cell: ")
+                    .append(PICTURE_LEGEND)
+                    .append(".\n\n");
+        }
         if (!state.lastPlan().isEmpty()) {
             u.append("Last executed plan: ").append(state.lastPlan()).append("\n\n");
         }
@@ -76,6 +115,11 @@ final class PlanningPrompts {
             }
         }
         u.append(game.answerFormat());
-        return Prompt.chat(!team ? CHAT_SYSTEM : program ? CHAT_SYSTEM_PROGRAM_TEAM : CHAT_SYSTEM_TEAM, u.toString());
+        String system = !team ? CHAT_SYSTEM : program ? CHAT_SYSTEM_PROGRAM_TEAM : CHAT_SYSTEM_TEAM;
+        return picture == null
+                ? Prompt.chat(system, u.toString())
+                : new Prompt(
+                        List.of(ChatMessage.system(system), ChatMessage.user(u.toString(), List.of(picture))),
+                        PromptStyle.CHAT);
     }
 }

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
@@ -58,6 +59,7 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     private final Game<B, A> game;
     private final List<String> roles;
     private final int maxTurns;
+    private final View view;
     private final ToolMode toolMode;
     private final ToolRunner runner;
     // each known program's stripped source (catalog and flaw combinations) -> whether it is the correct one, built
@@ -78,6 +80,25 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
 
     /** @param runner runs the tool's programs; required in {@link ToolMode#PROGRAM} */
     public PlanningTask(Game<B, A> game, List<String> roles, int maxTurns, ToolMode toolMode, ToolRunner runner) {
+        this(game, roles, maxTurns, toolMode, runner, View.TEXT);
+    }
+
+    /**
+     * How the roles see the board ({@code task.options.view}): its rows as text, or a picture ({@link BoardPicture})
+     * in place of them. A tool's program reads the rows from the environment either way.
+     */
+    public enum View {
+        TEXT,
+        IMAGE
+    }
+
+    /** @param view how prompts show the board; {@link View#IMAGE} needs a game with {@link Game#colours()} */
+    public PlanningTask(
+            Game<B, A> game, List<String> roles, int maxTurns, ToolMode toolMode, ToolRunner runner, View view) {
+        if (view == View.IMAGE && game.colours().isEmpty()) {
+            throw new IllegalArgumentException(game.id() + " has no picture of its board (no colours): use view text");
+        }
+        this.view = view;
         if (!(roles.equals(List.of(TOOL, PLAN)) || roles.equals(List.of(PLAN)))) {
             throw new IllegalArgumentException(
                     "planning games have roles [tool, plan] (multi-agent) or [plan] (single agent), got " + roles);
@@ -172,10 +193,35 @@ public final class PlanningTask<B, A> implements Task<PlanningState<B>>, Scripte
     @Override
     public Prompt prompt(PlanningState<B> state, String role, int turn, PromptStyle style) {
         checkRole(role);
+        Image picture = view == View.IMAGE ? picture(state.board()) : null;
         return style == PromptStyle.COMPACT
-                ? PlanningPrompts.compact(game, state, role)
-                : PlanningPrompts.chat(game, state, role, turn, roles.size() > 1, toolMode == ToolMode.PROGRAM);
+                ? PlanningPrompts.compact(game, state, role, picture)
+                : PlanningPrompts.chat(
+                        game, state, role, turn, roles.size() > 1, toolMode == ToolMode.PROGRAM, picture);
     }
+
+    public View view() {
+        return view;
+    }
+
+    /**
+     * The board's picture, drawn once per board: the K candidates of a group and both roles see the same picture (the
+     * same bytes, so the sampler shares their prompt).
+     */
+    private Image picture(B board) {
+        String text = game.render(board);
+        synchronized (pictures) {
+            return pictures.computeIfAbsent(text, t -> BoardPicture.draw(t, game.colours(), game.id()));
+        }
+    }
+
+    /** Recently drawn pictures by board text. */
+    private final Map<String, Image> pictures = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Image> eldest) {
+            return size() > 256;
+        }
+    };
 
     @Override
     public Transition<PlanningState<B>> step(PlanningState<B> state, String role, Completion completion) {

@@ -37,7 +37,10 @@ public final class SolverPolicy<B, A> implements TextPolicy {
     @Override
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        Optional<String> boardText = PromptBoards.board(text, prompt.style());
+        // a picture shows the board in place of its rows: read it as the model must, from the pixels
+        Optional<String> boardText = prompt.images().isEmpty()
+                ? PromptBoards.board(text, prompt.style())
+                : BoardPicture.read(prompt.images().get(0), game.colours());
         if (boardText.isEmpty()) {
             return "?";
         }

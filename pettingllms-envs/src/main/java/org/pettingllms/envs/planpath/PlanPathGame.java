@@ -2,6 +2,7 @@ package org.pettingllms.envs.planpath;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import org.pettingllms.envs.planning.Grid;
@@ -196,6 +197,12 @@ public final class PlanPathGame extends MoveGame<PathBoard> {
     @Override
     protected int span(PathBoard b) {
         return b.rows() + b.cols();
+    }
+
+    @Override
+    public Map<Character, Integer> colours() {
+        // free white, wall near-black, the agent blue, the goal green (docs/ENVIRONMENTS.md)
+        return Map.of('.', 0xFFFFFF, '#', 0x303030, 'A', 0x2060E0, 'G', 0x20B040);
     }
 
     @Override

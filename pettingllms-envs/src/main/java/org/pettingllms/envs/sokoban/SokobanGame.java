@@ -2,6 +2,7 @@ package org.pettingllms.envs.sokoban;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.pettingllms.envs.planning.Grid;
 import org.pettingllms.envs.planning.Move;
@@ -207,6 +208,15 @@ public final class SokobanGame extends MoveGame<SokobanBoard> {
     @Override
     public List<ProgramPlace> flawPlaces() {
         return SokobanPrograms.flawPlaces();
+    }
+
+    @Override
+    public Map<Character, Integer> colours() {
+        // floor white, wall near-black, goal yellow, box brown, box on a goal green, player blue, player on a goal
+        // purple (docs/ENVIRONMENTS.md)
+        return Map.of(
+                ' ', 0xFFFFFF, '#', 0x303030, '.', 0xF0C040, '$', 0xA05A20, '*', 0x40A040, '@', 0x2060E0, '+',
+                0x8040C0);
     }
 
     @Override

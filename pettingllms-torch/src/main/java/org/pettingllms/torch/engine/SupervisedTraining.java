@@ -10,15 +10,19 @@ import org.pettingllms.core.algo.LrSchedule;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.text.TextCodec;
+import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.InputEncoder;
 
 /**
  * Supervised warm-up of a base model on a task's demonstrations ({@link Demonstrations#of}: the task's own, or
@@ -99,6 +103,23 @@ public final class SupervisedTraining {
     }
 
     /**
+     * A demonstration prompt's ids: its text through the codec; with images, the codec's placeholders expanded by
+     * the model's family (the same ids the sampler gives that prompt).
+     */
+    private static int[] promptIds(Prompt prompt, TextCodec codec, TorchLearner learner, PolicyRef base) {
+        if (prompt.images().isEmpty()) {
+            return codec.encode(prompt.text());
+        }
+        DecoderModel model = learner.registry().model(base.model());
+        InputEncoder encoder = model.inputEncoder();
+        if (encoder == null) {
+            throw new IllegalArgumentException("model '" + base.model() + "' (model_type "
+                    + model.config().modelType() + ") takes no images; the task's demonstrations show them");
+        }
+        return encoder.expand(codec.encodePrompt(prompt), prompt.images(), "demonstration");
+    }
+
+    /**
      * As above; {@code single} is the task's single-agent form (its main role alone), whose demonstrations are
      * added for {@code s.alone()} of the problems (needs {@code single} when that is above 0).
      */
@@ -139,11 +160,13 @@ public final class SupervisedTraining {
                     int[] answer = codec.encode(d.answer());
                     int[] completion = Arrays.copyOf(answer, answer.length + 1);
                     completion[answer.length] = codec.stopTokenIds()[0];
+                    List<Image> images = d.prompt().images();
                     examples.add(new TrainExample(
-                            IntSeq.of(codec.encode(d.prompt().text())),
+                            IntSeq.of(promptIds(d.prompt(), codec, learner, base)),
                             IntSeq.of(completion),
                             FloatSeq.of(new float[completion.length]),
-                            0));
+                            0,
+                            images));
                 }
             }
             if (examples.isEmpty()) {

@@ -37,6 +37,11 @@ public final class TorchLearner implements Learner, AutoCloseable {
     /** Set when weights are published (a new step's rollouts begin); the update that follows trims once first. */
     private final AtomicBoolean trimBeforeUpdate = new AtomicBoolean();
 
+    /** The models and adapters this learner updates. */
+    public PolicyRegistry registry() {
+        return registry;
+    }
+
     public TorchLearner(PolicyRegistry registry, TrainSettings settings) {
         this.registry = registry;
         this.settings = settings;

@@ -26,7 +26,15 @@ public interface InputEncoder {
 
     /**
      * Left-padded rows ({@code in}, from {@link Inputs#leftPadded} over {@code rows}, already expanded) with each
-     * row's images (an empty list for a text row), encoded for {@code decoder} in {@code scope}.
+     * row's images (an empty list for a text row), encoded for {@code decoder} in {@code scope}. Only the first
+     * {@code promptLengths[r]} tokens of row r are its prompt, where placeholders stand for images; the tokens after
+     * them (a completion being trained on) are text whatever their ids, as a model may sample a placeholder's id.
      */
-    Encoded encode(DecoderModel decoder, Inputs.Batch in, List<int[]> rows, List<List<Image>> images, NDManager scope);
+    Encoded encode(
+            DecoderModel decoder,
+            Inputs.Batch in,
+            List<int[]> rows,
+            int[] promptLengths,
+            List<List<Image>> images,
+            NDManager scope);
 }

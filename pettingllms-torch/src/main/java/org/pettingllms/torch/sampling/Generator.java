@@ -140,7 +140,8 @@ public final class Generator {
                 } else {
                     // images: the family's input embeddings and M-RoPE positions; each row then decodes from its
                     // length plus its prompt's rope delta (one position on all three axes)
-                    InputEncoder.Encoded e = encoder(model).encode(model, in, prompts, images, step);
+                    int[] lengths = prompts.stream().mapToInt(p -> p.length).toArray();
+                    InputEncoder.Encoded e = encoder(model).encode(model, in, prompts, lengths, images, step);
                     logits = model.forwardEmbeddings(
                             e.embeddings(), e.positions(), in.bias(), cache, rows(uniqueAdapters), true);
                     for (int i = 0; i < n; i++) {

@@ -149,7 +149,8 @@ public final class SequenceBatch {
         NDArray logits;
         if (model.inputEncoder() != null || anyImages(images)) {
             // the completion is text after the prompt: the family's positions continue through it
-            InputEncoder.Encoded e = encoder(model).encode(model, in, seqs, images, scope);
+            int[] promptLengths = prompts.stream().mapToInt(p -> p.length).toArray();
+            InputEncoder.Encoded e = encoder(model).encode(model, in, seqs, promptLengths, images, scope);
             logits = model.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), null, lora, false);
         } else {
             logits = model.forward(in.ids(), in.positions(), in.bias(), null, lora);
@@ -200,7 +201,8 @@ public final class SequenceBatch {
         long[] deltas = new long[u]; // M-RoPE: a completion continues at its prompt's length plus this
         NDArray promptLast; // [U, V]: predicts each first completion token
         if (model.inputEncoder() != null || anyImages(uniqueImages)) {
-            InputEncoder.Encoded e = encoder(model).encode(model, in, unique, uniqueImages, scope);
+            int[] lengths = unique.stream().mapToInt(p -> p.length).toArray();
+            InputEncoder.Encoded e = encoder(model).encode(model, in, unique, lengths, uniqueImages, scope);
             promptLast = model.forwardEmbeddings(
                     e.embeddings(), e.positions(), in.bias(), prefix.capture(), promptRows, true);
             deltas = e.deltas();

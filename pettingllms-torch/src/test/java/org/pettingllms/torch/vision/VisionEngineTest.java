@@ -154,6 +154,19 @@ class VisionEngineTest {
                     }
                 }
             }
+            // a completion that holds the placeholder's id (a model may sample it) is text: shared and unshared agree
+            SequenceBatch sampledPad = new SequenceBatch(
+                    List.of(p, p), List.of(new int[] {250, 13, 250}, new int[] {7}), List.of(List.of(a), List.of(a)));
+            float[][] both = new float[2][];
+            for (int share = 0; share < 2; share++) {
+                try (NDManager scope = model.manager().newSubManager()) {
+                    SequenceBatch.Logprobs lp = sampledPad.logprobs(model, scope, null, false, share == 1);
+                    both[share] = lp.row(lp.logprobs().toFloatArray(), 0, 3);
+                }
+            }
+            for (int j = 0; j < 3; j++) {
+                assertThat(both[1][j]).isCloseTo(both[0][j], within(1e-4f));
+            }
             // the placeholders without their image are refused, not read as text
             SequenceBatch blind = new SequenceBatch(List.of(p), List.of(completions.get(0)));
             try (NDManager scope = model.manager().newSubManager()) {

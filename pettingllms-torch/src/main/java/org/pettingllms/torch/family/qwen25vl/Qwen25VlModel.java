@@ -137,18 +137,27 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
 
     /** The M-RoPE positions of an expanded prompt. */
     public RopeIndex.Positions positions(int[] tokens, List<ImageProcessor.Patches> images) {
+        return RopeIndex.of(
+                tokens,
+                tokens.length,
+                config.imageTokenId(),
+                grids(images),
+                config.vision().merge());
+    }
+
+    private static List<int[]> grids(List<ImageProcessor.Patches> images) {
         List<int[]> grids = new ArrayList<>();
         for (ImageProcessor.Patches p : images) {
             grids.add(new int[] {p.gridT(), p.gridH(), p.gridW()});
         }
-        return RopeIndex.of(
-                tokens, config.imageTokenId(), grids, config.vision().merge());
+        return grids;
     }
 
     /** Logits [1, T, V] of an expanded prompt and its images (one pass, no cache). */
     public NDArray logits(int[] tokens, List<ImageProcessor.Patches> images, NDManager scope) {
         Inputs.Batch in = Inputs.leftPadded(scope, List.of(tokens), 0);
-        InputEncoder.Encoded e = encodePatches(decoder, in, List.of(tokens), List.of(images), scope);
+        InputEncoder.Encoded e =
+                encodePatches(decoder, in, List.of(tokens), new int[] {tokens.length}, List.of(images), scope);
         return decoder.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), null, null, false);
     }
 
@@ -161,7 +170,8 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
         try (NDManager scope = decoder.manager().newSubManager()) {
             KvCache cache = new KvCache(scope, config.text().numLayers(), tokens.length + maxNew);
             Inputs.Batch in = Inputs.leftPadded(scope, List.of(tokens), 0);
-            InputEncoder.Encoded e = encodePatches(decoder, in, List.of(tokens), List.of(images), scope);
+            InputEncoder.Encoded e =
+                    encodePatches(decoder, in, List.of(tokens), new int[] {tokens.length}, List.of(images), scope);
             NDArray last = decoder.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), cache, null, true);
             boolean[][] valid = {new boolean[tokens.length + maxNew]};
             Arrays.fill(valid[0], true);
@@ -209,12 +219,17 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
 
     @Override
     public InputEncoder.Encoded encode(
-            DecoderModel dec, Inputs.Batch in, List<int[]> rows, List<List<Image>> images, NDManager scope) {
+            DecoderModel dec,
+            Inputs.Batch in,
+            List<int[]> rows,
+            int[] promptLengths,
+            List<List<Image>> images,
+            NDManager scope) {
         List<List<ImageProcessor.Patches>> patches = new ArrayList<>();
         for (List<Image> row : images) {
             patches.add(row.stream().map(this::patches).toList());
         }
-        return encodePatches(dec, in, rows, patches, scope);
+        return encodePatches(dec, in, rows, promptLengths, patches, scope);
     }
 
     /**
@@ -225,6 +240,7 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
             DecoderModel dec,
             Inputs.Batch in,
             List<int[]> rows,
+            int[] promptLengths,
             List<List<ImageProcessor.Patches>> images,
             NDManager scope) {
         int b = rows.size();
@@ -238,7 +254,12 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
         for (int r = 0; r < b; r++) {
             int[] row = rows.get(r);
             int pad = w - row.length;
-            RopeIndex.Positions p = positions(row, images.get(r));
+            RopeIndex.Positions p = RopeIndex.of(
+                    row,
+                    promptLengths[r],
+                    config.imageTokenId(),
+                    grids(images.get(r)),
+                    config.vision().merge());
             deltas[r] = p.delta();
             for (int s = 0; s < w; s++) {
                 int at = r * w + s;
@@ -249,7 +270,7 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
                 for (int a = 0; a < 3; a++) {
                     pos[a * b * w + at] = p.ids()[a][s - pad];
                 }
-                if (row[s - pad] == config.imageTokenId()) {
+                if (s - pad < promptLengths[r] && row[s - pad] == config.imageTokenId()) {
                     pick[at] = (long) b * w + imageTokens++;
                 }
             }

@@ -23,16 +23,17 @@ public final class RopeIndex {
      * Positions of one sequence whose images appear, in order, as runs of {@code imageToken} of length
      * {@code gridT * gridH * gridW / merge^2}.
      *
-     * @param grids {t, h, w} patch grids of the images in the order they appear
+     * @param promptLength how many leading tokens are the prompt: placeholders after it (a sampled id) are text
+     * @param grids        {t, h, w} patch grids of the images in the order they appear
      */
-    public static Positions of(int[] tokens, int imageToken, List<int[]> grids, int merge) {
+    public static Positions of(int[] tokens, int promptLength, int imageToken, List<int[]> grids, int merge) {
         int n = tokens.length;
         long[][] pos = new long[3][n];
         long next = 0; // one more than the largest id so far
         int image = 0;
         int i = 0;
         while (i < n) {
-            if (tokens[i] != imageToken) {
+            if (tokens[i] != imageToken || i >= promptLength) {
                 pos[0][i] = pos[1][i] = pos[2][i] = next++;
                 i++;
                 continue;
