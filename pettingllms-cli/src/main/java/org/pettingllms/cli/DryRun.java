@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.Demonstrations;
@@ -17,6 +19,7 @@ import org.pettingllms.text.TextCodec;
 import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.model.ModelFamily;
 
 /**
  * {@code train --dry-run}: everything a run reads before its first step except the weights (the config, the
@@ -35,6 +38,8 @@ final class DryRun {
                 "dry run: %s | level %s | roles %s | model %s%n",
                 task.id(), cfg.policy().level(), task.roles(), model);
         int context = Integer.MAX_VALUE;
+        ModelConfig decoder = null;
+        Path modelDir = null;
         TextCodec codec;
         if (model.startsWith("fresh:")) {
             codec = TextCodecs.fresh(ModelFamilies.freshSeesImages(model.substring("fresh:".length())));
@@ -44,6 +49,8 @@ final class DryRun {
                 throw new ConfigException("config key 'policy.model': '" + model + "' is not a model directory");
             }
             ModelConfig mc = ModelFamilies.decoderConfig(dir);
+            decoder = mc;
+            modelDir = dir;
             context = mc.maxPositionEmbeddings();
             codec = TextCodecs.of(dir, mc.eosTokenId());
             out.printf(
@@ -59,19 +66,40 @@ final class DryRun {
                     ? Demonstrations.of(
                             task, first, cfg.task().style(), new Demonstrations.Settings(0, 1), new SplittableRandom(1))
                     : List.of();
+            List<String> roles = new ArrayList<>();
+            List<Prompt> prompts = new ArrayList<>();
             if (demos.isEmpty()) {
                 for (String role : task.roles()) {
-                    printPrompt(
-                            out,
-                            role,
-                            codec,
-                            RunSetup.openingPrompt(task, first, role, cfg.task().style()),
-                            cfg,
-                            context);
+                    roles.add(role);
+                    prompts.add(
+                            RunSetup.openingPrompt(task, first, role, cfg.task().style()));
                 }
             }
             for (Demo d : demos) {
-                printPrompt(out, d.role(), codec, d.prompt(), cfg, context);
+                roles.add(d.role());
+                prompts.add(d.prompt());
+            }
+            List<Image> images =
+                    prompts.stream().flatMap(pr -> pr.images().stream()).toList();
+            ModelFamily.Description about = modelDir == null
+                    ? new ModelFamily.Description(List.of(), 0, images.isEmpty() ? List.of() : null)
+                    : ModelFamilies.describe(modelDir, images);
+            if (about.imageTokens() == null) {
+                throw new ConfigException("config key 'policy.model': '" + model + "' takes no images (model_type "
+                        + (decoder == null ? "?" : decoder.modelType()) + "); the task shows them (task.options.view)");
+            }
+            about.lines().forEach(out::println);
+            int at = 0;
+            int longest = 0;
+            for (int i = 0; i < prompts.size(); i++) {
+                int extra = 0;
+                for (int j = 0; j < prompts.get(i).images().size(); j++) {
+                    extra += about.imageTokens().get(at++) - 1; // a placeholder becomes the image's tokens
+                }
+                longest = Math.max(longest, printPrompt(out, roles.get(i), codec, prompts.get(i), extra, cfg, context));
+            }
+            if (decoder != null) {
+                out.println(MemoryEstimate.of(cfg, decoder, about.parameters(), longest));
             }
         } finally {
             if (codec instanceof AutoCloseable c) {
@@ -99,19 +127,23 @@ final class DryRun {
         }
     }
 
-    private static void printPrompt(
-            PrintWriter out, String role, TextCodec codec, Prompt prompt, RunConfig cfg, int context) {
+    /** Prints a prompt as the model reads it; returns its length in tokens with the images' tokens. */
+    private static int printPrompt(
+            PrintWriter out, String role, TextCodec codec, Prompt prompt, int imageTokens, RunConfig cfg, int context) {
         int[] ids = codec.encodePrompt(prompt);
-        int budget = ids.length + cfg.rollout().sampling().maxTokens();
+        int length = ids.length + imageTokens;
+        int budget = length + cfg.rollout().sampling().maxTokens();
         out.printf(
-                "--- %s: first prompt, %d tokens (+ up to %d sampled = %d%s) ---%n",
+                "--- %s: first prompt, %d tokens%s (+ up to %d sampled = %d%s) ---%n",
                 role,
-                ids.length,
+                length,
+                prompt.images().isEmpty() ? "" : " with " + prompt.images().size() + " image(s)",
                 cfg.rollout().sampling().maxTokens(),
                 budget,
                 context == Integer.MAX_VALUE
                         ? ""
                         : budget <= context ? " of the context's " + context : ", OVER the context's " + context);
         out.println(codec.decode(ids));
+        return length;
     }
 }

@@ -275,6 +275,75 @@ class HubCommandsTest {
     }
 
     @Test
+    void aDryRunOfTheVisionRecipeCountsImageTokensAndEstimatesMemory() throws Exception {
+        Path tok = SharedFiles.fixture("qwen3-tokenizer");
+        Map<String, Content> files = new LinkedHashMap<>();
+        // Qwen2.5-VL-3B-Instruct's config.json and preprocessor_config.json as its repo holds them (4.x layout)
+        files.put(
+                "config.json",
+                Content.text(
+                        "{\"architectures\": [\"Qwen2_5_VLForConditionalGeneration\"], \"model_type\": \"qwen2_5_vl\","
+                                + " \"vocab_size\": 151936, \"hidden_size\": 2048, \"intermediate_size\": 11008,"
+                                + " \"num_hidden_layers\": 36, \"num_attention_heads\": 16, \"num_key_value_heads\": 2,"
+                                + " \"max_position_embeddings\": 128000, \"rms_norm_eps\": 1e-06, \"rope_theta\": 1000000.0,"
+                                + " \"tie_word_embeddings\": true, \"bos_token_id\": 151643, \"eos_token_id\": 151645,"
+                                + " \"vision_start_token_id\": 151652, \"vision_end_token_id\": 151653,"
+                                + " \"image_token_id\": 151655, \"video_token_id\": 151656,"
+                                + " \"rope_scaling\": {\"type\": \"mrope\", \"mrope_section\": [16, 24, 24]},"
+                                + " \"vision_config\": {\"depth\": 32, \"hidden_act\": \"silu\", \"hidden_size\": 1280,"
+                                + " \"intermediate_size\": 3420, \"num_heads\": 16, \"in_chans\": 3, \"out_hidden_size\": 2048,"
+                                + " \"patch_size\": 14, \"spatial_merge_size\": 2, \"spatial_patch_size\": 14,"
+                                + " \"window_size\": 112, \"fullatt_block_indexes\": [7, 15, 23, 31],"
+                                + " \"tokens_per_second\": 2, \"temporal_patch_size\": 2}}"));
+        files.put(
+                "preprocessor_config.json",
+                Content.text("{\"min_pixels\": 3136, \"max_pixels\": 12845056, \"patch_size\": 14,"
+                        + " \"temporal_patch_size\": 2, \"merge_size\": 2,"
+                        + " \"image_mean\": [0.48145466, 0.4578275, 0.40821073],"
+                        + " \"image_std\": [0.26862954, 0.26130258, 0.27577711],"
+                        + " \"image_processor_type\": \"Qwen2VLImageProcessor\"}"));
+        files.put("tokenizer.json", Content.lfs(Files.readAllBytes(tok.resolve("tokenizer.json"))));
+        // Qwen2-VL's template in the form that matters here: an image part writes the three image tokens
+        var tokenizerConfig =
+                (com.fasterxml.jackson.databind.node.ObjectNode) new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(tok.resolve("tokenizer_config.json").toFile());
+        tokenizerConfig.put(
+                "chat_template",
+                "{% for m in messages %}<|im_start|>{{ m.role }}\n{% if m.content is string %}"
+                        + "{{ m.content }}{% else %}{% for p in m.content %}{% if p.type == 'image' %}"
+                        + "<|vision_start|><|image_pad|><|vision_end|>{% else %}{{ p.text }}{% endif %}{% endfor %}"
+                        + "{% endif %}<|im_end|>\n{% endfor %}<|im_start|>assistant\n");
+        files.put("tokenizer_config.json", Content.text(tokenizerConfig.toString()));
+        files.put("model-00001-of-00002.safetensors", Content.lfs(new byte[50_000]));
+        hub.commit(RepoId.model("acme/vl-like"), "main", files);
+
+        CliTest.Result r = run(
+                env(),
+                "train",
+                CliTest.CONFIGS
+                        .resolve("vision-plan-path/L2-qwen2.5-vl-3b.yaml")
+                        .toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=acme/vl-like");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("model config: qwen2_5_vl, 36 layers, hidden 2048, vocabulary 151936, context 128000")
+                .contains("vision tower: 32 blocks, width 1280, 16 heads")
+                .contains("image 280 x 280 -> 280 x 280 -> 100 tokens")
+                .contains("image(s)")
+                .contains("<|vision_start|><|image_pad|><|vision_end|>")
+                .contains("memory per step (estimate from the configs, not measured): weights ")
+                .doesNotContain("#.") // no board row in any prompt
+                .contains("nothing was trained or written");
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
+                .noneMatch(p -> p.endsWith(".safetensors"));
+    }
+
+    @Test
     void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
         Path tok = SharedFiles.fixture("qwen3-tokenizer");
         Map<String, Content> files = new LinkedHashMap<>();

@@ -69,8 +69,12 @@ final class PlanningPrompts {
             Image picture) {
         StringBuilder u = new StringBuilder();
         if (role.equals(PlanningTask.TOOL) && program) {
-            u.append("You are the tool agent. Write a Python program that reads the board below from standard input "
-                    + "(its rows as shown) and prints the answer on one line; answer with the program in a ```python "
+            u.append("You are the tool agent. Write a Python program that reads the board "
+                    + (picture == null
+                            ? "below from standard input (its rows as shown)"
+                            : "from standard input (one line of the rules' symbols per row; the picture shows the same "
+                                    + "board)")
+                    + " and prints the answer on one line; answer with the program in a ```python "
                     + "block. Its output is shown to the planning agent.\n\n");
         } else if (role.equals(PlanningTask.TOOL)) {
             u.append(

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.torch.family.qwen25vl.Qwen25Vl;
 import org.pettingllms.torch.family.text.TextDecoders;
 import org.pettingllms.torch.io.SafeTensors;
@@ -51,6 +53,12 @@ public final class ModelFamilies {
     /** Whether a fresh preset's model takes images. */
     public static boolean freshSeesImages(String preset) {
         return Qwen25Vl.PRESETS.contains(preset);
+    }
+
+    /** What a dry run says of a model directory beyond its decoder, for its first prompts' images (no weights). */
+    public static ModelFamily.Description describe(Path dir, List<Image> images) throws IOException {
+        JsonNode config = config(dir);
+        return family(config, dir.resolve("config.json").toString()).describe(config, dir, images);
     }
 
     /** A model directory's text decoder settings, without loading its weights. */

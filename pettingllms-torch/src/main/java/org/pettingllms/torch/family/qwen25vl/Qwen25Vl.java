@@ -12,12 +12,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.pettingllms.core.data.Image;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.CharVisionCodec;
+import org.pettingllms.torch.image.RgbImage;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LanguageModel;
@@ -37,6 +41,57 @@ public final class Qwen25Vl implements ModelFamily {
     @Override
     public ModelConfig decoderConfig(JsonNode config, String source) {
         return Qwen25VlConfig.fromJson(config, source).text();
+    }
+
+    @Override
+    public Description describe(JsonNode config, Path dir, List<Image> images) {
+        Qwen25VlConfig cfg = Qwen25VlConfig.fromJson(
+                config, dir == null ? "config" : dir.resolve("config.json").toString());
+        ImageProcessor processor = processor(dir, cfg);
+        Qwen25VlConfig.Vision v = cfg.vision();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(
+                "vision tower: %d blocks, width %d, %d heads, patches of %d px merged %d x %d into tokens of width %d,"
+                        + " windows of %d px (full attention in blocks %s), %,d parameters (frozen)",
+                v.depth(),
+                v.hidden(),
+                v.heads(),
+                v.patch(),
+                v.merge(),
+                v.merge(),
+                v.outHidden(),
+                v.window(),
+                v.fullAttentionBlocks(),
+                parameters(v)));
+        lines.add(String.format(
+                "image processor: %,d to %,d pixels, sides rounded to multiples of %d; M-RoPE sections %s",
+                processor.minPixels(),
+                processor.maxPixels(),
+                processor.factor(),
+                cfg.text().mropeSection()));
+        List<Integer> tokens = new ArrayList<>();
+        for (Image image : images) {
+            RgbImage rgb = RgbImage.decode(image.bytes(), "image");
+            int[] size = processor.smartResize(rgb.height(), rgb.width());
+            int n = processor.tokens(rgb.height(), rgb.width());
+            tokens.add(n);
+            lines.add(String.format(
+                    "image %d x %d -> %d x %d -> %d tokens", rgb.width(), rgb.height(), size[1], size[0], n));
+        }
+        return new Description(lines, parameters(v), tokens);
+    }
+
+    /** The tower's weights: patch embedding, blocks, merger (from the config alone). */
+    static long parameters(Qwen25VlConfig.Vision v) {
+        long h = v.hidden();
+        long block = 2 * h
+                + (3 * h * h + 3 * h)
+                + (h * h + h)
+                + 2 * (h * v.intermediate() + v.intermediate())
+                + (v.intermediate() * h + h);
+        long merged = h * v.merge() * v.merge();
+        long merger = h + (merged * merged + merged) + ((long) v.outHidden() * merged + v.outHidden());
+        return h * v.patchValues() + v.depth() * block + merger;
     }
 
     @Override
