@@ -542,6 +542,23 @@ class CliTest {
         Result report = run("report", runDir.toString());
         assertThat(report.code()).as(report.err()).isZero();
         assertThat(Files.readString(runDir.resolve("report.html"))).contains("<img alt=\"what the role saw\"");
+        // a text model on pictures: one line naming the key, the role and the model
+        Result text = run(
+                "train",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "task.options.view=image",
+                "--set",
+                "run.outputDir=" + dir.resolve("text"),
+                "--set",
+                "train.steps=1");
+        assertThat(text.code()).isEqualTo(2);
+        assertThat(text.err().strip())
+                .startsWith("error: config key 'policy.model': role 'tool' (policy fresh:tiny+tool): model 'fresh:tiny'"
+                        + " (model_type qwen3) takes no images")
+                .doesNotContain("\n");
     }
 
     @Test

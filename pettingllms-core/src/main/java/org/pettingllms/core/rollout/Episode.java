@@ -5,6 +5,7 @@ import java.util.List;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -103,8 +104,10 @@ final class Episode<S> {
             try {
                 candidates = sampler.sample(policy, prompt, n, params);
             } catch (UnsupportedOperationException e) {
-                // a model that takes no images: one line naming the role and its policy
-                throw new RolloutException("role '" + role + "' (policy " + policy + "): " + e.getMessage(), e);
+                // a model that takes no images for a task that shows them: the run's config pairs them, so one line
+                // naming the key, the role and its policy
+                throw new ConfigException(
+                        "config key 'policy.model': role '" + role + "' (policy " + policy + "): " + e.getMessage());
             }
         }
         if (candidates.size() != n) {
