@@ -82,11 +82,12 @@ final class DryRun {
             List<Image> images =
                     prompts.stream().flatMap(pr -> pr.images().stream()).toList();
             ModelFamily.Description about = modelDir == null
-                    ? new ModelFamily.Description(List.of(), 0, images.isEmpty() ? List.of() : null)
+                    ? ModelFamilies.describeFresh(model.substring("fresh:".length()), images)
                     : ModelFamilies.describe(modelDir, images);
             if (about.imageTokens() == null) {
                 throw new ConfigException("config key 'policy.model': '" + model + "' takes no images (model_type "
-                        + (decoder == null ? "?" : decoder.modelType()) + "); the task shows them (task.options.view)");
+                        + (decoder == null ? "a text preset" : decoder.modelType())
+                        + "); the task shows them (task.options.view)");
             }
             about.lines().forEach(out::println);
             int at = 0;

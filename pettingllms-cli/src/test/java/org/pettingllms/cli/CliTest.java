@@ -542,6 +542,19 @@ class CliTest {
         Result report = run("report", runDir.toString());
         assertThat(report.code()).as(report.err()).isZero();
         assertThat(Files.readString(runDir.resolve("report.html"))).contains("<img alt=\"what the role saw\"");
+        Result dry = run(
+                "train",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=fresh:vl-tiny",
+                "--set",
+                "task.options.view=image");
+        assertThat(dry.code()).as(dry.err()).isZero();
+        assertThat(dry.out())
+                .contains("vision tower: 2 blocks, width 64")
+                .contains("image 280 x 280 -> 280 x 280 -> 100 tokens")
+                .contains("tokens with 1 image(s)");
         // a text model on pictures: one line naming the key, the role and the model
         Result text = run(
                 "train",

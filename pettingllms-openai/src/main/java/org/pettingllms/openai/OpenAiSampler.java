@@ -115,6 +115,11 @@ public final class OpenAiSampler implements Sampler, AutoCloseable {
 
     @Override
     public List<Completion> sample(PolicyRef policy, Prompt prompt, int n, SamplingParams params) {
+        if (!prompt.images().isEmpty()) {
+            // prompts go out as token ids: the pixels would not reach the server, and the model would play blind
+            throw new UnsupportedOperationException("rollouts on inference servers send token ids and no images yet;"
+                    + " this prompt shows " + prompt.images().size() + " (use the embedded engine)");
+        }
         int[] ids = codecs.apply(policy.model()).encodePrompt(prompt);
         return sampleTokens(policy, ids, n, params);
     }

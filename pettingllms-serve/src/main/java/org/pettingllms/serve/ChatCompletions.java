@@ -85,6 +85,8 @@ final class ChatCompletions {
                                 + " chat_template.jinja file); send a text or token-id prompt to /v1/completions"));
         List<Image> images = new ArrayList<>();
         List<Map<String, Object>> messages = messages(body.get("messages"), images);
+        // a text model is told before its template sees content parts it may not read
+        InputEncoder encoder = images.isEmpty() ? null : encoderFor(policy, body.get("messages"));
         Map<String, Object> variables = new HashMap<>();
         JsonNode kwargs = body.get("chat_template_kwargs");
         if (kwargs != null && !kwargs.isNull()) {
@@ -107,18 +109,10 @@ final class ChatCompletions {
         }
         int[] ids = g.codec.encode(text);
         if (!images.isEmpty()) {
-            DecoderModel model = g.engine.registry().model(policy.model());
-            InputEncoder encoder = model.inputEncoder();
-            if (encoder == null) {
-                throw BadRequest.field(
-                        firstImageField(body.get("messages")),
-                        "model '" + policy.model() + "' (model_type "
-                                + model.config().modelType() + ") takes no images");
-            }
             try {
                 ids = encoder.expand(ids, images, "messages");
-            } catch (IllegalArgumentException e) {
-                throw BadRequest.field("messages", e.getMessage());
+            } catch (IllegalArgumentException e) { // an image that does not decode, or an aspect ratio over 200
+                throw BadRequest.field(firstImageField(body.get("messages")), e.getMessage());
             }
         }
         int n = Fields.integer(body, "n", 1, 1, Generation.MAX_N);
@@ -150,6 +144,19 @@ final class ChatCompletions {
 
     /** What a request asked the answer to hold. */
     private record Shape(String id, String name, int[] prompt, boolean logprobs, boolean tokenIds) {}
+
+    /** The model's image input; a text model refuses the first image part by name. */
+    private InputEncoder encoderFor(PolicyRef policy, JsonNode msgs) {
+        DecoderModel model = g.engine.registry().model(policy.model());
+        InputEncoder encoder = model.inputEncoder();
+        if (encoder == null) {
+            throw BadRequest.field(
+                    firstImageField(msgs),
+                    "model '" + policy.model() + "' (model_type "
+                            + model.config().modelType() + ") takes no images");
+        }
+        return encoder;
+    }
 
     /** Where the first image part is, for a model that takes none. */
     private static String firstImageField(JsonNode msgs) {

@@ -35,6 +35,11 @@ public final class TinkerSampler implements Sampler {
 
     @Override
     public List<Completion> sample(PolicyRef policy, Prompt prompt, int n, SamplingParams params) {
+        if (!prompt.images().isEmpty()) {
+            // the prompt goes out as encoded text chunks: its pixels would not reach the service
+            throw new UnsupportedOperationException("a Tinker sampler sends token ids and no images yet; this prompt"
+                    + " shows " + prompt.images().size() + " (use the embedded engine)");
+        }
         TextCodec codec = codecs.apply(policy);
         int[] ids = codec.encodePrompt(prompt);
         var published = learner.published(policy);

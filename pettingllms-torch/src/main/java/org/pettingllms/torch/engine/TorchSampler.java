@@ -50,7 +50,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
             List<Generator.Request> rows,
             TextCodec codec,
             SamplingParams params,
-            CompletableFuture<List<Completion>> result) {}
+            CompletableFuture<List<Completion>> result,
+            int[] imageTokens) {}
 
     /**
      * @param codecs       the text codec of a model name
@@ -126,6 +127,14 @@ public final class TorchSampler implements Sampler, AutoCloseable {
             throw new IllegalStateException("sampler is closed");
         }
         TextCodec codec = codecs.apply(policy.model());
+        DecoderModel model = registry.model(policy.model());
+        InputEncoder encoder = model.inputEncoder();
+        if (encoder != null) {
+            encoder.check(ids, images, "prompt"); // here, so that a bad request fails alone, not its whole batch
+        } else if (!images.isEmpty()) {
+            throw new UnsupportedOperationException("model '" + policy.model() + "' (model_type "
+                    + model.config().modelType() + ") takes no images; this prompt shows " + images.size());
+        }
         List<Generator.Request> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             rows.add(new Generator.Request(
@@ -141,7 +150,8 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                     images));
         }
         CompletableFuture<List<Completion>> f = new CompletableFuture<>();
-        queue.add(new Pending(policy, ids, rows, codec, params, f));
+        queue.add(new Pending(
+                policy, ids, rows, codec, params, f, encoder == null ? new int[0] : encoder.imageTokenIds()));
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -231,6 +241,12 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     private static Completion completion(Pending p, Generator.Result r, long version) {
         int[] tokens = r.tokens();
         int[] textTokens = r.finish() == FinishReason.EOS ? Arrays.copyOf(tokens, tokens.length - 1) : tokens;
+        if (p.imageTokens().length > 0) {
+            // a sampled image marker is no text: left in, a later prompt showing this answer would hold a placeholder
+            textTokens = Arrays.stream(textTokens)
+                    .filter(t -> Arrays.stream(p.imageTokens()).noneMatch(i -> i == t))
+                    .toArray();
+        }
         String text = p.codec().decode(textTokens);
         if (r.finish() == FinishReason.STOP_STRING) {
             for (String s : p.params().stop()) {

@@ -61,6 +61,14 @@ public final class ModelFamilies {
         return family(config, dir.resolve("config.json").toString()).describe(config, dir, images);
     }
 
+    /** As {@link #describe(Path, List)} for a fresh preset. */
+    public static ModelFamily.Description describeFresh(String preset, List<Image> images) {
+        if (Qwen25Vl.PRESETS.contains(preset)) {
+            return Qwen25Vl.FAMILY.describe(Qwen25Vl.preset(preset).json(), null, images);
+        }
+        return TextDecoders.FAMILY.describe(null, null, images);
+    }
+
     /** A model directory's text decoder settings, without loading its weights. */
     public static ModelConfig decoderConfig(Path dir) throws IOException {
         JsonNode config = config(dir);

@@ -25,6 +25,18 @@ public interface InputEncoder {
     int[] expand(int[] ids, List<Image> images, String what);
 
     /**
+     * Checks that expanded ids hold exactly {@code images}' placeholders, one full run per image in order, before
+     * they join a batch (a bad request then fails alone); fails naming {@code what}.
+     */
+    void check(int[] ids, List<Image> images, String what);
+
+    /**
+     * The ids that mark images in a prompt (placeholder, start, end): left out of a completion's text, so that a
+     * sampled one never turns into a placeholder of a later prompt that shows the text.
+     */
+    int[] imageTokenIds();
+
+    /**
      * Left-padded rows ({@code in}, from {@link Inputs#leftPadded} over {@code rows}, already expanded) with each
      * row's images (an empty list for a text row), encoded for {@code decoder} in {@code scope}. Only the first
      * {@code promptLengths[r]} tokens of row r are its prompt, where placeholders stand for images; the tokens after

@@ -236,6 +236,24 @@ class VisionEngineTest {
     }
 
     @Test
+    void aRequestWhosePlaceholdersLackTheirImageFailsAloneBeforeItJoinsABatch() throws Exception {
+        try (PolicyRegistry reg = new PolicyRegistry(Map.of("vl", load()), LoraSettings.DEFAULT, 1);
+                TorchSampler sampler = new TorchSampler(reg, m -> new CharCodec(), 8, 20_000)) {
+            SamplingParams params = new SamplingParams(0.0, 0, 1.0, 4, List.of(), 1);
+            int[] p = prompt();
+            Image a = image();
+            var good = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> sampler.sampleTokens(PolicyRef.of("vl"), p, List.of(a), 1, params));
+            assertThatThrownBy(() -> sampler.sampleTokens(PolicyRef.of("vl"), p, List.of(), 1, params))
+                    .hasMessageContaining("prompt: ")
+                    .hasMessageContaining("placeholder");
+            long[] golden = SafeTensors.readInt64(GOLDEN, "greedy_ids");
+            int[] want = Arrays.stream(golden).limit(4).mapToInt(v -> (int) v).toArray();
+            assertThat(good.get().get(0).tokens().toArray()).containsExactly(want);
+        }
+    }
+
+    @Test
     void aTextModelGivenAnImageFailsInOneLineNamingTheModel() throws Exception {
         try (PolicyRegistry reg = new PolicyRegistry(
                         Map.of("tiny", TestEngine.load(SharedFiles.fixture("qwen3-tiny"))), LoraSettings.DEFAULT, 1);

@@ -111,7 +111,12 @@ public final class Qwen25Vl implements ModelFamily {
             Map<String, NDArray> params = new LinkedHashMap<>();
             vision.forEach((k, t) -> {
                 NDArray a = m.create(t.data(), new Shape(t.shape()));
-                params.put(k, dataType == DataType.FLOAT32 ? a : a.toType(dataType, false));
+                if (dataType != DataType.FLOAT32) {
+                    NDArray cast = a.toType(dataType, false);
+                    a.close(); // the float32 copy is not kept, as the decoder keeps none
+                    a = cast;
+                }
+                params.put(k, a);
             });
             Qwen25VlModel model =
                     new Qwen25VlModel(cfg, processor, decoder, new VisionTower(cfg.vision(), params, m), params);

@@ -39,13 +39,15 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
     private final DecoderModel decoder;
     private final VisionTower tower;
     private final Map<String, NDArray> visionParams;
-    /** Recently seen images' patches: the K candidates of a group and the learner's pass reuse them. */
-    private final Map<Image, ImageProcessor.Patches> prepared = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Image, ImageProcessor.Patches> eldest) {
-            return size() > 64;
-        }
-    };
+    /**
+     * Recently seen images' patches, least recently used first: the K candidates of a group and the learner's pass
+     * reuse them. Bounded by their values ({@link #CACHED_VALUES}, 256 MB): a large photo's patches take hundreds of
+     * megabytes, a board's a few.
+     */
+    private final LinkedHashMap<Image, ImageProcessor.Patches> prepared = new LinkedHashMap<>(16, 0.75f, true);
+
+    private static final long CACHED_VALUES = 64L << 20;
+    private long cachedValues;
 
     Qwen25VlModel(
             Qwen25VlConfig config,
@@ -203,7 +205,14 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
         }
         ImageProcessor.Patches p = processor.patches(RgbImage.decode(image.bytes(), "image " + image));
         synchronized (prepared) {
-            prepared.put(image, p);
+            if (prepared.put(image, p) == null) {
+                cachedValues += p.values().length;
+            }
+            var eldest = prepared.entrySet().iterator();
+            while (cachedValues > CACHED_VALUES && prepared.size() > 1) {
+                cachedValues -= eldest.next().getValue().values().length;
+                eldest.remove();
+            }
         }
         return p;
     }
@@ -215,6 +224,25 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
         }
+    }
+
+    @Override
+    public void check(int[] ids, List<Image> images, String what) {
+        try {
+            RopeIndex.of(
+                    ids,
+                    ids.length,
+                    config.imageTokenId(),
+                    grids(images.stream().map(this::patches).toList()),
+                    config.vision().merge());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public int[] imageTokenIds() {
+        return new int[] {config.imageTokenId(), config.visionStartTokenId(), config.visionEndTokenId()};
     }
 
     @Override

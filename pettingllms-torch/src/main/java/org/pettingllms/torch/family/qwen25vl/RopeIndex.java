@@ -46,9 +46,11 @@ public final class RopeIndex {
             int gh = g[1] / merge;
             int gw = g[2] / merge;
             int count = g[0] * gh * gw;
-            if (i + count > n) {
-                throw new IllegalArgumentException(
-                        "image " + image + " needs " + count + " placeholder tokens, the " + "prompt has " + (n - i));
+            for (int j = i; j < i + count; j++) {
+                if (j >= Math.min(n, promptLength) || tokens[j] != imageToken) {
+                    throw new IllegalArgumentException("image " + image + " needs " + count
+                            + " consecutive placeholder tokens in the prompt, found " + (j - i));
+                }
             }
             long start = next;
             long max = start;

@@ -85,7 +85,8 @@ final class VisionTower {
         int unit = cfg.merge() * cfg.merge();
         long n = pixels.getShape().get(0);
         Windows w = windows(grids);
-        NDArray h = pixels.matMul(patchWeight.transpose()); // Conv3d with stride = kernel: one dot per patch
+        NDArray h =
+                pixels.matMul(scoped(pixels, patchWeight.transpose())); // Conv3d, stride = kernel: one dot per patch
         h = h.reshape(n / unit, unit, cfg.hidden())
                 .get(new NDIndex("{}", h.getManager().create(w.order())));
         h = h.reshape(n, cfg.hidden());
@@ -110,7 +111,16 @@ final class VisionTower {
     }
 
     private NDArray linear(NDArray x, String name) {
-        return x.matMul(params.get(name + ".weight").transpose()).add(params.get(name + ".bias"));
+        return x.matMul(scoped(x, params.get(name + ".weight").transpose())).add(params.get(name + ".bias"));
+    }
+
+    /**
+     * A view made from a weight belongs to the weight's (the model's) manager; moved to the activation's scope, it
+     * is freed with the pass instead of living as long as the model.
+     */
+    private static NDArray scoped(NDArray activation, NDArray fromWeight) {
+        fromWeight.attach(activation.getManager());
+        return fromWeight;
     }
 
     /** Qwen2RMSNorm: in float32, x / sqrt(mean(x^2) + eps), cast back to x's type, then times the weight. */
