@@ -151,6 +151,12 @@ final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        Map<String, String> smokeEnv = Main.env(spec);
+        seconds = Smoke.cap(smokeEnv, seconds, 1);
+        problems = Smoke.cap(smokeEnv, problems, 2);
+        rounds = Smoke.cap(smokeEnv, rounds, 1);
+        warmup = Smoke.cap(smokeEnv, warmup, 0);
+        steps = Smoke.cap(smokeEnv, steps, 2);
         if (what.equals("model")) {
             var cfg = modelDir == null ? Presets.of(preset) : null;
             var options = new ModelBench.Options(

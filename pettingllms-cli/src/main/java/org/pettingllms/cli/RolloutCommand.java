@@ -69,6 +69,7 @@ final class RolloutCommand implements Callable<Integer> {
         }
         RunSetup setup =
                 runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
+        problems = Smoke.cap(Main.env(spec), problems, 2);
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
         List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);

@@ -54,6 +54,10 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
             local.addAll(hub);
             cfg = ConfigLoader.load(configFile, local);
         }
+        if (Smoke.on(env)) {
+            local.addAll(Smoke.caps(cfg));
+            cfg = ConfigLoader.load(configFile, local);
+        }
         Task<?> task = Tasks.create(cfg.task());
         for (String r : cfg.policy().untrainedRoles()) {
             if (!task.roles().contains(r)) {

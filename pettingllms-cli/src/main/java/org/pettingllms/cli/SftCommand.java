@@ -113,6 +113,10 @@ final class SftCommand implements Callable<Integer> {
         RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
         Task<?> task = setup.task();
+        Map<String, String> env = Main.env(spec);
+        steps = Smoke.cap(env, steps, 2);
+        batch = Smoke.cap(env, batch, 2);
+        evalProblems = Smoke.cap(env, evalProblems, 2);
         if (adopt < 0 || adopt > 1 || noise < 0 || noise > 1) {
             throw new IllegalArgumentException("--adopt and --noise must be in [0, 1], got " + adopt + ", " + noise);
         }
