@@ -27,12 +27,19 @@ import java.util.Map;
  */
 final class VisionTower {
     private final Qwen25VlConfig.Vision cfg;
+    private final int queryChunk;
     private final Map<String, NDArray> params;
     private final NDArray patchWeight; // [hidden, 1176]
     private final float[] invFreq;
     private final NDArray eps;
 
     VisionTower(Qwen25VlConfig.Vision cfg, Map<String, NDArray> params, NDManager manager) {
+        this(cfg, params, manager, 1024);
+    }
+
+    /** @param queryChunk query rows per attention matmul (bounds the scores' memory; results are the same) */
+    VisionTower(Qwen25VlConfig.Vision cfg, Map<String, NDArray> params, NDManager manager, int queryChunk) {
+        this.queryChunk = queryChunk;
         this.cfg = cfg;
         this.params = params;
         this.patchWeight = need("visual.patch_embed.proj.weight").reshape(cfg.hidden(), cfg.patchValues());
@@ -149,9 +156,18 @@ final class VisionTower {
                 continue;
             }
             NDIndex seg = new NDIndex(":, {}:{}", bounds[s], bounds[s + 1]);
-            NDArray scores = q.get(seg).matMul(k.get(seg).transpose(0, 2, 1)).mul(scale);
-            NDArray probs = scores.toType(DataType.FLOAT32, false).softmax(-1).toType(x.getDataType(), false);
-            parts.add(probs.matMul(v.get(seg)));
+            NDArray kT = k.get(seg).transpose(0, 2, 1);
+            NDArray vs = v.get(seg);
+            // queries in chunks: a large image's full-attention blocks would otherwise hold heads x N x N scores (a
+            // photo at Qwen2.5-VL's 12.8M-pixel limit: 65k patches); each chunk's rows are computed exactly as whole
+            for (int from = bounds[s]; from < bounds[s + 1]; from += queryChunk) {
+                int to = Math.min(bounds[s + 1], from + queryChunk);
+                NDArray scores =
+                        q.get(new NDIndex(":, {}:{}", from, to)).matMul(kT).mul(scale);
+                NDArray probs =
+                        scores.toType(DataType.FLOAT32, false).softmax(-1).toType(x.getDataType(), false);
+                parts.add(probs.matMul(vs));
+            }
         }
         NDArray out = parts.size() == 1 ? parts.get(0) : NDArrays.concat(parts, 1); // [heads, N, hd]
         return linear(out.transpose(1, 0, 2).reshape(n, (long) heads * hd), p + "attn.proj");
