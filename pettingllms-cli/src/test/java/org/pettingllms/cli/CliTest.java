@@ -33,9 +33,14 @@ class CliTest {
     record Result(int code, String out, String err) {}
 
     static Result run(String... args) {
+        return run(System.getenv(), args);
+    }
+
+    /** A command over the environment {@code env} (the Hub's settings, PETTINGLLMS_SMOKE). */
+    static Result run(Map<String, String> env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine();
+        CommandLine cli = Main.commandLine(env);
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
         int code = cli.execute(args);

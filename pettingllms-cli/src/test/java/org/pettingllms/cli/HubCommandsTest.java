@@ -2,8 +2,6 @@ package org.pettingllms.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,7 +19,6 @@ import org.pettingllms.hub.FakeHub.Content;
 import org.pettingllms.hub.FakeHub.Request;
 import org.pettingllms.hub.RepoId;
 import org.pettingllms.testkit.SharedFiles;
-import picocli.CommandLine;
 
 /** {@code fetch}, and Hub names in configs and {@code serve --model}, against a local server that answers as the Hub. */
 class HubCommandsTest {
@@ -75,13 +72,7 @@ class HubCommandsTest {
     }
 
     CliTest.Result run(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine(env);
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int code = cli.execute(args);
-        return new CliTest.Result(code, out.toString(), err.toString());
+        return CliTest.run(env, args);
     }
 
     static List<String> errorLines(CliTest.Result r) {

@@ -2,32 +2,19 @@ package org.pettingllms.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** PETTINGLLMS_SMOKE keeps a command as written and caps its work (the docs check runs the docs' commands so). */
 class SmokeTest {
     static final Map<String, String> SMOKE = Map.of(Smoke.VARIABLE, "1");
 
-    static CliTest.Result run(Map<String, String> env, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine(env);
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int code = cli.execute(args);
-        return new CliTest.Result(code, out.toString(), err.toString());
-    }
-
     @Test
     void aRunAndAWarmUpKeepTheirArgumentsButDoLittle(@TempDir Path dir) throws Exception {
-        CliTest.Result train = run(
+        CliTest.Result train = CliTest.run(
                 SMOKE,
                 "train",
                 CliTest.CONFIGS.resolve("plan-path/L2.yaml").toString(),
@@ -45,7 +32,7 @@ class SmokeTest {
         assertThat(Files.readString(run.resolve("run.json")))
                 .contains("\"problemsPerStep\" : 2")
                 .contains("\"k\" : 2");
-        CliTest.Result sft = run(
+        CliTest.Result sft = CliTest.run(
                 SMOKE,
                 "sft",
                 CliTest.CONFIGS.resolve("plan-path/L2.yaml").toString(),

@@ -48,16 +48,9 @@ public final class SafeTensors {
 
     private static Map<String, Tensor> read(Path file, boolean skipIntegers) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, len, 0, file);
-            long headerLen = len.flip().getLong();
-            if (headerLen <= 0 || headerLen > MAX_HEADER || 8 + headerLen > ch.size()) {
-                throw new IOException(file + ": not a safetensors file (header length " + headerLen + ")");
-            }
-            ByteBuffer hb = ByteBuffer.allocate((int) headerLen);
-            readFully(ch, hb, 8, file);
-            JsonNode header = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8));
-            long base = 8 + headerLen;
+            Header h = header(ch, file);
+            JsonNode header = h.json();
+            long base = h.dataStart();
             Map<String, Tensor> out = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = header.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
@@ -71,25 +64,32 @@ public final class SafeTensors {
         }
     }
 
+    /** A file's JSON header and where its data starts (after the 8-byte length and the header). */
+    private record Header(JsonNode json, long dataStart) {}
+
+    private static Header header(FileChannel ch, Path file) throws IOException {
+        ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(ch, len, 0, file);
+        long headerLen = len.flip().getLong();
+        if (headerLen <= 0 || headerLen > MAX_HEADER || 8 + headerLen > ch.size()) {
+            throw new IOException(file + ": not a safetensors file (header length " + headerLen + ")");
+        }
+        ByteBuffer hb = ByteBuffer.allocate((int) headerLen);
+        readFully(ch, hb, 8, file);
+        return new Header(JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8)), 8 + headerLen);
+    }
+
     /** An I64 tensor's values, row-major (fixtures keep token ids, grids and positions so). */
     public static long[] readInt64(Path file, String name) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ByteBuffer len = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, len, 0, file);
-            long headerLen = len.flip().getLong();
-            if (headerLen <= 0 || headerLen > MAX_HEADER || 8 + headerLen > ch.size()) {
-                throw new IOException(file + ": not a safetensors file (header length " + headerLen + ")");
-            }
-            ByteBuffer hb = ByteBuffer.allocate((int) headerLen);
-            readFully(ch, hb, 8, file);
-            JsonNode info = JSON.readTree(new String(hb.array(), StandardCharsets.UTF_8))
-                    .get(name);
+            Header h = header(ch, file);
+            JsonNode info = h.json().get(name);
             if (info == null || !info.path("dtype").asText().equals("I64")) {
                 throw new IOException(file + ": no I64 tensor '" + name + "'");
             }
             long begin = info.path("data_offsets").path(0).asLong();
             long end = info.path("data_offsets").path(1).asLong();
-            long base = 8 + headerLen;
+            long base = h.dataStart();
             if (end < begin || (end - begin) % 8 != 0 || base + end > ch.size()) {
                 throw new IOException(file + ": tensor '" + name + "' has bad offsets [" + begin + ", " + end + ")");
             }

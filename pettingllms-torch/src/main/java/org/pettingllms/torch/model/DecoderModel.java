@@ -399,6 +399,15 @@ public final class DecoderModel implements AutoCloseable {
         return frozen;
     }
 
+    /** {@link #inputEncoder()}, which a batch with images needs; a text model refuses in one line. */
+    public InputEncoder requireInputEncoder() {
+        InputEncoder e = inputEncoder;
+        if (e == null) {
+            throw new IllegalArgumentException("model_type '" + config.modelType() + "' takes no images");
+        }
+        return e;
+    }
+
     /** The family's image input (set by a vision-language family when it loads the model); null for text. */
     public InputEncoder inputEncoder() {
         return inputEncoder;

@@ -7,10 +7,10 @@ import ai.djl.ndarray.NDArray;
  * view, a stack of adapters) would leave their results in the model's long-lived manager; {@link #of} moves them
  * to the scope of the activation they are used with, so that closing the per-step manager frees everything.
  */
-final class Scope {
+public final class Scope {
     private Scope() {}
 
-    static NDArray of(NDArray activation, NDArray fromWeight) {
+    public static NDArray of(NDArray activation, NDArray fromWeight) {
         fromWeight.attach(activation.getManager());
         return fromWeight;
     }

@@ -141,7 +141,8 @@ public final class Generator {
                     // images: the family's input embeddings and M-RoPE positions; each row then decodes from its
                     // length plus its prompt's rope delta (one position on all three axes)
                     int[] lengths = prompts.stream().mapToInt(p -> p.length).toArray();
-                    InputEncoder.Encoded e = encoder(model).encode(model, in, prompts, lengths, images, step);
+                    InputEncoder.Encoded e =
+                            model.requireInputEncoder().encode(model, in, prompts, lengths, images, step);
                     logits = model.forwardEmbeddings(
                             e.embeddings(), e.positions(), in.bias(), cache, rows(uniqueAdapters), true);
                     for (int i = 0; i < n; i++) {
@@ -203,14 +204,6 @@ public final class Generator {
      * The first request of each distinct (prompt, adapter) pair, in first-seen order; {@code source[i]} is the
      * place among them of request i's pair.
      */
-    private static InputEncoder encoder(DecoderModel model) {
-        InputEncoder e = model.inputEncoder();
-        if (e == null) {
-            throw new IllegalArgumentException("model_type '" + model.config().modelType() + "' takes no images");
-        }
-        return e;
-    }
-
     public static int[] sharedPrompts(List<Request> requests, int[] source) {
         return Inputs.firstOfEach(requests.stream().map(PromptKey::of).toList(), source);
     }

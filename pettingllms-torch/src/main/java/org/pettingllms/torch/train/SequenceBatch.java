@@ -54,14 +54,6 @@ public final class SequenceBatch {
         return lists.stream().anyMatch(l -> !l.isEmpty());
     }
 
-    private static InputEncoder encoder(DecoderModel model) {
-        InputEncoder e = model.inputEncoder();
-        if (e == null) {
-            throw new IllegalArgumentException("model_type '" + model.config().modelType() + "' takes no images");
-        }
-        return e;
-    }
-
     public int size() {
         return prompts.size();
     }
@@ -150,7 +142,7 @@ public final class SequenceBatch {
         if (model.inputEncoder() != null || anyImages(images)) {
             // the completion is text after the prompt: the family's positions continue through it
             int[] promptLengths = prompts.stream().mapToInt(p -> p.length).toArray();
-            InputEncoder.Encoded e = encoder(model).encode(model, in, seqs, promptLengths, images, scope);
+            InputEncoder.Encoded e = model.requireInputEncoder().encode(model, in, seqs, promptLengths, images, scope);
             logits = model.forwardEmbeddings(e.embeddings(), e.positions(), in.bias(), null, lora, false);
         } else {
             logits = model.forward(in.ids(), in.positions(), in.bias(), null, lora);
@@ -202,7 +194,8 @@ public final class SequenceBatch {
         NDArray promptLast; // [U, V]: predicts each first completion token
         if (model.inputEncoder() != null || anyImages(uniqueImages)) {
             int[] lengths = unique.stream().mapToInt(p -> p.length).toArray();
-            InputEncoder.Encoded e = encoder(model).encode(model, in, unique, lengths, uniqueImages, scope);
+            InputEncoder.Encoded e =
+                    model.requireInputEncoder().encode(model, in, unique, lengths, uniqueImages, scope);
             promptLast = model.forwardEmbeddings(
                     e.embeddings(), e.positions(), in.bias(), prefix.capture(), promptRows, true);
             deltas = e.deltas();

@@ -11,6 +11,7 @@ import ai.djl.nn.Activation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.pettingllms.torch.model.Scope;
 
 /**
  * Qwen2.5-VL's vision transformer ({@code Qwen2_5_VisionTransformerPretrainedModel}): patch embedding (a Conv3d whose
@@ -93,7 +94,7 @@ final class VisionTower {
         long n = pixels.getShape().get(0);
         Windows w = windows(grids);
         NDArray h =
-                pixels.matMul(scoped(pixels, patchWeight.transpose())); // Conv3d, stride = kernel: one dot per patch
+                pixels.matMul(Scope.of(pixels, patchWeight.transpose())); // Conv3d, stride = kernel: one dot per patch
         h = h.reshape(n / unit, unit, cfg.hidden())
                 .get(new NDIndex("{}", h.getManager().create(w.order())));
         h = h.reshape(n, cfg.hidden());
@@ -118,16 +119,7 @@ final class VisionTower {
     }
 
     private NDArray linear(NDArray x, String name) {
-        return x.matMul(scoped(x, params.get(name + ".weight").transpose())).add(params.get(name + ".bias"));
-    }
-
-    /**
-     * A view made from a weight belongs to the weight's (the model's) manager; moved to the activation's scope, it
-     * is freed with the pass instead of living as long as the model.
-     */
-    private static NDArray scoped(NDArray activation, NDArray fromWeight) {
-        fromWeight.attach(activation.getManager());
-        return fromWeight;
+        return x.matMul(Scope.of(x, params.get(name + ".weight").transpose())).add(params.get(name + ".bias"));
     }
 
     /** Qwen2RMSNorm: in float32, x / sqrt(mean(x^2) + eps), cast back to x's type, then times the weight. */
