@@ -140,7 +140,12 @@ final class SftCommand implements Callable<Integer> {
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
                 TorchLearner learner = new TorchLearner(
-                        engine.registry(), new TrainSettings(cfg.train().microBatchSize(), false))) {
+                        engine.registry(),
+                        new TrainSettings(
+                                cfg.train().microBatchSize(),
+                                false,
+                                true,
+                                cfg.engine().trainVisionTower()))) {
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
             o.printf(

@@ -577,6 +577,60 @@ class CliTest {
                 .startsWith("error: config key 'policy.model': role 'tool' (policy fresh:tiny+tool): model 'fresh:tiny'"
                         + " (model_type qwen3) takes no images")
                 .doesNotContain("\n");
+        // the tower trains with the language model under full fine-tuning (L1: one shared model) and its checkpoint
+        // holds it; LoRA adapters (L2) and text models refuse the setting in one line
+        Result full = run(
+                "train",
+                CONFIGS.resolve("plan-path/L1.yaml").toString(),
+                "--set",
+                "policy.model=fresh:vl-tiny",
+                "--set",
+                "task.options.view=image",
+                "--set",
+                "engine.trainVisionTower=true",
+                "--set",
+                "run.outputDir=" + dir.resolve("full"),
+                "--set",
+                "rollout.problemsPerStep=2",
+                "--set",
+                "rollout.k=2",
+                "--set",
+                "rollout.sampling.maxTokens=8",
+                "--set",
+                "validation.problems=0",
+                "--set",
+                "train.checkpointEvery=1",
+                "--set",
+                "train.steps=1");
+        assertThat(full.code()).as(full.err()).isZero();
+        try (var files = Files.walk(dir.resolve("full"))) {
+            Path weights = files.filter(f -> f.getFileName().toString().equals("model.safetensors"))
+                    .findFirst()
+                    .orElseThrow();
+            assertThat(org.pettingllms.torch.io.SafeTensors.read(weights))
+                    .containsKey("visual.patch_embed.proj.weight");
+        }
+        for (String[] c : new String[][] {
+            {"plan-path/L2.yaml", "fresh:vl-tiny", "role 'plan' trains LoRA adapter 'plan'"},
+            {"plan-path/L1.yaml", "fresh:tiny", "has no vision tower"}
+        }) {
+            Result refused = run(
+                    "train",
+                    CONFIGS.resolve(c[0]).toString(),
+                    "--set",
+                    "policy.model=" + c[1],
+                    "--set",
+                    "engine.trainVisionTower=true",
+                    "--set",
+                    "run.outputDir=" + dir.resolve("refused"),
+                    "--set",
+                    "train.steps=1");
+            assertThat(refused.code()).as(c[0]).isEqualTo(2);
+            assertThat(refused.err().strip())
+                    .startsWith("error: config key 'engine.trainVisionTower': ")
+                    .contains(c[2])
+                    .doesNotContain("\n");
+        }
     }
 
     @Test

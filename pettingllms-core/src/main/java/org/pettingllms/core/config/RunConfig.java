@@ -232,7 +232,8 @@ public record RunConfig(
             int samplerThreads,
             int loraRank,
             double loraAlpha,
-            List<String> loraTargets) {
+            List<String> loraTargets,
+            boolean trainVisionTower) {
         public Engine {
             loraTargets = List.copyOf(loraTargets);
             if (!dtype.equals("fp32") && !dtype.equals("bf16")) {
@@ -246,7 +247,8 @@ public record RunConfig(
 
         /** These settings on another device. */
         public Engine onDevice(String device) {
-            return new Engine(device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets);
+            return new Engine(
+                    device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets, trainVisionTower);
         }
     }
 

@@ -49,7 +49,11 @@ public final class EmbeddedEngine implements AutoCloseable {
                     cfg.policy().model(),
                     cfg.engine(),
                     cfg.run().seed(),
-                    new TrainSettings(cfg.train().microBatchSize(), cfg.train().klCoef() > 0));
+                    new TrainSettings(
+                            cfg.train().microBatchSize(),
+                            cfg.train().klCoef() > 0,
+                            true,
+                            cfg.engine().trainVisionTower()));
         }
 
         /** One model served on a device, every other setting as the defaults give it. */
@@ -109,9 +113,33 @@ public final class EmbeddedEngine implements AutoCloseable {
                 codecs.put(name, TextCodecs.of(dir, m.config().eosTokenId()));
             }
         }
+        if (settings.train().trainVisionTower()) {
+            checkTowerTrains(models, policies);
+        }
         PolicyRegistry reg = new PolicyRegistry(
                 models, new LoraSettings(e.loraRank(), e.loraAlpha(), e.loraTargets()), settings.seed());
         return new EmbeddedEngine(reg, codecs, settings);
+    }
+
+    /**
+     * engine.trainVisionTower needs a tower to train and policies that train the whole model: a LoRA adapter adapts
+     * the language model's layers only, so with one the setting would silently do nothing.
+     */
+    private static void checkTowerTrains(Map<String, DecoderModel> models, PolicyMap policies) {
+        for (Map.Entry<String, DecoderModel> m : models.entrySet()) {
+            var encoder = m.getValue().inputEncoder();
+            if (encoder == null || encoder.parameters().isEmpty()) {
+                throw new ConfigException("config key 'engine.trainVisionTower': the model of policy '" + m.getKey()
+                        + "' has no vision tower (a text model)");
+            }
+        }
+        new java.util.TreeMap<>(policies.byRole()).forEach((role, ref) -> { // the first role by name: one line
+            if (ref.adapter() != null) {
+                throw new ConfigException("config key 'engine.trainVisionTower': role '" + role + "' trains LoRA "
+                        + "adapter '" + ref.adapter() + "', which changes the language model only; the tower trains "
+                        + "with full fine-tuning (policy.level L1 or L3)");
+            }
+        });
     }
 
     /** {@code read}'s value; its refusal of the setting as one line naming the config key. */

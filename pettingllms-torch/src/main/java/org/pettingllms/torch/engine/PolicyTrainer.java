@@ -48,8 +48,17 @@ final class PolicyTrainer implements AutoCloseable {
         this.settings = settings;
         this.model = registry.model(ref.model());
         this.adapter = registry.adapter(ref);
-        this.reference = adapter == null && settings.klReference() ? model.frozenCopy() : null;
-        this.trainable = adapter != null ? adapter.parameters() : model.parameters();
+        boolean tower = adapter == null && settings.trainVisionTower() && model.inputEncoder() != null;
+        // the reference keeps the base tower too where the tower trains (otherwise it shares the frozen one)
+        this.reference = adapter == null && settings.klReference() ? model.frozenCopy(tower) : null;
+        if (adapter != null) {
+            this.trainable = adapter.parameters();
+        } else if (tower) {
+            this.trainable = new LinkedHashMap<>(model.parameters());
+            this.trainable.putAll(model.inputEncoder().parameters());
+        } else {
+            this.trainable = model.parameters();
+        }
         this.manager = model.manager().newSubManager();
         trainable.forEach((k, p) -> {
             p.setRequiresGradient(true);

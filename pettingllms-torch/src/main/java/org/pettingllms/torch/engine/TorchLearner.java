@@ -154,15 +154,17 @@ public final class TorchLearner implements Learner, AutoCloseable {
         try (Torch.NoGradients noGrad = Torch.noGradients()) { // in-place writes into leaves that require gradients
             if (t.adapter() == null) {
                 t.model().setWeights(w);
-            } else {
-                for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
-                    Tensor src = w.get(e.getKey());
-                    if (src == null || src.numel() != e.getValue().getShape().size()) {
-                        throw new IOException(
-                                weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
-                    }
-                    DecoderModel.copyInto(e.getValue(), src.data());
+            }
+            // the rest of what the policy trains: an adapter's A and B, or a vision tower that trains
+            for (Map.Entry<String, NDArray> e : t.trainable().entrySet()) {
+                if (t.adapter() == null && t.model().parameters().containsKey(e.getKey())) {
+                    continue;
                 }
+                Tensor src = w.get(e.getKey());
+                if (src == null || src.numel() != e.getValue().getShape().size()) {
+                    throw new IOException(weights + ": tensor '" + e.getKey() + "' is missing or has the wrong size");
+                }
+                DecoderModel.copyInto(e.getValue(), src.data());
             }
             t.optimizer().restore(opt, state.path("optimizer_steps").asLong());
             registry.setVersion(policy, state.path("weight_version").asLong());

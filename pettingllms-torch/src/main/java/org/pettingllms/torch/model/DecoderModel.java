@@ -384,8 +384,13 @@ public final class DecoderModel implements AutoCloseable {
         return params;
     }
 
-    /** A frozen copy of the current weights in a memory scope of its own (a reference policy for the KL term). */
-    public DecoderModel frozenCopy() {
+    /**
+     * A frozen copy of the current weights in a memory scope of its own (a reference policy for the KL term).
+     *
+     * @param withEncoder copy the input encoder's weights too (a vision tower that trains); otherwise the copy shares
+     *                    this model's encoder, which is frozen
+     */
+    public DecoderModel frozenCopy(boolean withEncoder) {
         NDManager m = Torch.engine().newBaseManager(manager.getDevice());
         Map<String, NDArray> copy = new LinkedHashMap<>();
         params.forEach((k, a) -> {
@@ -394,7 +399,7 @@ public final class DecoderModel implements AutoCloseable {
             copy.put(k, d);
         });
         DecoderModel frozen = new DecoderModel(config, m, copy);
-        frozen.inputEncoder = inputEncoder; // the same images in front of the frozen decoder (a frozen tower)
+        frozen.inputEncoder = withEncoder && inputEncoder != null ? inputEncoder.copy(frozen, m) : inputEncoder;
         frozen.writer = writer;
         return frozen;
     }

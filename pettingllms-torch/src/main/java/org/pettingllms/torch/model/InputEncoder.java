@@ -3,6 +3,7 @@ package org.pettingllms.torch.model;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import java.util.List;
+import java.util.Map;
 import org.pettingllms.core.data.Image;
 
 /**
@@ -49,4 +50,20 @@ public interface InputEncoder {
             int[] promptLengths,
             List<List<Image>> images,
             NDManager scope);
+
+    /**
+     * The encoder's own weights by Hugging Face name (a vision tower's), which full fine-tuning updates in place
+     * where {@code engine.trainVisionTower} is set; none by default.
+     */
+    default Map<String, NDArray> parameters() {
+        return Map.of();
+    }
+
+    /**
+     * This encoder with copies of its weights in {@code manager}, in front of {@code decoder} (the frozen KL
+     * reference of a model whose tower trains); an encoder without weights is its own copy.
+     */
+    default InputEncoder copy(DecoderModel decoder, NDManager manager) {
+        return this;
+    }
 }

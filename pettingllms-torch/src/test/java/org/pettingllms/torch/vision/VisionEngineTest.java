@@ -217,6 +217,87 @@ class VisionEngineTest {
         }
     }
 
+    /**
+     * engine.trainVisionTower: full fine-tuning on image prompts updates every tower weight with the decoder and
+     * a checkpoint restores them; without it the tower stays bit for bit as loaded while the decoder moves. A KL
+     * reference copies the tower that trains (it keeps the base tower).
+     */
+    @Test
+    void fullFineTuningTrainsTheTowerOnlyWhenAsked(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
+        for (boolean tower : new boolean[] {false, true}) {
+            PolicyRef ref = PolicyRef.of("vl");
+            try (PolicyRegistry reg = new PolicyRegistry(Map.of("vl", load()), LoraSettings.DEFAULT, 3);
+                    TorchLearner learner = new TorchLearner(reg, new TrainSettings(4, false, true, tower))) {
+                DecoderModel model = reg.model("vl");
+                Map<String, float[]> visionBefore = host(model.inputEncoder().parameters());
+                float[] embedBefore =
+                        model.parameters().get("model.embed_tokens.weight").toFloatArray();
+                try (DecoderModel reference = model.frozenCopy(tower)) {
+                    trainOnImages(learner, ref);
+                    Map<String, float[]> visionAfter = host(model.inputEncoder().parameters());
+                    assertThat(model.parameters()
+                                    .get("model.embed_tokens.weight")
+                                    .toFloatArray())
+                            .isNotEqualTo(embedBefore);
+                    for (String k : visionBefore.keySet()) {
+                        if (tower) {
+                            assertThat(visionAfter.get(k)).as(k).isNotEqualTo(visionBefore.get(k));
+                        } else {
+                            assertThat(visionAfter.get(k)).as(k).isEqualTo(visionBefore.get(k));
+                        }
+                    }
+                    assertThat(host(reference.inputEncoder().parameters()))
+                            .as("the KL reference's tower")
+                            .usingRecursiveComparison()
+                            .isEqualTo(tower ? visionBefore : visionAfter);
+                }
+                if (!tower) {
+                    continue;
+                }
+                Path dir = tmp.resolve("checkpoint");
+                learner.save(ref, dir);
+                Map<String, float[]> saved = host(model.inputEncoder().parameters());
+                try (PolicyRegistry again = new PolicyRegistry(Map.of("vl", load()), LoraSettings.DEFAULT, 3);
+                        TorchLearner back = new TorchLearner(again, new TrainSettings(4, false, true, true))) {
+                    back.load(ref, dir);
+                    assertThat(host(again.model("vl").inputEncoder().parameters()))
+                            .usingRecursiveComparison()
+                            .isEqualTo(saved);
+                }
+            }
+        }
+    }
+
+    private static void trainOnImages(TorchLearner learner, PolicyRef ref) throws Exception {
+        int[] p = prompt();
+        List<TrainExample> examples = new ArrayList<>();
+        Image[] images = {image(), mirrored()};
+        for (int i = 0; i < 4; i++) {
+            int[] completion = {10 + i, 20 + i, 3};
+            examples.add(new TrainExample(
+                    IntSeq.of(p),
+                    IntSeq.of(completion),
+                    FloatSeq.of(new float[completion.length]),
+                    i % 2 == 0 ? 1.0 : -1.0,
+                    List.of(images[i % 2])));
+        }
+        List<FloatSeq> now = learner.logprobs(ref, examples);
+        List<TrainExample> onPolicy = new ArrayList<>();
+        for (int i = 0; i < examples.size(); i++) {
+            TrainExample e = examples.get(i);
+            onPolicy.add(
+                    new TrainExample(e.promptTokens(), e.completionTokens(), now.get(i), e.advantage(), e.images()));
+        }
+        learner.forwardBackward(ref, onPolicy, new LossConfig(0.2, 0.28, LossConfig.Aggregation.TOKEN_MEAN, 0.0, 0.0));
+        learner.optimStep(ref, new OptimParams(1e-2, 0.9, 0.999, 1e-8, 0.0, 1.0));
+    }
+
+    private static Map<String, float[]> host(Map<String, ai.djl.ndarray.NDArray> params) {
+        Map<String, float[]> out = new java.util.TreeMap<>();
+        params.forEach((k, a) -> out.put(k, a.toFloatArray()));
+        return out;
+    }
+
     @Test
     void aSavedModelLoadsBackWithItsTowerAndProcessor(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         int[] p = prompt();

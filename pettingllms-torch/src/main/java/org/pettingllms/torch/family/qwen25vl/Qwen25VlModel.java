@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +84,22 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
     /** The vision tower's weights by Hugging Face name ({@code visual.*}). */
     public Map<String, NDArray> visionParameters() {
         return visionParams;
+    }
+
+    @Override
+    public Map<String, NDArray> parameters() {
+        return visionParams;
+    }
+
+    @Override
+    public InputEncoder copy(DecoderModel copyDecoder, NDManager manager) {
+        Map<String, NDArray> copy = new LinkedHashMap<>();
+        visionParams.forEach((k, a) -> {
+            NDArray d = a.duplicate();
+            d.attach(manager);
+            copy.put(k, d);
+        });
+        return new Qwen25VlModel(config, processor, copyDecoder, new VisionTower(config.vision(), copy, manager), copy);
     }
 
     /**
@@ -261,8 +278,9 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
     }
 
     /**
-     * Embeddings with each row's image tokens at its placeholders (one tower pass over every image of the batch),
-     * M-RoPE positions per row (padding at 0) and the rows' rope deltas.
+     * Embeddings with each row's image tokens at its placeholders, M-RoPE positions per row (padding at 0) and the
+     * rows' rope deltas. The tower runs once per distinct image of the batch (the K candidates of a group, both roles
+     * of a turn and the learner's rows show the same board), and each row takes its images' tokens from there.
      */
     private InputEncoder.Encoded encodePatches(
             DecoderModel dec,
@@ -274,11 +292,14 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
         int b = rows.size();
         int w = in.width();
         int hidden = config.text().hiddenSize();
+        int unit = config.vision().merge() * config.vision().merge();
         long[] pos = new long[3 * b * w];
         long[] deltas = new long[b];
         long[] pick = new long[b * w];
-        List<ImageProcessor.Patches> all = new ArrayList<>();
-        int imageTokens = 0;
+        // the batch's distinct images (a cached image is one Patches instance) and where each one's tokens start
+        Map<ImageProcessor.Patches, Integer> first = new IdentityHashMap<>();
+        List<ImageProcessor.Patches> distinct = new ArrayList<>();
+        int visionRows = 0;
         for (int r = 0; r < b; r++) {
             int[] row = rows.get(r);
             int pad = w - row.length;
@@ -289,6 +310,20 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
                     grids(images.get(r)),
                     config.vision().merge());
             deltas[r] = p.delta();
+            List<Integer> mine = new ArrayList<>(); // this row's image tokens' rows among the tower's output
+            for (ImageProcessor.Patches image : images.get(r)) {
+                Integer at = first.get(image);
+                if (at == null) {
+                    at = visionRows;
+                    first.put(image, at);
+                    distinct.add(image);
+                    visionRows += image.rows() / unit;
+                }
+                for (int t = 0; t < image.rows() / unit; t++) {
+                    mine.add(at + t);
+                }
+            }
+            int next = 0;
             for (int s = 0; s < w; s++) {
                 int at = r * w + s;
                 pick[at] = at;
@@ -299,19 +334,22 @@ public final class Qwen25VlModel implements LanguageModel, InputEncoder, ModelWr
                     pos[a * b * w + at] = p.ids()[a][s - pad];
                 }
                 if (s - pad < promptLengths[r] && row[s - pad] == config.imageTokenId()) {
-                    pick[at] = (long) b * w + imageTokens++;
+                    if (next == mine.size()) {
+                        throw new IllegalArgumentException(
+                                "row " + r + " has more image tokens than the " + mine.size() + " its images give");
+                    }
+                    pick[at] = (long) b * w + mine.get(next++);
                 }
             }
-            all.addAll(images.get(r));
+            if (next != mine.size()) {
+                throw new IllegalArgumentException(
+                        "row " + r + " has " + next + " image tokens, its images give " + mine.size());
+            }
         }
         NDArray text = dec.embed(in.ids()).reshape((long) b * w, hidden);
         NDArray embeddings = text;
-        if (!all.isEmpty()) {
-            NDArray vision = imageEmbeddings(all, scope);
-            if (vision.getShape().get(0) != imageTokens) {
-                throw new IllegalArgumentException("the prompts have " + imageTokens + " image tokens, their images "
-                        + "give " + vision.getShape().get(0));
-            }
+        if (!distinct.isEmpty()) {
+            NDArray vision = imageEmbeddings(distinct, scope);
             embeddings = NDArrays.concat(new NDList(text, vision.toType(text.getDataType(), false)), 0)
                     .get(new NDIndex("{}", scope.create(pick)));
         }

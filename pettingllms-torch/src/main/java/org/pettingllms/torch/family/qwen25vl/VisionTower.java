@@ -23,14 +23,13 @@ import org.pettingllms.torch.model.Scope;
  *
  * <p>Windows: the patches are reordered so that each window's blocks are consecutive ({@link #windows}), attention
  * runs per segment of that order, and the merged tokens are put back in the image's row-major block order at the
- * end, as transformers does. Activations are token-major [N, features] here: the tower runs once per image, on a
- * few hundred patches for the boards this project renders.
+ * end, as transformers does. Activations are token-major [N, features] here; a batch of images runs as one
+ * sequence of patches whose segments never attend across images.
  */
 final class VisionTower {
     private final Qwen25VlConfig.Vision cfg;
     private final int queryChunk;
     private final Map<String, NDArray> params;
-    private final NDArray patchWeight; // [hidden, 1176]
     private final float[] invFreq;
     private final NDArray eps;
 
@@ -43,7 +42,7 @@ final class VisionTower {
         this.queryChunk = queryChunk;
         this.cfg = cfg;
         this.params = params;
-        this.patchWeight = need("visual.patch_embed.proj.weight").reshape(cfg.hidden(), cfg.patchValues());
+        need("visual.patch_embed.proj.weight");
         for (int i = 0; i < cfg.depth(); i++) {
             String p = "visual.blocks." + i + ".";
             for (String s : List.of(
@@ -93,8 +92,10 @@ final class VisionTower {
         int unit = cfg.merge() * cfg.merge();
         long n = pixels.getShape().get(0);
         Windows w = windows(grids);
-        NDArray h =
-                pixels.matMul(Scope.of(pixels, patchWeight.transpose())); // Conv3d, stride = kernel: one dot per patch
+        // Conv3d, stride = kernel: one dot per patch (the weight reshaped here, inside the pass, so that a tower that
+        // trains gets its gradient)
+        NDArray patchWeight = params.get("visual.patch_embed.proj.weight").reshape(cfg.hidden(), cfg.patchValues());
+        NDArray h = pixels.matMul(Scope.of(pixels, patchWeight.transpose()));
         h = h.reshape(n / unit, unit, cfg.hidden())
                 .get(new NDIndex("{}", h.getManager().create(w.order())));
         h = h.reshape(n, cfg.hidden());
@@ -131,38 +132,113 @@ final class VisionTower {
 
     /**
      * Bidirectional attention of each segment [bounds[i], bounds[i+1]) with itself; rotary in float32 as
-     * {@code apply_rotary_pos_emb_vision}, softmax in float32.
+     * {@code apply_rotary_pos_emb_vision}, softmax in float32. Segments run in batches: a batch's segments are
+     * gathered into one [segments, heads, longest, hd] block whose shorter segments' extra keys are masked out, so a
+     * batch costs a few operations however many windows and images it holds (a step's boards have hundreds). A
+     * segment too long to batch (a large image's full-attention block) runs alone in query chunks.
      */
     private NDArray attention(String p, NDArray x, NDArray[] rope, int[] bounds) {
         long n = x.getShape().get(0);
         int heads = cfg.heads();
         int hd = cfg.headDim();
         NDArray qkv = linear(x, p + "attn.qkv").reshape(n, 3, heads, hd);
-        NDArray q = rotate(qkv.get(":, 0"), rope).transpose(1, 0, 2); // [heads, N, hd]
-        NDArray k = rotate(qkv.get(":, 1"), rope).transpose(1, 0, 2);
-        NDArray v = qkv.get(":, 2").transpose(1, 0, 2);
+        NDArray q = rotate(qkv.get(":, 0"), rope); // [N, heads, hd]
+        NDArray k = rotate(qkv.get(":, 1"), rope);
+        NDArray v = qkv.get(":, 2");
         double scale = 1.0 / Math.sqrt(hd);
-        NDList parts = new NDList();
-        for (int s = 0; s + 1 < bounds.length; s++) {
-            if (bounds[s + 1] == bounds[s]) {
-                continue;
+        long budget = (long) queryChunk * queryChunk; // score elements per head in one batch
+        NDList parts = new NDList(); // [rows, heads * hd] per batch or chunk, in segment order
+        int s = 0;
+        while (s + 1 < bounds.length) {
+            int first = s;
+            int longest = 0;
+            while (s + 1 < bounds.length) {
+                int len = bounds[s + 1] - bounds[s];
+                int wider = Math.max(longest, len);
+                if (s > first && (long) (s - first + 1) * wider * wider > budget) {
+                    break;
+                }
+                longest = wider;
+                s++;
             }
-            NDIndex seg = new NDIndex(":, {}:{}", bounds[s], bounds[s + 1]);
-            NDArray kT = k.get(seg).transpose(0, 2, 1);
-            NDArray vs = v.get(seg);
-            // queries in chunks: a large image's full-attention blocks would otherwise hold heads x N x N scores (a
-            // photo at Qwen2.5-VL's 12.8M-pixel limit: 65k patches); each chunk's rows are computed exactly as whole
-            for (int from = bounds[s]; from < bounds[s + 1]; from += queryChunk) {
-                int to = Math.min(bounds[s + 1], from + queryChunk);
-                NDArray scores =
-                        q.get(new NDIndex(":, {}:{}", from, to)).matMul(kT).mul(scale);
-                NDArray probs =
-                        scores.toType(DataType.FLOAT32, false).softmax(-1).toType(x.getDataType(), false);
-                parts.add(probs.matMul(vs));
+            if (s - first == 1 && (long) longest * longest > budget) {
+                parts.add(chunked(q, k, v, bounds[first], bounds[s], scale, x.getDataType()));
+            } else if (longest > 0) {
+                parts.add(batched(q, k, v, bounds, first, s, longest, scale, x.getDataType()));
             }
         }
-        NDArray out = parts.size() == 1 ? parts.get(0) : NDArrays.concat(parts, 1); // [heads, N, hd]
-        return linear(out.transpose(1, 0, 2).reshape(n, (long) heads * hd), p + "attn.proj");
+        NDArray out = parts.size() == 1 ? parts.get(0) : NDArrays.concat(parts, 0);
+        return linear(out, p + "attn.proj");
+    }
+
+    /** Segments [first, last) of {@code bounds} padded to {@code longest}, their padding keys masked. */
+    private static NDArray batched(
+            NDArray q,
+            NDArray k,
+            NDArray v,
+            int[] bounds,
+            int first,
+            int last,
+            int longest,
+            double scale,
+            DataType type) {
+        int g = last - first;
+        long heads = q.getShape().get(1);
+        long hd = q.getShape().get(2);
+        long[] gather = new long[g * longest];
+        float[] mask = new float[g * longest];
+        int valid = 0;
+        for (int i = 0; i < g; i++) {
+            int len = bounds[first + i + 1] - bounds[first + i];
+            valid += len;
+            for (int j = 0; j < longest; j++) {
+                gather[i * longest + j] = j < len ? bounds[first + i] + j : 0; // padding: any row, masked
+                mask[i * longest + j] = j < len ? 0f : Float.NEGATIVE_INFINITY;
+            }
+        }
+        long[] keep = new long[valid];
+        for (int i = 0, at = 0; i < g; i++) {
+            int len = bounds[first + i + 1] - bounds[first + i];
+            for (int j = 0; j < len; j++) {
+                keep[at++] = (long) i * longest + j;
+            }
+        }
+        NDManager m = q.getManager();
+        NDIndex rows = new NDIndex("{}", m.create(gather));
+        Shape blocked = new Shape(g, longest, heads, hd);
+        NDArray qs = q.get(rows).reshape(blocked).transpose(0, 2, 1, 3); // [g, heads, longest, hd]
+        NDArray kT = k.get(rows).reshape(blocked).transpose(0, 2, 3, 1); // [g, heads, hd, longest]
+        NDArray vs = v.get(rows).reshape(blocked).transpose(0, 2, 1, 3);
+        NDArray scores = qs.matMul(kT).mul(scale).toType(DataType.FLOAT32, false);
+        NDArray probs = scores.add(m.create(mask, new Shape(g, 1, 1, longest)))
+                .softmax(-1)
+                .toType(type, false);
+        NDArray out = probs.matMul(vs).transpose(0, 2, 1, 3).reshape((long) g * longest, heads * hd);
+        return out.get(new NDIndex("{}", m.create(keep)));
+    }
+
+    /**
+     * One long segment [from, to), its queries in chunks of {@code queryChunk} rows: a large image's full-attention
+     * block would otherwise hold heads x N x N scores (a photo at Qwen2.5-VL's 12.8M-pixel limit: 65k patches); each
+     * chunk's rows are computed exactly as whole.
+     */
+    private NDArray chunked(NDArray q, NDArray k, NDArray v, int from, int to, double scale, DataType type) {
+        long heads = q.getShape().get(1);
+        long hd = q.getShape().get(2);
+        NDIndex seg = new NDIndex("{}:{}", from, to);
+        NDArray kT = k.get(seg).transpose(1, 2, 0); // [heads, hd, len]
+        NDArray vs = v.get(seg).transpose(1, 0, 2); // [heads, len, hd]
+        NDList parts = new NDList();
+        for (int at = from; at < to; at += queryChunk) {
+            int end = Math.min(to, at + queryChunk);
+            NDArray scores = q.get(new NDIndex("{}:{}", at, end))
+                    .transpose(1, 0, 2)
+                    .matMul(kT)
+                    .mul(scale);
+            NDArray probs = scores.toType(DataType.FLOAT32, false).softmax(-1).toType(type, false);
+            parts.add(probs.matMul(vs).transpose(1, 0, 2).reshape(end - at, heads * hd));
+        }
+        return parts.size() == 1 ? parts.get(0) : NDArrays.concat(parts, 0);
     }
 
     /** x [N, heads, hd] rotated: x * cos + rotate_half(x) * sin, in float32, back in x's type. */
