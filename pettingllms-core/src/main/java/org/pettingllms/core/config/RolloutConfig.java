@@ -15,6 +15,8 @@ import org.pettingllms.core.data.PromptStyle;
  * @param sampling     sampling parameters; the seed is the base of every per-request seed
  * @param mix          reward mix
  * @param concurrency  episodes in flight at once
+ * @param lockstep     hold every episode's sampler calls until all episodes in flight wait on one, then sample them
+ *                     together in episode order (a repeatable run); off: calls go out as they come (dynamic batching)
  */
 public record RolloutConfig(
         Mode mode,
@@ -23,7 +25,8 @@ public record RolloutConfig(
         PromptStyle style,
         SamplingParams sampling,
         RewardMix mix,
-        int concurrency) {
+        int concurrency,
+        boolean lockstep) {
     public enum Mode {
         TREE,
         PARALLEL
@@ -40,5 +43,17 @@ public record RolloutConfig(
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be >= 1, got " + concurrency);
         }
+    }
+
+    /** In lockstep. */
+    public RolloutConfig(
+            Mode mode,
+            int k,
+            boolean greedySelect,
+            PromptStyle style,
+            SamplingParams sampling,
+            RewardMix mix,
+            int concurrency) {
+        this(mode, k, greedySelect, style, sampling, mix, concurrency, true);
     }
 }

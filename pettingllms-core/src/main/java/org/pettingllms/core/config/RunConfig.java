@@ -95,6 +95,7 @@ public record RunConfig(
             boolean greedySelect,
             int problemsPerStep,
             int concurrency,
+            String batching,
             double alpha,
             double localWeight,
             double processWeight,
@@ -112,6 +113,9 @@ public record RunConfig(
             if (problemsPerStep < 1 || concurrency < 1) {
                 throw new IllegalArgumentException("problemsPerStep and concurrency must be >= 1");
             }
+            if (!batching.equals("lockstep") && !batching.equals("dynamic")) {
+                throw new IllegalArgumentException("batching must be lockstep or dynamic, got '" + batching + "'");
+            }
             if (!protocol.equals("vllm") && !protocol.equals("sglang")) {
                 throw new IllegalArgumentException("protocol must be vllm or sglang, got '" + protocol + "'");
             }
@@ -126,7 +130,13 @@ public record RunConfig(
         }
 
         public RolloutConfig toRolloutConfig(PromptStyle style, long seed) {
-            return new RolloutConfig(mode, k, greedySelect, style, sampling.toParams(seed), mix(), concurrency);
+            return new RolloutConfig(
+                    mode, k, greedySelect, style, sampling.toParams(seed), mix(), concurrency, lockstep());
+        }
+
+        /** {@code batching: lockstep}: the sampler's batches follow from the episodes, not their timing. */
+        public boolean lockstep() {
+            return batching.equals("lockstep");
         }
 
         public RewardMix mix() {
@@ -288,7 +298,8 @@ public record RunConfig(
                 task.style(),
                 validation.sampling().toParams(seed),
                 rollout.mix(),
-                rollout.concurrency());
+                rollout.concurrency(),
+                rollout.lockstep());
     }
 
     /** Validation: no tree sampling; {@code samplesPerProblem} trajectories per problem. */

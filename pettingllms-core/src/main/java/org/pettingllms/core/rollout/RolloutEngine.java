@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RolloutConfig;
@@ -18,7 +19,10 @@ import org.pettingllms.core.task.Task;
 /**
  * Runs episodes concurrently, each on its own virtual thread as plain blocking code; at most
  * {@code concurrency} are in flight. Results come back in problem order and do not depend on the thread
- * schedule: every sampler request carries a seed derived from (rollout seed, problem, trajectory, role, turn).
+ * schedule: every sampler request carries a seed derived from (rollout seed, problem, trajectory, role, turn), and
+ * with {@link RolloutConfig#lockstep()} the sampler's batches are made of the same requests in the same order
+ * whatever the timing ({@link Lockstep}), so an engine whose rows' last bits depend on their batch gives the same
+ * samples too.
  */
 public final class RolloutEngine {
     private final Sampler sampler;
@@ -43,16 +47,26 @@ public final class RolloutEngine {
             policies.policyOf(role); // fail before any work when a role has no policy
         }
         long start = System.nanoTime();
-        List<Callable<EpisodeResult>> episodes = new ArrayList<>();
+        List<Function<Sampler, EpisodeResult>> episodes = new ArrayList<>();
         for (Problem problem : problems) {
             int trajectories = config.mode() == RolloutConfig.Mode.TREE ? 1 : config.k();
             for (int j = 0; j < trajectories; j++) {
-                Episode<S> episode = new Episode<>(task, problem, j, policies, config, sampler);
-                episodes.add(episode::run);
+                int trajectory = j;
+                episodes.add(s -> new Episode<>(task, problem, trajectory, policies, config, s).run());
             }
         }
-        return new RolloutResult(
-                inParallel(episodes, config.concurrency(), progress), (System.nanoTime() - start) / 1e9);
+        List<EpisodeResult> results;
+        if (config.lockstep()) {
+            results = Lockstep.run(episodes, sampler, config.concurrency(), progress);
+        } else {
+            results = inParallel(
+                    episodes.stream()
+                            .map(e -> (Callable<EpisodeResult>) () -> e.apply(sampler))
+                            .toList(),
+                    config.concurrency(),
+                    progress);
+        }
+        return new RolloutResult(results, (System.nanoTime() - start) / 1e9);
     }
 
     /**

@@ -32,7 +32,9 @@ import org.pettingllms.torch.sampling.Generator;
 /**
  * The embedded sampler. Callers (concurrent episodes) call {@link #sample} as if alone; a single worker thread
  * collects the requests that arrive together and runs them as one batch per model, rows with different LoRA
- * adapters included (dynamic batching). Each batch runs under the registry's read lock with the current weights,
+ * adapters included (dynamic batching). {@link #sampleTogether} runs a given set of requests as its own batches
+ * instead, so that their make-up does not depend on timing (the rollouts' lockstep). A failed batch runs again
+ * request by request, so only a request that fails alone fails. Each batch runs under the registry's read lock with the current weights,
  * and every completion records the weight version that produced it.
  */
 public final class TorchSampler implements Sampler, AutoCloseable {
@@ -40,7 +42,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     private final Function<String, TextCodec> codecs;
     private final int maxBatchRows;
     private final long lingerMicros;
-    private final LinkedBlockingQueue<Pending> queue = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<Unit> queue = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean closed;
 
@@ -52,6 +54,12 @@ public final class TorchSampler implements Sampler, AutoCloseable {
             SamplingParams params,
             CompletableFuture<List<Completion>> result,
             int[] imageTokens) {}
+
+    /**
+     * What callers queue: one request, which the worker may batch with others that arrive meanwhile, or requests to
+     * run {@code together} (exactly these, in this order: {@link #sampleTogether}).
+     */
+    private record Unit(List<Pending> pending, boolean together) {}
 
     /**
      * @param codecs       the text codec of a model name
@@ -98,18 +106,50 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
-        List<Image> images = prompt.images();
-        if (images.isEmpty()) {
-            return sampleTokens(policy, codecs.apply(policy.model()).encodePrompt(prompt), n, params);
+        return sampleTokens(policy, ids(policy, prompt), prompt.images(), n, params);
+    }
+
+    /**
+     * Queues the requests as one unit: the worker runs exactly these rows as its batches (in this order, cut where
+     * {@code maxBatchRows} is reached, never inside a request unless it alone is larger), without waiting for or
+     * adding other requests. A request that cannot be encoded fails alone, before the unit is queued.
+     */
+    @Override
+    public List<CompletableFuture<List<Completion>>> sampleTogether(List<Request> requests) {
+        if (closed) {
+            throw new IllegalStateException("sampler is closed");
+        }
+        List<CompletableFuture<List<Completion>>> out = new ArrayList<>(requests.size());
+        List<Pending> unit = new ArrayList<>();
+        for (Request r : requests) {
+            try {
+                Pending p = pending(
+                        r.policy(), ids(r.policy(), r.prompt()), r.prompt().images(), r.n(), r.params());
+                unit.add(p);
+                out.add(p.result());
+            } catch (RuntimeException e) {
+                out.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        if (!unit.isEmpty()) {
+            queue.add(new Unit(unit, true));
+        }
+        return out;
+    }
+
+    /** A prompt's ids, each image's placeholder expanded; a text model given images refuses in one line. */
+    private int[] ids(PolicyRef policy, Prompt prompt) {
+        int[] ids = codecs.apply(policy.model()).encodePrompt(prompt);
+        if (prompt.images().isEmpty()) {
+            return ids;
         }
         DecoderModel model = registry.model(policy.model());
-        InputEncoder encoder = model.inputEncoder();
-        if (encoder == null) {
+        if (model.inputEncoder() == null) {
             throw new UnsupportedOperationException("model '" + policy.model() + "' (model_type "
-                    + model.config().modelType() + ") takes no images; this prompt shows " + images.size());
+                    + model.config().modelType() + ") takes no images; this prompt shows "
+                    + prompt.images().size());
         }
-        int[] ids = encoder.expand(codecs.apply(policy.model()).encodePrompt(prompt), images, "prompt");
-        return sampleTokens(policy, ids, images, n, params);
+        return model.inputEncoder().expand(ids, prompt.images(), "prompt");
     }
 
     /** As {@link #sample}, for a prompt given as token ids (what inference servers receive). */
@@ -123,6 +163,20 @@ public final class TorchSampler implements Sampler, AutoCloseable {
      */
     public List<Completion> sampleTokens(
             PolicyRef policy, int[] ids, List<Image> images, int n, SamplingParams params) {
+        Pending p = pending(policy, ids, images, n, params);
+        queue.add(new Unit(List.of(p), false));
+        try {
+            return p.result().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sampling", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** A checked request with its rows, ready to queue. */
+    private Pending pending(PolicyRef policy, int[] ids, List<Image> images, int n, SamplingParams params) {
         if (closed) {
             throw new IllegalStateException("sampler is closed");
         }
@@ -149,17 +203,14 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                     Seeds.derive(params.seed(), i),
                     images));
         }
-        CompletableFuture<List<Completion>> f = new CompletableFuture<>();
-        queue.add(new Pending(
-                policy, ids, rows, codec, params, f, encoder == null ? new int[0] : encoder.imageTokenIds()));
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while sampling", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
-        }
+        return new Pending(
+                policy,
+                ids,
+                rows,
+                codec,
+                params,
+                new CompletableFuture<>(),
+                encoder == null ? new int[0] : encoder.imageTokenIds());
     }
 
     private static Predicate<int[]> stopCheck(TextCodec codec, List<String> stops) {
@@ -174,10 +225,12 @@ public final class TorchSampler implements Sampler, AutoCloseable {
 
     private void loop() {
         boolean paused = true;
+        Unit carried = null; // a unit to run together that ended the previous batch's linger
         while (!closed) {
             List<Pending> batch = new ArrayList<>();
             try {
-                Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
+                Unit first = carried != null ? carried : queue.poll(100, TimeUnit.MILLISECONDS);
+                carried = null;
                 if (first == null) {
                     paused = true;
                     continue;
@@ -188,19 +241,25 @@ public final class TorchSampler implements Sampler, AutoCloseable {
                     NativeMemory.trim();
                     paused = false;
                 }
-                batch.add(first);
-                int rows = first.rows().size();
-                long deadline = System.nanoTime() + lingerMicros * 1000;
-                while (rows < maxBatchRows) {
-                    Pending next = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                    if (next == null) {
-                        break;
+                batch.addAll(first.pending());
+                if (!first.together()) {
+                    int rows = first.pending().get(0).rows().size();
+                    long deadline = System.nanoTime() + lingerMicros * 1000;
+                    while (rows < maxBatchRows) {
+                        Unit next = queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        if (next == null) {
+                            break;
+                        }
+                        if (next.together()) {
+                            carried = next;
+                            break;
+                        }
+                        batch.addAll(next.pending());
+                        rows += next.pending().get(0).rows().size();
                     }
-                    batch.add(next);
-                    rows += next.rows().size();
                 }
                 run(batch);
-                if (queue.isEmpty()) {
+                if (queue.isEmpty() && carried == null) {
                     NativeMemory.trim(); // idle: the batches' freed caches go back to the system (NativeMemory)
                 }
             } catch (InterruptedException e) {
@@ -212,6 +271,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         }
     }
 
+    /** Each model's requests in their order, in batches of up to {@code maxBatchRows} rows. */
     private void run(List<Pending> batch) {
         Map<String, List<Pending>> byModel = new LinkedHashMap<>();
         batch.forEach(p -> byModel.computeIfAbsent(p.policy().model(), k -> new ArrayList<>())
@@ -220,21 +280,50 @@ public final class TorchSampler implements Sampler, AutoCloseable {
         lock.lock();
         try {
             for (Map.Entry<String, List<Pending>> e : byModel.entrySet()) {
-                List<Generator.Request> rows = new ArrayList<>();
-                e.getValue().forEach(p -> rows.addAll(p.rows()));
-                List<Generator.Result> results = Generator.generate(registry.model(e.getKey()), rows);
-                int at = 0;
+                List<Pending> chunk = new ArrayList<>();
+                int rows = 0;
                 for (Pending p : e.getValue()) {
-                    long version = registry.version(p.policy());
-                    List<Completion> out = new ArrayList<>();
-                    for (int i = 0; i < p.rows().size(); i++) {
-                        out.add(completion(p, results.get(at++), version));
+                    if (!chunk.isEmpty() && rows + p.rows().size() > maxBatchRows) {
+                        generate(e.getKey(), chunk);
+                        chunk = new ArrayList<>();
+                        rows = 0;
                     }
-                    p.result().complete(out);
+                    chunk.add(p);
+                    rows += p.rows().size();
                 }
+                generate(e.getKey(), chunk);
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * One batch. If it fails (a request the checks let through, memory), each request runs again alone, so that only
+     * the request that fails alone fails.
+     */
+    private void generate(String model, List<Pending> chunk) {
+        List<Generator.Request> rows = new ArrayList<>();
+        chunk.forEach(p -> rows.addAll(p.rows()));
+        List<Generator.Result> results;
+        try {
+            results = Generator.generate(registry.model(model), rows);
+        } catch (RuntimeException e) {
+            if (chunk.size() == 1) {
+                chunk.get(0).result().completeExceptionally(e);
+            } else {
+                chunk.forEach(p -> generate(model, List.of(p)));
+            }
+            return;
+        }
+        int at = 0;
+        for (Pending p : chunk) {
+            long version = registry.version(p.policy());
+            List<Completion> out = new ArrayList<>();
+            for (int i = 0; i < p.rows().size(); i++) {
+                out.add(completion(p, results.get(at++), version));
+            }
+            p.result().complete(out);
         }
     }
 
@@ -264,9 +353,9 @@ public final class TorchSampler implements Sampler, AutoCloseable {
     public void close() {
         closed = true;
         worker.interrupt();
-        Pending p;
-        while ((p = queue.poll()) != null) {
-            p.result().completeExceptionally(new IllegalStateException("sampler closed"));
+        Unit u;
+        while ((u = queue.poll()) != null) {
+            u.pending().forEach(p -> p.result().completeExceptionally(new IllegalStateException("sampler closed")));
         }
     }
 }
