@@ -14,6 +14,7 @@ import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.hub.HubRef;
 import org.pettingllms.hub.RepoType;
+import org.pettingllms.serve.Access;
 import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.serve.TinkerServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -61,6 +62,25 @@ final class ServeCommand implements Callable<Integer> {
     String device;
 
     @Option(
+            names = "--api-key",
+            description = "require this key on every route but the health check ('Authorization: Bearer KEY' or"
+                    + " 'X-API-Key: KEY'); default: the PETTINGLLMS_API_KEY environment variable, else none")
+    String apiKey;
+
+    @Option(
+            names = "--allow-path-loading",
+            description = "allow requests to load adapters or weights from paths on this machine"
+                    + " (/v1/load_lora_adapter, /load_lora_adapter, /update_weights_from_disk; needed for train"
+                    + " --set rollout.servers=...); off by default")
+    boolean allowPathLoading;
+
+    @Option(
+            names = "--max-request-mb",
+            defaultValue = "64",
+            description = "largest request body in MiB; larger ones get a 413 before they are read")
+    long maxRequestMb;
+
+    @Option(
             names = "--tinker",
             description = "serve the Tinker training API instead (LoRA training clients, forward_backward with the"
                     + " ppo loss, optim_step, save/load_weights, sampling): train --set learner.kind=tinker"
@@ -95,6 +115,14 @@ final class ServeCommand implements Callable<Integer> {
                         ? model
                         : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
+        if (maxRequestMb < 1) {
+            throw new ConfigException("--max-request-mb: need at least 1, got " + maxRequestMb);
+        }
+        String key = apiKey != null ? apiKey : Main.env(spec).get("PETTINGLLMS_API_KEY");
+        if (key != null && key.isBlank()) {
+            throw new ConfigException("--api-key: the key must not be blank");
+        }
+        Access access = new Access(key, allowPathLoading, maxRequestMb << 20);
         if (tinker) {
             if (!adapters.isEmpty()) {
                 throw new IllegalArgumentException("--adapter: not with --tinker (training clients make their own)");
@@ -112,7 +140,8 @@ final class ServeCommand implements Callable<Integer> {
                                     name,
                                     tinkerState,
                                     served.engine().loraRank(),
-                                    seed))) {
+                                    seed,
+                                    access))) {
                 server.start();
                 out.printf(
                         "serving the Tinker training API for %s as '%s' on %s (LoRA rank %d, state in %s); Ctrl-C"
@@ -127,7 +156,7 @@ final class ServeCommand implements Callable<Integer> {
         }
         try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
                 InferenceServer server = new InferenceServer(
-                        engine, dir, new InferenceServer.Options(host, port, name, maxConcurrent))) {
+                        engine, dir, new InferenceServer.Options(host, port, name, maxConcurrent, access))) {
             for (Map.Entry<String, Path> a : adapters.entrySet()) {
                 server.loadAdapter(a.getKey(), a.getValue());
             }

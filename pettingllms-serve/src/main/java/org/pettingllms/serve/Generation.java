@@ -141,6 +141,17 @@ final class Generation {
     /** As {@link #sample(PolicyRef, int[], int, SamplingParams, int)} for ids that show {@code images}. */
     List<Completion> sample(
             PolicyRef policy, int[] ids, List<Image> images, int n, SamplingParams params, int maxTokens) {
+        // as vLLM: a request must fit the model's context, else its max_tokens would size the KV cache of every row
+        // batched with it
+        int context = engine.registry().model(model).config().maxPositionEmbeddings();
+        if ((long) ids.length + maxTokens > context) {
+            throw new BadRequest(
+                    400,
+                    "max_tokens",
+                    "this model's maximum context length is " + context + " tokens; the request asks for "
+                            + ((long) ids.length + maxTokens) + " (" + ids.length + " in the prompt, " + maxTokens
+                            + " for the completion): shorten the prompt or lower max_tokens");
+        }
         if (maxTokens == 0) {
             List<Completion> empty = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -47,11 +48,16 @@ public final class InferenceServer implements AutoCloseable {
      * @param servedName    the model id clients use for the base model
      * @param maxConcurrent requests in flight before the server answers 429
      */
-    public record Options(String host, int port, String servedName, int maxConcurrent) {
+    public record Options(String host, int port, String servedName, int maxConcurrent, Access access) {
         public Options {
             if (maxConcurrent < 1 || port < 0 || port > 65535) {
                 throw new IllegalArgumentException("need maxConcurrent >= 1 and a port in [0, 65535]");
             }
+        }
+
+        /** {@link Access#open()}: no key, path loading allowed. */
+        public Options(String host, int port, String servedName, int maxConcurrent) {
+            this(host, port, servedName, maxConcurrent, Access.open());
         }
     }
 
@@ -80,6 +86,7 @@ public final class InferenceServer implements AutoCloseable {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
+            options.access().install(config, Set.of("/health"));
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
             config.routes.get("/v1/models/{id}", this::oneModel);
@@ -95,6 +102,9 @@ public final class InferenceServer implements AutoCloseable {
             config.routes.post("/update_weights_from_disk", this::updateWeights);
             config.routes.post("/unload_lora_adapter", ctx -> unload(ctx, true));
             config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
+            // Javalin's own refusals (a body over the size limit: 413) in OpenAI's error format
+            config.routes.exception(
+                    HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage(), null));
             config.routes.error(404, "*", ctx -> {
                 String type = ctx.res().getContentType();
                 if (type == null || !type.startsWith("application/json")) { // a handler's own 404 is JSON already
@@ -145,6 +155,7 @@ public final class InferenceServer implements AutoCloseable {
      * then reported in every {@code /generate} answer.
      */
     private void updateWeights(Context ctx) throws Exception {
+        options.access().checkPathLoading("model_path");
         JsonNode body = body(ctx);
         Path dir = Path.of(Fields.text(body, "model_path", null));
         String version = Fields.text(body, "weight_version", "default");
@@ -253,6 +264,7 @@ public final class InferenceServer implements AutoCloseable {
     }
 
     private void load(Context ctx, boolean sglang) throws Exception {
+        options.access().checkPathLoading("lora_path");
         JsonNode body = body(ctx);
         String name = Fields.text(body, "lora_name", null);
         String path = Fields.text(body, "lora_path", null);
@@ -322,9 +334,13 @@ public final class InferenceServer implements AutoCloseable {
                         "type",
                         status == 429
                                 ? "TooManyRequests"
-                                : status == 404
-                                        ? "NotFoundError"
-                                        : status >= 500 ? "InternalServerError" : "BadRequestError")
+                                : status == 401
+                                        ? "AuthenticationError"
+                                        : status == 403
+                                                ? "PermissionDeniedError"
+                                                : status == 404
+                                                        ? "NotFoundError"
+                                                        : status >= 500 ? "InternalServerError" : "BadRequestError")
                 .put("param", param)
                 .put("code", status);
         ctx.status(status).contentType("application/json").result(root.toString());

@@ -53,8 +53,6 @@ import org.slf4j.LoggerFactory;
 public final class TinkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
     /** The largest request body taken (Javalin's default is 1 MB). */
-    static final long MAX_REQUEST_BYTES = 64L << 20;
-
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,255}");
 
     /**
@@ -64,7 +62,12 @@ public final class TinkerServer implements AutoCloseable {
      * @param seed       the engine's seed, which initialises its adapters (a client's {@code lora_config.seed} must
      *                   be it, or absent)
      */
-    public record Options(String host, int port, String servedName, Path dir, int loraRank, long seed) {}
+    public record Options(String host, int port, String servedName, Path dir, int loraRank, long seed, Access access) {
+        /** {@link Access#open()}. */
+        public Options(String host, int port, String servedName, Path dir, int loraRank, long seed) {
+            this(host, port, servedName, dir, loraRank, seed, Access.open());
+        }
+    }
 
     /** A training client: its policy and the thread its requests run on, in order. */
     private record Model(PolicyRef policy, ExecutorService queue) {}
@@ -91,8 +94,8 @@ public final class TinkerServer implements AutoCloseable {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
-            // a forward_backward carries a mini-batch's datums: clients chunk them (the SDK at 5 MB), so allow more
-            config.http.maxRequestSize = MAX_REQUEST_BYTES;
+            // a forward_backward carries a mini-batch's datums: clients chunk them (the SDK at 5 MB)
+            options.access().install(config, Set.of("/api/v1/healthz"));
             config.routes.get("/api/v1/healthz", ctx -> ok(ctx, json().put("status", "ok")));
             config.routes.post("/api/v1/client/config", ctx -> ok(ctx, json().put("pjwt_auth_enabled", false)));
             config.routes.get("/api/v1/get_server_capabilities", ctx -> {
@@ -114,6 +117,9 @@ public final class TinkerServer implements AutoCloseable {
             config.routes.post("/api/v1/asample", this::sample);
             config.routes.post("/api/v1/retrieve_future", this::retrieve);
             config.routes.exception(BadRequest.class, (e, ctx) -> detail(ctx, e.status, e.getMessage()));
+            config.routes.exception(
+                    io.javalin.http.HttpResponseException.class,
+                    (e, ctx) -> detail(ctx, e.getStatus(), e.getMessage()));
             // the engine's own checks of a request's values (a sampling parameter out of range): the client's input
             config.routes.exception(IllegalArgumentException.class, (e, ctx) -> detail(ctx, 400, e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {

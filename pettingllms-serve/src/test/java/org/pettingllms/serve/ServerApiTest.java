@@ -119,6 +119,20 @@ class ServerApiTest {
         r = post("/v1/load_lora_adapter", "{\"lora_name\":\"x\",\"lora_path\":\"/nonexistent\"}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(json(r).path("error").path("param").asText()).isEqualTo("lora_path");
+        // beyond the model's context (1,024 positions): refused before it joins a batch, on every generation route
+        for (String[] route : new String[][] {
+            {"/v1/completions", "{\"model\":\"tiny\",\"prompt\":[1,2],\"max_tokens\":1023}", "max_tokens"},
+            {"/generate", "{\"input_ids\":[1,2],\"sampling_params\":{\"max_new_tokens\":1023}}", "max_tokens"}
+        }) {
+            r = post(route[0], route[1]);
+            assertThat(r.statusCode()).as(route[0]).isEqualTo(400);
+            assertThat(json(r).path("error").path("message").asText())
+                    .as(route[0])
+                    .contains("maximum context length is 1024 tokens")
+                    .contains("1025 (2 in the prompt, 1023 for the completion)");
+        }
+        r = post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":[1,2],\"max_tokens\":1022}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
     }
 
     @Test

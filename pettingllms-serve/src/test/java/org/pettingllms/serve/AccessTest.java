@@ -1,0 +1,113 @@
+package org.pettingllms.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * Both servers behind a key: 401 without it (the health check open), a body over the limit 413 before it is read,
+ * path loading refused unless allowed; each in the server's own error format, and the server still answers after.
+ */
+class AccessTest {
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static EmbeddedEngine engine;
+    static InferenceServer openai;
+    static TinkerServer tinker;
+    static final Access ACCESS = new Access("s3cret", false, 4096);
+
+    @BeforeAll
+    static void start(@TempDir Path dir) throws Exception {
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        engine = InferenceServer.openEngine(model, "cpu");
+        openai = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 4, ACCESS))
+                .start();
+        tinker = new TinkerServer(engine, model, new TinkerServer.Options("127.0.0.1", 0, "tiny", dir, 8, 1, ACCESS))
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        tinker.close();
+        openai.close();
+        engine.close();
+    }
+
+    static HttpResponse<String> send(URI uri, String method, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Content-Type", "application/json");
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        b.method(
+                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static JsonNode json(HttpResponse<String> r) throws Exception {
+        return InferenceServer.JSON.readTree(r.body());
+    }
+
+    @Test
+    void theOpenAiServerWantsItsKeyRefusesLargeBodiesAndPathLoading() throws Exception {
+        URI completions = openai.uri().resolve("/v1/completions");
+        String ok = "{\"model\":\"tiny\",\"prompt\":[1,2],\"max_tokens\":3,\"seed\":4}";
+        assertThat(send(openai.uri().resolve("/health"), "GET", null).statusCode())
+                .isEqualTo(200);
+        for (String[] wrong : new String[][] {{}, {"Authorization", "Bearer nope"}, {"Authorization", "s3cret"}}) {
+            var r = send(completions, "POST", ok, wrong);
+            assertThat(r.statusCode()).as(String.join(" ", wrong)).isEqualTo(401);
+            assertThat(json(r).path("error").path("type").asText()).isEqualTo("AuthenticationError");
+            assertThat(json(r).path("error").path("message").asText()).contains("--api-key");
+        }
+        var first = send(completions, "POST", ok, "Authorization", "Bearer s3cret");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        assertThat(send(openai.uri().resolve("/v1/models"), "GET", null, "X-API-Key", "s3cret")
+                        .statusCode())
+                .isEqualTo(200);
+        var big = send(
+                completions, "POST", "{\"prompt\":\"" + "x".repeat(5000) + "\"}", "Authorization", "Bearer s3cret");
+        assertThat(big.statusCode()).isEqualTo(413);
+        assertThat(json(big).path("error").path("code").asInt()).isEqualTo(413);
+        for (String route : new String[] {"/v1/load_lora_adapter", "/load_lora_adapter", "/update_weights_from_disk"}) {
+            var r = send(
+                    openai.uri().resolve(route),
+                    "POST",
+                    "{\"lora_name\":\"a\",\"lora_path\":\"/etc\",\"model_path\":\"/etc\"}",
+                    "Authorization",
+                    "Bearer s3cret");
+            assertThat(r.statusCode()).as(route).isEqualTo(403);
+            assertThat(json(r).path("error").path("message").asText()).contains("--allow-path-loading");
+        }
+        var again = send(completions, "POST", ok, "Authorization", "Bearer s3cret");
+        assertThat(json(again).path("choices")).isEqualTo(json(first).path("choices"));
+    }
+
+    @Test
+    void theTinkerServerWantsItsKeyAndRefusesLargeBodies() throws Exception {
+        URI session = tinker.uri().resolve("/api/v1/create_session");
+        String body = "{\"tags\":[],\"user_metadata\":{},\"sdk_version\":\"0.1\",\"type\":\"create_session\"}";
+        assertThat(send(tinker.uri().resolve("/api/v1/healthz"), "GET", null).statusCode())
+                .isEqualTo(200);
+        var refused = send(session, "POST", body);
+        assertThat(refused.statusCode()).isEqualTo(401);
+        assertThat(json(refused).path("detail").asText()).contains("--api-key");
+        var created = send(session, "POST", body, "X-API-Key", "s3cret");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        var big = send(session, "POST", "{\"tags\":[\"" + "x".repeat(5000) + "\"]}", "X-API-Key", "s3cret");
+        assertThat(big.statusCode()).isEqualTo(413);
+        assertThat(json(big).path("detail").asText()).isNotEmpty();
+        assertThat(send(session, "POST", body, "Authorization", "Bearer s3cret").statusCode())
+                .isEqualTo(200);
+    }
+}
