@@ -11,6 +11,9 @@ import picocli.CommandLine.Spec;
 
 /** The run config argument and its {@code --set} overrides, shared by the commands that run a config. */
 final class RunOptions {
+    /** What --deterministic sets (after the --set overrides, so it wins). */
+    static final List<String> DETERMINISTIC = List.of("engine.learnerThreads=1", "rollout.batching=lockstep");
+
     @Parameters(
             index = "0",
             arity = "0..1",
@@ -20,6 +23,13 @@ final class RunOptions {
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value, e.g. rollout.k=8")
     List<String> overrides = new ArrayList<>();
+
+    @Option(
+            names = "--deterministic",
+            description = "a run that the same seed repeats bit for bit: the learner on one PyTorch thread"
+                    + " (engine.learnerThreads=1) and rollouts in lockstep (rollout.batching=lockstep); docs/USAGE.md,"
+                    + " \"Repeatable runs\"")
+    boolean deterministic;
 
     /** The command this is mixed into, for its environment. */
     @Spec(Spec.Target.MIXEE)
@@ -31,6 +41,10 @@ final class RunOptions {
 
     RunSetup load(HubResolver.ModelFiles need) {
         Map<String, String> env = Main.env(command);
-        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), overrides, env, need);
+        List<String> all = new ArrayList<>(overrides);
+        if (deterministic) {
+            all.addAll(DETERMINISTIC);
+        }
+        return RunSetup.load(config != null ? config : RunSetup.defaultConfig(env), all, env, need);
     }
 }

@@ -145,7 +145,8 @@ final class SftCommand implements Callable<Integer> {
                                 cfg.train().microBatchSize(),
                                 false,
                                 true,
-                                cfg.engine().trainVisionTower()))) {
+                                cfg.engine().trainVisionTower(),
+                                cfg.engine().learnerThreads()))) {
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
             o.printf(

@@ -243,8 +243,13 @@ public record RunConfig(
             int loraRank,
             double loraAlpha,
             List<String> loraTargets,
-            boolean trainVisionTower) {
+            boolean trainVisionTower,
+            int learnerThreads) {
         public Engine {
+            if (learnerThreads < 0) {
+                throw new IllegalArgumentException(
+                        "learnerThreads must be >= 0 (0: PyTorch's default), got " + learnerThreads);
+            }
             loraTargets = List.copyOf(loraTargets);
             if (!dtype.equals("fp32") && !dtype.equals("bf16")) {
                 throw new IllegalArgumentException("dtype must be fp32 or bf16, got '" + dtype + "'");
@@ -258,7 +263,15 @@ public record RunConfig(
         /** These settings on another device. */
         public Engine onDevice(String device) {
             return new Engine(
-                    device, dtype, maxBatchRows, samplerThreads, loraRank, loraAlpha, loraTargets, trainVisionTower);
+                    device,
+                    dtype,
+                    maxBatchRows,
+                    samplerThreads,
+                    loraRank,
+                    loraAlpha,
+                    loraTargets,
+                    trainVisionTower,
+                    learnerThreads);
         }
     }
 

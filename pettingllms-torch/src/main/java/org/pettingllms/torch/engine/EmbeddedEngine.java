@@ -53,7 +53,8 @@ public final class EmbeddedEngine implements AutoCloseable {
                             cfg.train().microBatchSize(),
                             cfg.train().klCoef() > 0,
                             true,
-                            cfg.engine().trainVisionTower()));
+                            cfg.engine().trainVisionTower(),
+                            cfg.engine().learnerThreads()));
         }
 
         /** One model served on a device, every other setting as the defaults give it. */

@@ -4,11 +4,15 @@ import ai.djl.ndarray.NDArray;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import org.pettingllms.core.backend.Learner;
@@ -36,6 +40,8 @@ public final class TorchLearner implements Learner, AutoCloseable {
     private final Map<PolicyRef, PolicyTrainer> trainers = new LinkedHashMap<>();
     /** Set when weights are published (a new step's rollouts begin); the update that follows trims once first. */
     private final AtomicBoolean trimBeforeUpdate = new AtomicBoolean();
+    /** The thread every call runs on, with {@link TrainSettings#threads()} PyTorch threads; null: the caller's. */
+    private final ExecutorService thread;
 
     /** The models and adapters this learner updates. */
     public PolicyRegistry registry() {
@@ -45,6 +51,57 @@ public final class TorchLearner implements Learner, AutoCloseable {
     public TorchLearner(PolicyRegistry registry, TrainSettings settings) {
         this.registry = registry;
         this.settings = settings;
+        this.thread = settings.threads() == 0
+                ? null
+                : Executors.newSingleThreadExecutor(
+                        Thread.ofPlatform().daemon().name("pettingllms-learner").factory());
+        if (thread != null) {
+            run(() -> {
+                Torch.setThreadsOfThisThread(settings.threads());
+                return null;
+            });
+        }
+    }
+
+    /**
+     * {@code body} on the learner's own thread where it has one ({@link TrainSettings#threads()}), else here. PyTorch's
+     * two-thread kernels sum partial results in an order that depends on timing, so a learner on its caller's two
+     * threads gives gradients whose last bits differ from run to run (two runs of the main command part in the first
+     * step's gradient norms); on one thread two runs agree bit for bit.
+     */
+    private <T> T call(IoBody<T> body) throws IOException {
+        if (thread == null) {
+            return body.run();
+        }
+        try {
+            return thread.submit(body::run).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the learner ran", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            } else if (c instanceof RuntimeException re) {
+                throw re;
+            } else if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(c);
+        }
+    }
+
+    /** {@link #call} for a body that does no I/O. */
+    private <T> T run(IoBody<T> body) {
+        try {
+            return call(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private interface IoBody<T> {
+        T run() throws IOException;
     }
 
     private synchronized PolicyTrainer trainer(PolicyRef ref) {
@@ -56,16 +113,20 @@ public final class TorchLearner implements Learner, AutoCloseable {
         if (trimBeforeUpdate.getAndSet(false)) {
             NativeMemory.trim(); // the rollouts' freed memory goes back before the update's activations arrive
         }
-        return trainer(policy).forwardBackward(batch, loss);
+        return run(() -> trainer(policy).forwardBackward(batch, loss));
     }
 
     @Override
     public LossStats forwardBackwardSupervised(PolicyRef policy, List<TrainExample> batch) {
-        return trainer(policy).forwardBackwardSupervised(batch);
+        return run(() -> trainer(policy).forwardBackwardSupervised(batch));
     }
 
     @Override
     public List<FloatSeq> logprobs(PolicyRef policy, List<TrainExample> batch) {
+        return run(() -> logprobsHere(policy, batch));
+    }
+
+    private List<FloatSeq> logprobsHere(PolicyRef policy, List<TrainExample> batch) {
         PolicyTrainer t = trainer(policy);
         Lock r = registry.lock().readLock();
         r.lock();
@@ -78,6 +139,10 @@ public final class TorchLearner implements Learner, AutoCloseable {
 
     @Override
     public OptimStats optimStep(PolicyRef policy, OptimParams params) {
+        return run(() -> optimStepHere(policy, params));
+    }
+
+    private OptimStats optimStepHere(PolicyRef policy, OptimParams params) {
         PolicyTrainer t = trainer(policy);
         Lock w = registry.lock().writeLock();
         w.lock();
@@ -112,8 +177,11 @@ public final class TorchLearner implements Learner, AutoCloseable {
      */
     @Override
     public void save(PolicyRef policy, Path dir) throws IOException {
-        PolicyTrainer t = trainer(policy);
-        AtomicFiles.replaceFolder(dir, tmp -> write(policy, t, tmp));
+        call(() -> {
+            PolicyTrainer t = trainer(policy);
+            AtomicFiles.replaceFolder(dir, tmp -> write(policy, t, tmp));
+            return null;
+        });
     }
 
     private void write(PolicyRef policy, PolicyTrainer t, Path tmp) throws IOException {
@@ -143,6 +211,13 @@ public final class TorchLearner implements Learner, AutoCloseable {
     /** Restores what {@link #save} wrote: weights in place, optimizer moments, step and weight version. */
     @Override
     public void load(PolicyRef policy, Path dir) throws IOException {
+        call(() -> {
+            loadHere(policy, dir);
+            return null;
+        });
+    }
+
+    private void loadHere(PolicyRef policy, Path dir) throws IOException {
         PolicyTrainer t = trainer(policy);
         Path weights = dir.resolve(t.adapter() != null ? "adapter_model.safetensors" : "model.safetensors");
         Map<String, Tensor> w = SafeTensors.read(weights);
@@ -175,7 +250,14 @@ public final class TorchLearner implements Learner, AutoCloseable {
 
     @Override
     public synchronized void close() {
-        trainers.values().forEach(PolicyTrainer::close);
-        trainers.clear();
+        run(
+                () -> { // the trainers' tensors are freed on the thread that made them
+                    trainers.values().forEach(PolicyTrainer::close);
+                    trainers.clear();
+                    return null;
+                });
+        if (thread != null) {
+            thread.shutdown();
+        }
     }
 }
