@@ -17,7 +17,9 @@ import org.pettingllms.core.data.PromptStyle;
 /**
  * A Hugging Face {@code tokenizer.json} through DJL's binding of the Rust tokenizers library (its native library
  * ships in the jar). No special tokens are added on encode: prompts carry their own (chat templates write them).
- * Stop tokens: the {@code eos_token} of {@code tokenizer_config.json} and the model's {@code eos_token_id}.
+ * Stop tokens: the {@code eos_token} of {@code tokenizer_config.json}, the model's {@code eos_token_id} and every id
+ * of an {@code eos_token_id} in {@code config.json} (or its {@code text_config}) and {@code generation_config.json},
+ * which may be a list (Llama 3's instruct models end a turn with either of two).
  */
 public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
     private final HuggingFaceTokenizer tokenizer;
@@ -46,6 +48,15 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
         if (modelEosId >= 0) {
             stops.add(modelEosId);
         }
+        ObjectMapper json = new ObjectMapper();
+        for (String name : new String[] {"config.json", "generation_config.json"}) {
+            Path f = dir.resolve(name);
+            if (Files.exists(f)) {
+                JsonNode root = json.readTree(f.toFile());
+                addIds(root.path("eos_token_id"), stops);
+                addIds(root.path("text_config").path("eos_token_id"), stops);
+            }
+        }
         Path cfg = dir.resolve("tokenizer_config.json");
         if (Files.exists(cfg)) {
             JsonNode eos = new ObjectMapper().readTree(cfg.toFile()).path("eos_token");
@@ -62,6 +73,19 @@ public final class HfTokenizerCodec implements TextCodec, AutoCloseable {
                 tok,
                 stops.stream().mapToInt(Integer::intValue).toArray(),
                 ChatTemplate.load(dir).orElse(null));
+    }
+
+    /** An {@code eos_token_id}: one id or a list of them. */
+    private static void addIds(JsonNode n, Set<Integer> out) {
+        if (n.isIntegralNumber()) {
+            out.add(n.asInt());
+        } else if (n.isArray()) {
+            n.forEach(id -> {
+                if (id.isIntegralNumber()) {
+                    out.add(id.asInt());
+                }
+            });
+        }
     }
 
     @Override

@@ -25,6 +25,18 @@ class HfTokenizerCodecTest {
     }
 
     @Test
+    void everyEosIdOfTheModelsConfigsStops(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        for (String f : new String[] {"tokenizer.json", "tokenizer_config.json"}) {
+            java.nio.file.Files.copy(SharedFiles.fixture("qwen3-tokenizer").resolve(f), dir.resolve(f));
+        }
+        java.nio.file.Files.writeString(dir.resolve("config.json"), "{\"eos_token_id\": [151645, 151643]}");
+        java.nio.file.Files.writeString(dir.resolve("generation_config.json"), "{\"eos_token_id\": 151644}");
+        try (HfTokenizerCodec codec = HfTokenizerCodec.load(dir, 151645)) {
+            assertThat(codec.stopTokenIds()).containsExactlyInAnyOrder(151645, 151643, 151644);
+        }
+    }
+
+    @Test
     void chatPromptsAreRenderedWithTheModelsTemplate() throws Exception {
         try (HfTokenizerCodec codec = HfTokenizerCodec.load(SharedFiles.fixture("qwen3-tokenizer"), -1)) {
             int[] ids = codec.encodePrompt(Prompt.chat("SYS", "What is 1+1?"));

@@ -124,10 +124,16 @@ public final class DecoderModel implements AutoCloseable {
         if (!config.tieWordEmbeddings()) {
             need("lm_head.weight");
         }
-        // inv_freq_i = 1 / theta^(2i / d), computed in double then rounded once
-        float[] inv = new float[config.headDim() / 2];
+        // inv_freq_i = 1 / theta^(2i / d), scaled as the config asks (RopeScaling), computed in double then rounded
+        // once
+        double[] wide = new double[config.headDim() / 2];
+        for (int i = 0; i < wide.length; i++) {
+            wide[i] = 1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim());
+        }
+        wide = config.ropeScaling().scale(wide);
+        float[] inv = new float[wide.length];
         for (int i = 0; i < inv.length; i++) {
-            inv[i] = (float) (1.0 / Math.pow(config.ropeTheta(), (2.0 * i) / config.headDim()));
+            inv[i] = (float) wide[i];
         }
         this.invFreq = manager.create(inv, new Shape(inv.length, 1));
         // apply_multimodal_rotary_pos_emb splits cat(freqs, freqs) into the sections twice over: frequency j of

@@ -34,7 +34,8 @@ public record ModelConfig(
         int maxPositionEmbeddings,
         int bosTokenId,
         int eosTokenId,
-        List<Integer> mropeSection) {
+        List<Integer> mropeSection,
+        RopeScaling ropeScaling) {
     public static final Set<String> SUPPORTED = Set.of("llama", "qwen2", "qwen3", "qwen2_5_vl");
 
     /** A text decoder with one position per token. */
@@ -73,8 +74,47 @@ public record ModelConfig(
                 List.of());
     }
 
+    /** Rotary frequencies unscaled. */
+    public ModelConfig(
+            String modelType,
+            int vocabSize,
+            int hiddenSize,
+            int intermediateSize,
+            int numLayers,
+            int numHeads,
+            int numKvHeads,
+            int headDim,
+            double rmsNormEps,
+            double ropeTheta,
+            boolean tieWordEmbeddings,
+            boolean attentionBias,
+            int maxPositionEmbeddings,
+            int bosTokenId,
+            int eosTokenId,
+            List<Integer> mropeSection) {
+        this(
+                modelType,
+                vocabSize,
+                hiddenSize,
+                intermediateSize,
+                numLayers,
+                numHeads,
+                numKvHeads,
+                headDim,
+                rmsNormEps,
+                ropeTheta,
+                tieWordEmbeddings,
+                attentionBias,
+                maxPositionEmbeddings,
+                bosTokenId,
+                eosTokenId,
+                mropeSection,
+                RopeScaling.NONE);
+    }
+
     public ModelConfig {
         mropeSection = List.copyOf(mropeSection);
+        java.util.Objects.requireNonNull(ropeScaling, "ropeScaling");
         if (!mropeSection.isEmpty()
                 && (mropeSection.size() != 3
                         || mropeSection.stream().mapToInt(Integer::intValue).sum() != headDim / 2)) {
@@ -121,7 +161,8 @@ public record ModelConfig(
                 maxPositionEmbeddings,
                 bosTokenId,
                 eosTokenId,
-                sections);
+                sections,
+                ropeScaling);
     }
 
     /** Whether rotary angles take three position axes (M-RoPE) rather than one. */
@@ -147,12 +188,20 @@ public record ModelConfig(
         return fromJson(j, file.toString());
     }
 
-    /** The fields of a decoder's config object ({@code source} names it in messages). */
+    /**
+     * The fields of a decoder's config object ({@code source} names it in messages). A key that would change the
+     * numbers in a way this engine does not implement is refused by name ({@link #refuseUnsupported}), never
+     * ignored; {@code rope_theta} is read from {@code rope_parameters} where transformers 5.x keeps it.
+     */
     public static ModelConfig fromJson(JsonNode j, String source) {
         try {
             int hidden = req(j, "hidden_size", source).asInt();
             int heads = req(j, "num_attention_heads", source).asInt();
             String type = req(j, "model_type", source).asText();
+            refuseUnsupported(j);
+            JsonNode theta = j.path("rope_parameters").hasNonNull("rope_theta")
+                    ? j.path("rope_parameters").path("rope_theta")
+                    : j.path("rope_theta");
             return new ModelConfig(
                     type,
                     req(j, "vocab_size", source).asInt(),
@@ -163,16 +212,53 @@ public record ModelConfig(
                     j.path("num_key_value_heads").asInt(heads),
                     j.path("head_dim").asInt(hidden / heads),
                     j.path("rms_norm_eps").asDouble(1e-6),
-                    j.path("rope_theta").asDouble(10000.0),
+                    theta.asDouble(10000.0),
                     j.path("tie_word_embeddings").asBoolean(false),
                     j.path("attention_bias").asBoolean(false),
                     j.path("max_position_embeddings").asInt(2048),
                     j.path("bos_token_id").asInt(-1),
                     j.path("eos_token_id").isArray()
                             ? j.path("eos_token_id").path(0).asInt(-1)
-                            : j.path("eos_token_id").asInt(-1));
+                            : j.path("eos_token_id").asInt(-1),
+                    List.of(),
+                    RopeScaling.read(j));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Config keys that change a decoder's numbers and that this engine does not implement: refused with the key
+     * and what it would need, so that no model runs silently as a different one.
+     */
+    static void refuseUnsupported(JsonNode j) {
+        String act = j.path("hidden_act").asText("silu");
+        if (!act.equals("silu") && !act.equals("swish")) {
+            throw new IllegalArgumentException(
+                    "config key 'hidden_act': '" + act + "' is not supported (the gated MLP" + " here is SiLU)");
+        }
+        if (j.path("mlp_bias").asBoolean(false)) {
+            throw new IllegalArgumentException(
+                    "config key 'mlp_bias': true is not supported (MLP layers here have no" + " bias)");
+        }
+        if (j.path("use_sliding_window").asBoolean(false)) {
+            throw new IllegalArgumentException("config key 'use_sliding_window': true is not supported (attention here"
+                    + " sees the whole context)");
+        }
+        for (JsonNode layer : j.path("layer_types")) {
+            if (!layer.asText().equals("full_attention")) {
+                throw new IllegalArgumentException("config key 'layer_types': '" + layer.asText()
+                        + "' is not supported (every layer here is full_attention)");
+            }
+        }
+        if (j.has("partial_rotary_factor") && j.path("partial_rotary_factor").asDouble(1.0) != 1.0) {
+            throw new IllegalArgumentException("config key 'partial_rotary_factor': " + j.path("partial_rotary_factor")
+                    + " is not supported (rotary embeddings here turn the whole head)");
+        }
+        for (String k : new String[] {"attn_logit_softcapping", "final_logit_softcapping"}) {
+            if (j.hasNonNull(k)) {
+                throw new IllegalArgumentException("config key '" + k + "' is not supported (no soft-capping here)");
+            }
         }
     }
 
@@ -213,6 +299,7 @@ public record ModelConfig(
                 .put("bos_token_id", bosTokenId)
                 .put("eos_token_id", eosTokenId)
                 .put("torch_dtype", "float32");
+        j.set("rope_scaling", ropeScaling.toJson(new ObjectMapper()));
         return j;
     }
 }
