@@ -87,6 +87,7 @@ public final class InferenceServer implements AutoCloseable {
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
             options.access().install(config, Set.of("/health"));
+            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(InferenceServer::errorJson)));
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
             config.routes.get("/v1/models/{id}", this::oneModel);
@@ -267,6 +268,9 @@ public final class InferenceServer implements AutoCloseable {
         options.access().checkPathLoading("lora_path");
         JsonNode body = body(ctx);
         String name = Fields.text(body, "lora_name", null);
+        if (name.isBlank()) {
+            throw BadRequest.field("lora_name", "a non-empty adapter name");
+        }
         String path = Fields.text(body, "lora_path", null);
         if (adapters.containsKey(name) && !sglang) {
             throw new BadRequest(
@@ -327,8 +331,18 @@ public final class InferenceServer implements AutoCloseable {
 
     /** OpenAI's error body (vLLM's too): {@code {"error": {"message", "type", "param", "code"}}}. */
     static void error(Context ctx, int status, String message, String param) {
+        ctx.status(status)
+                .contentType("application/json")
+                .result(errorBody(status, message, param).toString());
+    }
+
+    static String errorJson(int status, String message) {
+        return errorBody(status, message, null).toString();
+    }
+
+    private static ObjectNode errorBody(int status, String message, String param) {
         ObjectNode root = JSON.createObjectNode();
-        ObjectNode e = root.putObject("error")
+        root.putObject("error")
                 .put("message", message)
                 .put(
                         "type",
@@ -343,7 +357,7 @@ public final class InferenceServer implements AutoCloseable {
                                                         : status >= 500 ? "InternalServerError" : "BadRequestError")
                 .put("param", param)
                 .put("code", status);
-        ctx.status(status).contentType("application/json").result(root.toString());
+        return root;
     }
 
     @Override

@@ -96,6 +96,8 @@ public final class TinkerServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             // a forward_backward carries a mini-batch's datums: clients chunk them (the SDK at 5 MB)
             options.access().install(config, Set.of("/api/v1/healthz"));
+            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(
+                    (status, message) -> json().put("detail", message).toString())));
             config.routes.get("/api/v1/healthz", ctx -> ok(ctx, json().put("status", "ok")));
             config.routes.post("/api/v1/client/config", ctx -> ok(ctx, json().put("pjwt_auth_enabled", false)));
             config.routes.get("/api/v1/get_server_capabilities", ctx -> {

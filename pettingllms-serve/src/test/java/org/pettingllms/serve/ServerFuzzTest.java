@@ -1,0 +1,255 @@
+package org.pettingllms.serve;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * Every route of the OpenAI-compatible server, sent what a careless or hostile client sends: malformed JSON, each
+ * field replaced by wrong types and huge, negative or out-of-vocabulary values, fields missing, unknown fields,
+ * truncated bodies and streams the client abandons. Each answer is below 500, a 4xx has a readable JSON body naming
+ * what was wrong, and afterwards the server answers a correct request exactly as before.
+ */
+class ServerFuzzTest {
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+    static EmbeddedEngine engine;
+    static InferenceServer server;
+
+    static final String COMPLETION = "{\"model\":\"tiny\",\"prompt\":[1,17,42],\"max_tokens\":4,\"seed\":7,"
+            + "\"temperature\":1.0,\"n\":2,\"logprobs\":0,\"return_token_ids\":true,\"stop\":[\"x\"]}";
+    static final String[][] ROUTES = {
+        {"/v1/completions", COMPLETION},
+        {
+            "/v1/completions",
+            "{\"model\":\"tiny\",\"prompt\":\"ab\",\"max_tokens\":4,\"seed\":3,\"stream\":true,"
+                    + "\"stream_options\":{\"include_usage\":true}}"
+        },
+        {
+            "/v1/chat/completions",
+            "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + "\"max_tokens\":4}"
+        },
+        {
+            "/generate",
+            "{\"input_ids\":[1,17,42],\"sampling_params\":{\"max_new_tokens\":4,\"temperature\":1.0,"
+                    + "\"sampling_seed\":5,\"stop\":[\"x\"]},\"return_logprob\":true}"
+        },
+        {"/v1/load_lora_adapter", "{\"lora_name\":\"a\",\"lora_path\":\"/nonexistent\"}"},
+        {"/v1/unload_lora_adapter", "{\"lora_name\":\"a\"}"},
+        {"/load_lora_adapter", "{\"lora_name\":\"a\",\"lora_path\":\"/nonexistent\"}"},
+        {"/unload_lora_adapter", "{\"lora_name\":\"a\"}"},
+        {"/update_weights_from_disk", "{\"model_path\":\"/nonexistent\",\"weight_version\":\"v1\"}"}
+    };
+    static final String[] VALUES = {
+        "null",
+        "\"x\"",
+        "\"\"",
+        "-1",
+        "0",
+        "1e308",
+        "-1e308",
+        "9223372036854775807",
+        "-9223372036854775808",
+        "1.5",
+        "true",
+        "[]",
+        "{}",
+        "[1,\"a\"]",
+        "[99999999]",
+        "[-5]",
+        "{\"a\":1}",
+        "[[1,2],[3]]",
+        "\"NaN\""
+    };
+    static final String[] RAW = {
+        "",
+        "{",
+        "}",
+        "[]",
+        "null",
+        "123",
+        "\"str\"",
+        "{\"prompt\":",
+        "{\"prompt\":[1,2,]}",
+        "\u0000\u00ff",
+        "[".repeat(5000) + "]".repeat(5000),
+        "{\"a\":" + "1".repeat(5000) + "}"
+    };
+
+    @BeforeAll
+    static void start() throws Exception {
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        engine = InferenceServer.openEngine(model, "cpu");
+        server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        engine.close();
+    }
+
+    static HttpResponse<String> post(String path, String body) throws Exception {
+        return HTTP.send(
+                HttpRequest.newBuilder(server.uri().resolve(path))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The body with one field (top level or inside an object field) replaced by {@code value}, or removed. */
+    static List<String> mutations(String template) throws Exception {
+        List<String> out = new ArrayList<>();
+        JsonNode root = InferenceServer.JSON.readTree(template);
+        List<String[]> paths = new ArrayList<>();
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            paths.add(new String[] {f});
+            if (root.get(f).isObject()) {
+                for (Iterator<String> inner = root.get(f).fieldNames(); inner.hasNext(); ) {
+                    paths.add(new String[] {f, inner.next()});
+                }
+            }
+            if (root.get(f).isArray()
+                    && root.get(f).size() > 0
+                    && root.get(f).get(0).isObject()) {
+                for (Iterator<String> inner = root.get(f).get(0).fieldNames(); inner.hasNext(); ) {
+                    paths.add(new String[] {f, "0", inner.next()});
+                }
+            }
+        }
+        for (String[] p : paths) {
+            for (String v : VALUES) {
+                out.add(with(root, p, InferenceServer.JSON.readTree(v)).toString());
+            }
+            out.add(with(root, p, null).toString());
+        }
+        ObjectNode unknown = root.deepCopy();
+        unknown.put("zz_unknown_field", 1);
+        out.add(unknown.toString());
+        return out;
+    }
+
+    static JsonNode with(JsonNode root, String[] path, JsonNode value) {
+        JsonNode copy = root.deepCopy();
+        JsonNode parent = copy;
+        for (int i = 0; i < path.length - 1; i++) {
+            parent = parent.isArray() ? parent.get(Integer.parseInt(path[i])) : parent.get(path[i]);
+        }
+        ObjectNode obj = (ObjectNode) parent;
+        if (value == null) {
+            obj.remove(path[path.length - 1]);
+        } else {
+            obj.set(path[path.length - 1], value);
+        }
+        return copy;
+    }
+
+    /** Every answer that breaks the rules, so that one run lists them all. */
+    static final List<String> BROKEN = new ArrayList<>();
+
+    static void check(String route, String body, HttpResponse<String> r) {
+        String what = route + " " + (body.length() > 120 ? body.substring(0, 120) + "..." : body) + " -> "
+                + r.statusCode() + " " + r.body();
+        if (r.statusCode() >= 500) {
+            BROKEN.add(what);
+        } else if (r.statusCode() >= 400) {
+            try {
+                if (InferenceServer.JSON
+                        .readTree(r.body())
+                        .path("error")
+                        .path("message")
+                        .asText()
+                        .isBlank()) {
+                    BROKEN.add(what + " (no error message)");
+                }
+            } catch (Exception e) {
+                BROKEN.add(what + " (not JSON)");
+            }
+        }
+    }
+
+    @Test
+    void noRequestBreaksTheServerOrChangesWhatItAnswersOthers() throws Exception {
+        HttpResponse<String> before = post("/v1/completions", COMPLETION);
+        assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
+        int sent = 0;
+        for (String[] route : ROUTES) {
+            for (String body : mutations(route[1])) {
+                check(route[0], body, post(route[0], body));
+                sent++;
+            }
+            for (String body : RAW) {
+                check(route[0], body, post(route[0], body));
+                sent++;
+            }
+        }
+        for (String path : new String[] {"/v1/models/nope", "/v1/models/%00", "/nowhere", "/v1/completions/x"}) {
+            var r = HTTP.send(
+                    HttpRequest.newBuilder(server.uri().resolve(path)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            check(path, "", r);
+        }
+        assertThat(sent).isGreaterThan(800);
+        assertThat(BROKEN)
+                .as("answers of 500 or above, or 4xx without a readable message")
+                .isEmpty();
+        // bodies cut short, and streams the client abandons after their first bytes
+        for (int i = 0; i < 3; i++) {
+            raw(
+                    "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+                            + "{\"prompt\":[1,2",
+                    false);
+            String streamBody = "{\"model\":\"tiny\",\"prompt\":[1,17],\"max_tokens\":200,\"stream\":true}";
+            raw(
+                    "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
+                            + streamBody.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + streamBody,
+                    true);
+        }
+        HttpResponse<String> after = post("/v1/completions", COMPLETION);
+        assertThat(after.statusCode()).isEqualTo(200);
+        JsonNode a = InferenceServer.JSON.readTree(before.body());
+        JsonNode b = InferenceServer.JSON.readTree(after.body());
+        assertThat(b.path("choices")).isEqualTo(a.path("choices"));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (server.inFlight() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(server.inFlight()).as("requests still holding a slot").isZero();
+    }
+
+    /** Writes {@code request} on a socket, reads a little of the answer if asked, then drops the connection. */
+    static void raw(String request, boolean readSome) throws Exception {
+        URI u = server.uri();
+        try (Socket s = new Socket(u.getHost(), u.getPort())) {
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            out.write(request.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            if (readSome) {
+                InputStream in = s.getInputStream();
+                in.read(new byte[64]);
+            } else {
+                s.shutdownOutput();
+            }
+        }
+    }
+}
