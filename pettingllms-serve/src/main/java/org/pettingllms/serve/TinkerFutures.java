@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  * The Tinker API's futures on the server's side: each operation runs on an executor and is answered by a request
  * id; a request re-sent under the same key ({@code model_id#seq_id}) gets its first id; a poll waits a while (20 s
  * on the server: under the SDK's 45 s read timeout) for the result, then answers {@code try_again}; a failed operation answers
- * {@code {"error", "category"}} ({@code user} for invalid input). Results stay {@link #KEEP_MINUTES} for a client
- * that polls again after a lost answer.
+ * {@code {"error", "category"}} ({@code user} for invalid input). A result once answered stays
+ * {@code retrievedGraceMillis} more (a client whose answer was lost polls again at once), then is dropped; one never
+ * polled is dropped after {@link #KEEP_MINUTES}. A keyed request's future exists before its id is published under the
+ * key, so a retry that polls the id at once never finds it missing.
  */
 final class TinkerFutures {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerFutures.class);
@@ -27,29 +29,66 @@ final class TinkerFutures {
     private final Map<String, CompletableFuture<ObjectNode>> futures = new ConcurrentHashMap<>();
     private final Map<String, String> byKey = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
+    private final Map<String, String> keyOf = new ConcurrentHashMap<>();
     private final long holdMillis;
+    private final long retrievedGraceMillis;
 
     /** @param holdMillis how long a poll waits for a result before it answers {@code try_again} */
     TinkerFutures(long holdMillis) {
+        this(holdMillis, 30_000);
+    }
+
+    /** @param retrievedGraceMillis how long an answered result stays for a client that polls again */
+    TinkerFutures(long holdMillis, long retrievedGraceMillis) {
         this.holdMillis = holdMillis;
+        this.retrievedGraceMillis = retrievedGraceMillis;
     }
 
     /** Runs {@code op} on {@code on}; the request id, or the first one's for a known {@code key} (may be null). */
     String submit(String key, Supplier<ObjectNode> op, Executor on) {
-        String fresh = Long.toString(requests.incrementAndGet());
-        String id = key == null ? fresh : byKey.computeIfAbsent(key, k -> fresh);
-        if (id.equals(fresh)) {
-            CompletableFuture<ObjectNode> f = CompletableFuture.supplyAsync(op, on);
-            futures.put(id, f);
-            f.whenComplete((r, e) -> CompletableFuture.delayedExecutor(KEEP_MINUTES, TimeUnit.MINUTES)
-                    .execute(() -> {
-                        futures.remove(id);
-                        if (key != null) {
-                            byKey.remove(key);
-                        }
-                    }));
+        String[] created = {null};
+        String id;
+        if (key == null) {
+            id = Long.toString(requests.incrementAndGet());
+            futures.put(id, new CompletableFuture<>());
+            created[0] = id;
+        } else {
+            // the future is stored inside the mapping function, so it exists before another thread sees the id
+            id = byKey.computeIfAbsent(key, k -> {
+                String fresh = Long.toString(requests.incrementAndGet());
+                futures.put(fresh, new CompletableFuture<>());
+                keyOf.put(fresh, k);
+                created[0] = fresh;
+                return fresh;
+            });
+        }
+        if (created[0] != null) {
+            CompletableFuture<ObjectNode> f = futures.get(id);
+            CompletableFuture.supplyAsync(op, on).whenComplete((r, e) -> {
+                if (e != null) {
+                    f.completeExceptionally(e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e);
+                } else {
+                    f.complete(r);
+                }
+                dropLater(id, KEEP_MINUTES * 60_000);
+            });
         }
         return id;
+    }
+
+    private void dropLater(String id, long millis) {
+        CompletableFuture.delayedExecutor(millis, TimeUnit.MILLISECONDS).execute(() -> {
+            futures.remove(id);
+            String key = keyOf.remove(id);
+            if (key != null) {
+                byKey.remove(key, id);
+            }
+        });
+    }
+
+    /** Futures held now (answered or not). */
+    int held() {
+        return futures.size();
     }
 
     /** The request id submitted under {@code key}, or null. */
@@ -64,7 +103,9 @@ final class TinkerFutures {
             throw new BadRequest(404, "request_id", "unknown request_id '" + id + "'");
         }
         try {
-            return f.get(holdMillis, TimeUnit.MILLISECONDS);
+            ObjectNode r = f.get(holdMillis, TimeUnit.MILLISECONDS);
+            dropLater(id, retrievedGraceMillis);
+            return r;
         } catch (TimeoutException e) {
             return InferenceServer.JSON
                     .createObjectNode()
@@ -77,6 +118,7 @@ final class TinkerFutures {
             if (!user) {
                 LOG.warn("request {} failed", id, cause);
             }
+            dropLater(id, retrievedGraceMillis);
             String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
             return InferenceServer.JSON
                     .createObjectNode()

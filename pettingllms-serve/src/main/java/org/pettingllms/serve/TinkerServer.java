@@ -9,6 +9,7 @@ import io.javalin.http.Handler;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.pettingllms.core.backend.Learner;
@@ -62,15 +65,31 @@ public final class TinkerServer implements AutoCloseable {
      * @param seed       the engine's seed, which initialises its adapters (a client's {@code lora_config.seed} must
      *                   be it, or absent)
      */
-    public record Options(String host, int port, String servedName, Path dir, int loraRank, long seed, Access access) {
+    public record Options(
+            String host,
+            int port,
+            String servedName,
+            Path dir,
+            int loraRank,
+            long seed,
+            Access access,
+            Duration sessionTimeout) {
+        /** Sessions expire after {@link #SESSION_TIMEOUT} without a heartbeat. */
+        public Options(String host, int port, String servedName, Path dir, int loraRank, long seed, Access access) {
+            this(host, port, servedName, dir, loraRank, seed, access, SESSION_TIMEOUT);
+        }
+
         /** {@link Access#open()}. */
         public Options(String host, int port, String servedName, Path dir, int loraRank, long seed) {
             this(host, port, servedName, dir, loraRank, seed, Access.open());
         }
     }
 
+    /** Tinker's SDK sends a heartbeat every 10 s; a session silent this long is gone, and its clients with it. */
+    public static final Duration SESSION_TIMEOUT = Duration.ofMinutes(10);
+
     /** A training client: its policy and the thread its requests run on, in order. */
-    private record Model(PolicyRef policy, ExecutorService queue) {}
+    private record Model(PolicyRef policy, ExecutorService queue, String session) {}
 
     /** Published sampler weights: which policy, at which version. */
     private record SamplerWeights(PolicyRef policy, long version) {}
@@ -79,7 +98,16 @@ public final class TinkerServer implements AutoCloseable {
     private final String model;
     private final Options options;
     private final Javalin app;
-    private final Set<String> sessions = ConcurrentHashMap.newKeySet();
+    /** Each session's last sign of life (System.nanoTime()). */
+    private final Map<String, Long> sessions = new ConcurrentHashMap<>();
+    /** Training clients unloaded (or whose session expired), so that their ids get a 404 that says why. */
+    private final Map<String, String> gone = new ConcurrentHashMap<>();
+
+    private final ScheduledExecutorService reaper = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tinker-sessions");
+        t.setDaemon(true);
+        return t;
+    });
     private final Map<String, Model> models = new ConcurrentHashMap<>();
     private final TinkerFutures futures = new TinkerFutures(20_000);
     private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
@@ -106,7 +134,8 @@ public final class TinkerServer implements AutoCloseable {
                 ok(ctx, r);
             });
             config.routes.post("/api/v1/create_session", this::createSession);
-            config.routes.post("/api/v1/session_heartbeat", ctx -> ok(ctx, json().put("type", "session_heartbeat")));
+            config.routes.post("/api/v1/session_heartbeat", this::heartbeat);
+            config.routes.post("/api/v1/unload_model", this::unloadModel);
             config.routes.post("/api/v1/create_model", this::createModel);
             config.routes.post("/api/v1/get_info", this::info);
             config.routes.post(
@@ -138,6 +167,8 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     public TinkerServer start() {
+        long every = Math.max(50, options.sessionTimeout().toMillis() / 4);
+        reaper.scheduleAtFixedRate(this::expireSessions, every, every, TimeUnit.MILLISECONDS);
         app.start();
         return this;
     }
@@ -167,16 +198,14 @@ public final class TinkerServer implements AutoCloseable {
 
     private void createSession(Context ctx) throws Exception {
         String id = "session_" + shortId();
-        sessions.add(id);
+        sessions.put(id, System.nanoTime());
         ok(ctx, json().put("type", "create_session").put("session_id", id));
     }
 
     private void createModel(Context ctx) throws Exception {
         JsonNode body = InferenceServer.body(ctx);
         String session = body.path("session_id").asText("");
-        if (!sessions.contains(session)) {
-            throw new BadRequest(404, "session_id", "unknown session '" + session + "': create_session first");
-        }
+        touch(session);
         String base = body.path("base_model").asText("");
         if (!serves(base)) {
             throw BadRequest.field(
@@ -201,11 +230,14 @@ public final class TinkerServer implements AutoCloseable {
         if (!NAME.matcher(adapter).matches()) {
             throw BadRequest.field("user_metadata.pettingllms_adapter", "letters, digits, '_' and '-' only");
         }
-        Model m = new Model(new PolicyRef(model, adapter), Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "tinker-" + id);
-            t.setDaemon(true);
-            return t;
-        }));
+        Model m = new Model(
+                new PolicyRef(model, adapter),
+                Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, "tinker-" + id);
+                    t.setDaemon(true);
+                    return t;
+                }),
+                session);
         models.put(id, m);
         submit(ctx, null, 0, () -> json().put("model_id", id).put("type", "create_model"));
     }
@@ -235,9 +267,79 @@ public final class TinkerServer implements AutoCloseable {
     private Model model(String id) {
         Model m = models.get(id);
         if (m == null) {
-            throw new BadRequest(404, "model_id", "unknown model_id '" + id + "'");
+            String why = gone.get(id);
+            throw new BadRequest(
+                    404, "model_id", "unknown model_id '" + id + "'" + (why == null ? "" : ": it was " + why));
         }
+        touch(m.session());
         return m;
+    }
+
+    /** A session's sign of life; an unknown or expired one is a 404. */
+    private void touch(String session) {
+        if (sessions.computeIfPresent(session, (k, v) -> System.nanoTime()) == null) {
+            throw new BadRequest(
+                    404,
+                    "session_id",
+                    "unknown or expired session '" + session + "': create_session"
+                            + " first (a session without a heartbeat for "
+                            + options.sessionTimeout().toSeconds() + " s"
+                            + " expires with its training clients)");
+        }
+    }
+
+    private void heartbeat(Context ctx) throws Exception {
+        touch(Fields.text(InferenceServer.body(ctx), "session_id", null));
+        ok(ctx, json().put("type", "session_heartbeat"));
+    }
+
+    /** Tinker's {@code unload_model}: the client's queue drains, then its adapter and training state are freed. */
+    private void unloadModel(Context ctx) throws Exception {
+        String id = Fields.text(InferenceServer.body(ctx), "model_id", null);
+        model(id);
+        unload(id, "unloaded");
+        String request =
+                futures.submit(null, () -> json().put("type", "unload_model").put("model_id", id), sampling);
+        ok(ctx, json().put("request_id", request));
+    }
+
+    /**
+     * Forgets a training client: no new request reaches it, what it queued finishes, then its adapter (unless
+     * another client trains the same one) and its optimizer state are freed and its thread ends.
+     */
+    private void unload(String id, String why) {
+        Model m = models.remove(id);
+        if (m == null) {
+            return;
+        }
+        gone.put(id, why);
+        m.queue().shutdown();
+        sampling.execute(() -> {
+            try {
+                m.queue().awaitTermination(1, TimeUnit.HOURS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (models.values().stream().noneMatch(o -> o.policy().equals(m.policy()))) {
+                engine.learner().release(m.policy());
+                engine.registry().removeAdapter(m.policy());
+            }
+        });
+    }
+
+    /** Sessions silent past the timeout expire, their training clients unloaded. */
+    private void expireSessions() {
+        long now = System.nanoTime();
+        sessions.forEach((session, seen) -> {
+            if (now - seen > options.sessionTimeout().toNanos() && sessions.remove(session, seen)) {
+                models.entrySet().stream()
+                        .filter(e -> e.getValue().session().equals(session))
+                        .map(Map.Entry::getKey)
+                        .toList()
+                        .forEach(id -> unload(id, "unloaded when its session expired without a heartbeat"));
+            }
+        });
     }
 
     /**
@@ -572,6 +674,7 @@ public final class TinkerServer implements AutoCloseable {
     @Override
     public void close() {
         app.stop();
+        reaper.shutdownNow();
         sampling.shutdownNow();
         models.values().forEach(m -> m.queue().shutdownNow());
     }

@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Futures as Tinker clients poll them: dedup by key, try_again, results kept for a re-poll, failures by kind. */
+/**
+ * Futures as Tinker clients poll them: dedup by key, try_again, results kept for a re-poll and then dropped,
+ * failures by kind, and a retry that polls at once never finds its future missing.
+ */
 class TinkerFuturesTest {
     final ExecutorService pool = Executors.newCachedThreadPool();
     final TinkerFutures futures = new TinkerFutures(200);
@@ -78,5 +81,48 @@ class TinkerFuturesTest {
         assertThatThrownBy(() -> futures.poll("nope"))
                 .isInstanceOf(BadRequest.class)
                 .hasMessageContaining("unknown request_id 'nope'");
+    }
+
+    @Test
+    void anAnsweredResultIsDroppedAfterItsGrace() throws Exception {
+        TinkerFutures quick = new TinkerFutures(200, 0);
+        String id = quick.submit("m#1", () -> result(5), pool);
+        assertThat(quick.poll(id).path("n").asInt()).isEqualTo(5);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (quick.held() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(quick.held()).isZero();
+        assertThat(quick.known("m#1")).isNull();
+        assertThatThrownBy(() -> quick.poll(id)).isInstanceOf(BadRequest.class);
+    }
+
+    @Test
+    void aRetryThatPollsAtOnceAlwaysFindsItsFuture() throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 300; round++) {
+                String key = "m#" + round;
+                CountDownLatch go = new CountDownLatch(1);
+                var polls = new java.util.ArrayList<java.util.concurrent.Future<ObjectNode>>();
+                for (int c = 0; c < 4; c++) {
+                    polls.add(clients.submit(() -> {
+                        go.await();
+                        String id = futures.submit(key, () -> result(1), pool);
+                        ObjectNode r = futures.poll(id); // a missing future would throw (404)
+                        while (r.path("type").asText().equals("try_again")) {
+                            r = futures.poll(id);
+                        }
+                        return r;
+                    }));
+                }
+                go.countDown();
+                for (var p : polls) {
+                    assertThat(p.get().path("n").asInt()).as("round %d", round).isEqualTo(1);
+                }
+            }
+        } finally {
+            clients.shutdownNow();
+        }
     }
 }

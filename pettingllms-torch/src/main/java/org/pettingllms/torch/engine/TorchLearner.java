@@ -248,6 +248,23 @@ public final class TorchLearner implements Learner, AutoCloseable {
         }
     }
 
+    /**
+     * Forgets a policy's training state (gradients, optimizer moments, a KL reference): a training client that is
+     * unloaded gives its memory back. The policy's weights stay where they are (the registry's).
+     */
+    public void release(PolicyRef policy) {
+        run(() -> {
+            PolicyTrainer t;
+            synchronized (this) {
+                t = trainers.remove(policy);
+            }
+            if (t != null) {
+                t.close();
+            }
+            return null;
+        });
+    }
+
     @Override
     public synchronized void close() {
         run(
