@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -98,32 +97,45 @@ final class TinkerFutures {
 
     /** What {@code retrieve_future} answers for {@code id}: the result, {@code try_again}, or the failure. */
     ObjectNode poll(String id) throws InterruptedException {
+        try {
+            return pollAsync(id).get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /**
+     * {@link #poll} without a thread waiting: completes with the result when it is there, or with {@code try_again}
+     * once the hold is over, so a held poll costs the server no thread.
+     */
+    CompletableFuture<ObjectNode> pollAsync(String id) {
         CompletableFuture<ObjectNode> f = futures.get(id);
         if (f == null) {
             throw new BadRequest(404, "request_id", "unknown request_id '" + id + "'");
         }
-        try {
-            ObjectNode r = f.get(holdMillis, TimeUnit.MILLISECONDS);
-            dropLater(id, retrievedGraceMillis);
-            return r;
-        } catch (TimeoutException e) {
-            return InferenceServer.JSON
-                    .createObjectNode()
-                    .put("type", "try_again")
-                    .put("request_id", id)
-                    .put("queue_state", "active");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            boolean user = cause instanceof IllegalArgumentException;
-            if (!user) {
-                LOG.warn("request {} failed", id, cause);
-            }
-            dropLater(id, retrievedGraceMillis);
-            String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
-            return InferenceServer.JSON
-                    .createObjectNode()
-                    .put("error", message)
-                    .put("category", user ? "user" : "server");
+        return f.handle((r, e) -> answer(id, r, e))
+                .completeOnTimeout(
+                        InferenceServer.JSON
+                                .createObjectNode()
+                                .put("type", "try_again")
+                                .put("request_id", id)
+                                .put("queue_state", "active"),
+                        holdMillis,
+                        TimeUnit.MILLISECONDS);
+    }
+
+    private ObjectNode answer(String id, ObjectNode result, Throwable e) {
+        dropLater(id, retrievedGraceMillis);
+        if (e == null) {
+            return result;
         }
+        Throwable cause =
+                e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+        boolean user = cause instanceof IllegalArgumentException;
+        if (!user) {
+            LOG.warn("request {} failed", id, cause);
+        }
+        String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+        return InferenceServer.JSON.createObjectNode().put("error", message).put("category", user ? "user" : "server");
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -384,8 +385,12 @@ public final class TinkerServer implements AutoCloseable {
         submit(ctx, q.id(), q.seq(), op);
     }
 
+    /** Held without a server thread: the answer is written when the result arrives or the hold ends. */
     private void retrieve(Context ctx) throws Exception {
-        ok(ctx, futures.poll(InferenceServer.body(ctx).path("request_id").asText("")));
+        CompletableFuture<ObjectNode> answer =
+                futures.pollAsync(InferenceServer.body(ctx).path("request_id").asText(""));
+        ctx.future(() -> answer.thenAccept(
+                r -> ctx.status(200).contentType("application/json").result(r.toString())));
     }
 
     private void train(Context ctx, ClientRequest q, String inputKey, boolean backward) throws Exception {
