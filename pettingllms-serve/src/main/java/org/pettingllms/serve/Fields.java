@@ -24,14 +24,32 @@ final class Fields {
     }
 
     static double number(JsonNode body, String name, double def, double min, double max) {
-        JsonNode v = body.get(name);
+        return number(body, name, name, def, min, max);
+    }
+
+    /** {@link #number(JsonNode, String, double, double, double)} of an object nested in the body, named {@code param}. */
+    static double number(JsonNode obj, String name, String param, double def, double min, double max) {
+        JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             return def;
         }
         if (!v.isNumber() || v.asDouble() < min || v.asDouble() > max) {
-            throw BadRequest.field(name, "expected a number in [" + min + ", " + max + "], got " + v);
+            throw BadRequest.field(param, "expected a number in [" + min + ", " + max + "], got " + v);
         }
         return v.asDouble();
+    }
+
+    /** A field that must be a JSON object when present; an empty object when absent. */
+    static JsonNode object(JsonNode body, String name) {
+        JsonNode v = body.get(name);
+        if (v == null || v.isNull()) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
+        if (!v.isObject()) {
+            throw BadRequest.field(
+                    name, "expected an object, got " + v.getNodeType().name().toLowerCase());
+        }
+        return v;
     }
 
     static boolean bool(JsonNode body, String name, boolean def) {

@@ -369,9 +369,9 @@ public final class TinkerServer implements AutoCloseable {
     private Handler client(ClientHandler handler) {
         return ctx -> {
             JsonNode body = InferenceServer.body(ctx);
-            String id = body.path("model_id").asText("");
+            String id = Fields.text(body, "model_id", null);
             Model m = model(id);
-            int seq = body.path("seq_id").asInt(0);
+            int seq = Fields.integer(body, "seq_id", 0, 0, Integer.MAX_VALUE);
             String known = seq > 0 ? futures.known(id + "#" + seq) : null;
             if (known != null) {
                 ok(ctx, json().put("request_id", known));
@@ -494,16 +494,16 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void optimStep(Context ctx, ClientRequest q) throws Exception {
-        JsonNode a = q.body().path("adam_params");
-        double clip = a.path("grad_clip_norm").asDouble(0);
+        JsonNode a = Fields.object(q.body(), "adam_params");
+        double clip = Fields.number(a, "grad_clip_norm", "adam_params.grad_clip_norm", 0, 0, Double.MAX_VALUE);
         OptimParams params;
         try {
             params = new OptimParams(
-                    a.path("learning_rate").asDouble(1e-4),
-                    a.path("beta1").asDouble(0.9),
-                    a.path("beta2").asDouble(0.95),
-                    a.path("eps").asDouble(1e-12),
-                    a.path("weight_decay").asDouble(0),
+                    Fields.number(a, "learning_rate", "adam_params.learning_rate", 1e-4, 0, 1e3),
+                    Fields.number(a, "beta1", "adam_params.beta1", 0.9, 0, 1),
+                    Fields.number(a, "beta2", "adam_params.beta2", 0.95, 0, 1),
+                    Fields.number(a, "eps", "adam_params.eps", 1e-12, 0, 1),
+                    Fields.number(a, "weight_decay", "adam_params.weight_decay", 0, 0, 1e3),
                     clip > 0 ? clip : Double.MAX_VALUE);
         } catch (IllegalArgumentException e) {
             throw BadRequest.field("adam_params", e.getMessage());

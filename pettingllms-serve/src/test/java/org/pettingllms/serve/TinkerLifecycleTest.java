@@ -18,7 +18,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * Training clients end: one unloaded on request, and one whose session stopped sending heartbeats, answer 404 saying
- * why, while a client whose session keeps beating carries on.
+ * why, while a client whose session keeps beating carries on; a training request's fields are read by type.
  */
 class TinkerLifecycleTest {
     static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -75,6 +75,20 @@ class TinkerLifecycleTest {
             String quiet = client(s, silent);
             String alive = client(s, beating);
             String other = client(s, beating);
+            // fields are read by type, not coerced: a wrong one is a 400 naming it
+            for (String[] bad : new String[][] {
+                {"{\"model_id\":\"" + alive + "\",\"seq_id\":\"x\",\"adam_params\":{}}", "'seq_id'"},
+                {"{\"model_id\":7,\"adam_params\":{}}", "'model_id'"},
+                {
+                    "{\"model_id\":\"" + alive + "\",\"adam_params\":{\"learning_rate\":\"abc\"}}",
+                    "'adam_params.learning_rate'"
+                },
+                {"{\"model_id\":\"" + alive + "\",\"adam_params\":[1]}", "'adam_params'"}
+            }) {
+                JsonNode r = post(s, "optim_step", bad[0]);
+                assertThat(r.path("status").asInt()).as(bad[0]).isEqualTo(400);
+                assertThat(r.path("detail").asText()).as(bad[0]).contains(bad[1]);
+            }
             beats.scheduleAtFixedRate(
                     () -> {
                         try {
