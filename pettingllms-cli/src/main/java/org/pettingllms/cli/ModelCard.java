@@ -5,6 +5,7 @@ final class ModelCard {
     private ModelCard() {}
 
     static String text(
+            String modelType,
             String task,
             String from,
             long seed,
@@ -22,7 +23,7 @@ final class ModelCard {
         return """
                 # %s base model
 
-                A small Qwen3-style decoder trained by this project's own supervised warm-up on demonstrations of
+                A small %s trained by this project's own supervised warm-up on demonstrations of
                 `%s` (the task's own, or its scripted team's answers), deliberately imperfect, so that reinforcement
                 learning has room to improve it.
 
@@ -39,9 +40,10 @@ final class ModelCard {
                 Files: `config.json`, `model.safetensors` and the tokenizer in the Hugging Face layout. A model started
                 from a `fresh:` preset uses the project's character codec (`CharCodec`): ids 0-2 are padding, begin and
                 end (`<pad>`, `<s>`, `</s>`); newline is 3; printable ASCII follows from 4; `tokenizer.json` writes it
-                as a WordLevel tokenizer over single characters, so other tools load it too.
+                as a WordLevel tokenizer over single characters, so other tools load it too.%s
                 """.formatted(
                         task,
+                        architecture(modelType),
                         task,
                         args,
                         from,
@@ -56,6 +58,20 @@ final class ModelCard {
                         mainRole,
                         100 * singleAgent,
                         100 * team,
-                        evalProblems);
+                        evalProblems,
+                        modelType.equals("qwen2_5_vl")
+                                ? " A vision-language model adds Qwen2-VL's three image tokens"
+                                        + " (`CharVisionCodec`: ids 99-101) and `preprocessor_config.json`."
+                                : "");
+    }
+
+    /** What the model is, from its {@code model_type}. */
+    static String architecture(String modelType) {
+        return switch (modelType) {
+            case "qwen2_5_vl" -> "Qwen2.5-VL (a vision-language model: a decoder and a vision tower)";
+            case "qwen2" -> "Qwen2-style decoder";
+            case "llama" -> "Llama-style decoder";
+            default -> "Qwen3-style decoder";
+        };
     }
 }

@@ -203,6 +203,7 @@ final class SftCommand implements Callable<Integer> {
             Files.writeString(
                     out.resolve("README.md"),
                     ModelCard.text(
+                            engine.registry().model(model).config().modelType(),
                             task.id(),
                             model,
                             cfg.run().seed(),
