@@ -25,9 +25,9 @@ import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
 import org.pettingllms.serve.InferenceServer;
-import org.pettingllms.serve.TinkerServer;
 import org.pettingllms.tinker.TinkerClient;
 import org.pettingllms.tinker.TinkerLearner;
+import org.pettingllms.tinker.server.TinkerServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**

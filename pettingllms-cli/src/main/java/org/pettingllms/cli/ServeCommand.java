@@ -12,11 +12,11 @@ import java.util.concurrent.CountDownLatch;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.http.Access;
 import org.pettingllms.hub.HubRef;
 import org.pettingllms.hub.RepoType;
-import org.pettingllms.serve.Access;
 import org.pettingllms.serve.InferenceServer;
-import org.pettingllms.serve.TinkerServer;
+import org.pettingllms.tinker.server.TinkerServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -154,7 +154,7 @@ final class ServeCommand implements Callable<Integer> {
             }
             return 0;
         }
-        try (EmbeddedEngine engine = InferenceServer.openEngine(dir, device);
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(dir, device);
                 InferenceServer server = new InferenceServer(
                         engine, dir, new InferenceServer.Options(host, port, name, maxConcurrent, access))) {
             for (Map.Entry<String, Path> a : adapters.entrySet()) {

@@ -18,6 +18,7 @@ import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.train.MetricsLog;
 import org.pettingllms.serve.InferenceServer;
 import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine;
 
 /** The command line as a user meets it: real configs from the repository, real output. */
@@ -772,7 +773,7 @@ class CliTest {
                 .toAbsolutePath()
                 .normalize()
                 .toString();
-        try (var engine = InferenceServer.openEngine(model, "cpu");
+        try (var engine = EmbeddedEngine.forServing(model, "cpu");
                 var server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
                         .start()) {
             Result r = run(

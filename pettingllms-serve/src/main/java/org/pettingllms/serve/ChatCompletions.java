@@ -18,6 +18,11 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.EventStream;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
+import org.pettingllms.http.Reply;
 import org.pettingllms.text.ChatTemplate;
 import org.pettingllms.text.ToolCalls;
 import org.pettingllms.torch.model.DecoderModel;
@@ -93,7 +98,7 @@ final class ChatCompletions {
             if (!kwargs.isObject()) {
                 throw BadRequest.field("chat_template_kwargs", "expected an object");
             }
-            variables.putAll(InferenceServer.JSON.convertValue(kwargs, MAP));
+            variables.putAll(Http.JSON.convertValue(kwargs, MAP));
             for (String own : List.of("messages", "tools", "add_generation_prompt")) {
                 if (variables.containsKey(own)) {
                     throw BadRequest.field("chat_template_kwargs", "'" + own + "' is set by the request itself");
@@ -115,10 +120,10 @@ final class ChatCompletions {
                 throw BadRequest.field(firstImageField(body.get("messages")), e.getMessage());
             }
         }
-        int n = Fields.integer(body, "n", 1, 1, Generation.MAX_N);
+        int n = Fields.integer(body, "n", 1, 1, Fields.MAX_N);
         int maxTokens = body.hasNonNull("max_completion_tokens")
-                ? Fields.integer(body, "max_completion_tokens", 256, 0, Generation.MAX_TOKENS)
-                : Fields.integer(body, "max_tokens", 256, 0, Generation.MAX_TOKENS);
+                ? Fields.integer(body, "max_completion_tokens", 256, 0, Fields.MAX_TOKENS)
+                : Fields.integer(body, "max_tokens", 256, 0, Fields.MAX_TOKENS);
         SamplingParams params = g.params(body, maxTokens, "seed");
         boolean logprobs = Fields.bool(body, "logprobs", false);
         Fields.integer(body, "top_logprobs", 0, 0, 0); // the engine keeps the sampled token's logprob, not the top k
@@ -276,9 +281,9 @@ final class ChatCompletions {
             fn.put("name", f.get("name").asText());
             Object args = f.path("arguments").asText("{}");
             try {
-                JsonNode parsed = InferenceServer.JSON.readTree((String) args);
+                JsonNode parsed = Http.JSON.readTree((String) args);
                 if (parsed != null && parsed.isObject()) {
-                    args = InferenceServer.JSON.convertValue(parsed, MAP);
+                    args = Http.JSON.convertValue(parsed, MAP);
                 }
             } catch (JacksonException e) {
                 // not JSON: the template gets the string as sent
@@ -316,7 +321,7 @@ final class ChatCompletions {
             throw BadRequest.field("tools", "this model's chat template does not describe tools to the model");
         }
         List<Object> list = new ArrayList<>();
-        tools.forEach(t -> list.add(InferenceServer.JSON.convertValue(t, MAP)));
+        tools.forEach(t -> list.add(Http.JSON.convertValue(t, MAP)));
         variables.put("tools", list);
         return true;
     }
@@ -356,7 +361,7 @@ final class ChatCompletions {
         if (s.tokenIds) {
             ids(root.putArray("prompt_token_ids"), s.prompt);
         }
-        Completions.usage(root.putObject("usage"), s.prompt.length, completionTokens);
+        Http.usage(root.putObject("usage"), s.prompt.length, completionTokens);
         return root;
     }
 
@@ -396,7 +401,7 @@ final class ChatCompletions {
         if (usage) {
             ObjectNode chunk = g.header(s.id, "chat.completion.chunk", s.name);
             chunk.putArray("choices");
-            Completions.usage(chunk.putObject("usage"), s.prompt.length, completionTokens);
+            Http.usage(chunk.putObject("usage"), s.prompt.length, completionTokens);
             events.add(chunk);
         }
         return events;

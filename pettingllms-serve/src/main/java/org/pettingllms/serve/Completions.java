@@ -15,6 +15,11 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.EventStream;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
+import org.pettingllms.http.Reply;
 
 /**
  * vLLM's {@code /v1/completions}: one prompt or a list of them (text or token ids), {@code n} candidates each
@@ -57,13 +62,13 @@ final class Completions {
         String name = body.hasNonNull("model") ? Fields.text(body, "model", "") : null;
         PolicyRef policy = policies.apply(name);
         List<int[]> prompts = prompts(body.get("prompt"));
-        int n = Fields.integer(body, "n", 1, 1, Generation.MAX_N);
+        int n = Fields.integer(body, "n", 1, 1, Fields.MAX_N);
         Fields.onlyNoOp(
                 body,
                 "best_of",
                 v -> v.isIntegralNumber() && v.asInt() == n,
                 "best_of must equal n (every candidate is returned)");
-        int maxTokens = Fields.integer(body, "max_tokens", 16, 0, Generation.MAX_TOKENS);
+        int maxTokens = Fields.integer(body, "max_tokens", 16, 0, Fields.MAX_TOKENS);
         SamplingParams params = g.params(body, maxTokens, "seed");
         boolean logprobs = body.hasNonNull("logprobs");
         if (logprobs) {
@@ -161,7 +166,7 @@ final class Completions {
                 }
             }
         }
-        usage(root.putObject("usage"), promptTokens, completionTokens);
+        Http.usage(root.putObject("usage"), promptTokens, completionTokens);
         return root;
     }
 
@@ -215,7 +220,7 @@ final class Completions {
         if (usage) {
             ObjectNode chunk = g.header(s.id, "text_completion", s.name);
             chunk.putArray("choices");
-            usage(chunk.putObject("usage"), promptTokens, completionTokens);
+            Http.usage(chunk.putObject("usage"), promptTokens, completionTokens);
             events.add(chunk);
         }
         return events;
@@ -293,11 +298,5 @@ final class Completions {
         for (int id : prompt) {
             pt.add(id);
         }
-    }
-
-    static void usage(ObjectNode usage, long promptTokens, long completionTokens) {
-        usage.put("prompt_tokens", promptTokens)
-                .put("completion_tokens", completionTokens)
-                .put("total_tokens", promptTokens + completionTokens);
     }
 }

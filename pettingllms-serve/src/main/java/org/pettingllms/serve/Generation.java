@@ -16,6 +16,9 @@ import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -25,8 +28,6 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * samples it ({@code derive(s, i)}), so a remote run and an in-process run with the same seeds draw the same tokens.
  */
 final class Generation {
-    static final int MAX_N = 64;
-    static final int MAX_TOKENS = 1 << 20;
     final EmbeddedEngine engine;
     final String model;
     final TextCodec codec;
@@ -67,12 +68,12 @@ final class Generation {
         if (!sp.isMissingNode() && !sp.isObject()) {
             throw BadRequest.field("sampling_params", "expected an object");
         }
-        int n = Fields.integer(sp, "n", 1, 1, MAX_N);
-        int maxTokens = Fields.integer(sp, "max_new_tokens", 128, 0, MAX_TOKENS);
+        int n = Fields.integer(sp, "n", 1, 1, Fields.MAX_N);
+        int maxTokens = Fields.integer(sp, "max_new_tokens", 128, 0, Fields.MAX_TOKENS);
         SamplingParams params = params(sp, maxTokens, "sampling_seed");
         boolean logprobs = Fields.bool(body, "return_logprob", false);
         List<Completion> out = sample(policy, ids, n, params, maxTokens);
-        ArrayNode all = InferenceServer.JSON.createArrayNode();
+        ArrayNode all = Http.JSON.createArrayNode();
         for (Completion c : out) {
             ObjectNode r = all.addObject().put("text", c.text());
             ArrayNode outIds = r.putArray("output_ids");
@@ -125,7 +126,7 @@ final class Generation {
 
     /** An OpenAI-style response's first fields: id, object, created, model. */
     ObjectNode header(String id, String object, String name) {
-        return InferenceServer.JSON
+        return Http.JSON
                 .createObjectNode()
                 .put("id", id)
                 .put("object", object)

@@ -1,13 +1,16 @@
 package org.pettingllms.serve;
 
-import com.fasterxml.jackson.core.JacksonException;
+import static org.pettingllms.http.Http.JSON;
+import static org.pettingllms.http.Http.body;
+import static org.pettingllms.http.Http.error;
+import static org.pettingllms.http.Http.json;
+import static org.pettingllms.http.Http.reply;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.net.URI;
@@ -17,10 +20,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.Access;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
+import org.pettingllms.http.JsonErrors;
+import org.pettingllms.http.Slots;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.engine.PolicyRegistry;
 import org.pettingllms.torch.io.SafeTensors;
@@ -42,7 +48,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class InferenceServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InferenceServer.class);
-    static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * @param servedName    the model id clients use for the base model
@@ -64,7 +69,7 @@ public final class InferenceServer implements AutoCloseable {
     private final EmbeddedEngine engine;
     private final String model;
     private final Options options;
-    private final Semaphore slots;
+    private final Slots slots;
     private final Map<String, PolicyRef> adapters = new ConcurrentHashMap<>();
     private final Generation generation;
     private final Completions completions;
@@ -78,7 +83,7 @@ public final class InferenceServer implements AutoCloseable {
         this.engine = engine;
         this.model = model;
         this.options = options;
-        this.slots = new Semaphore(options.maxConcurrent());
+        this.slots = new Slots(options.maxConcurrent());
         this.generation = new Generation(engine, model);
         this.completions = new Completions(generation);
         this.chat = new ChatCompletions(generation);
@@ -87,16 +92,17 @@ public final class InferenceServer implements AutoCloseable {
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
             options.access().install(config, Set.of("/health"));
-            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(InferenceServer::errorJson)));
+            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(Http::errorJson)));
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
             config.routes.get("/v1/models/{id}", this::oneModel);
             config.routes.post(
-                    "/v1/completions", limited(ctx -> reply(ctx, completions.answer(body(ctx), this::policy))));
+                    "/v1/completions", slots.limited(ctx -> reply(ctx, completions.answer(body(ctx), this::policy))));
             config.routes.post(
-                    "/v1/chat/completions", limited(ctx -> reply(ctx, chat.answer(body(ctx), this::policy))));
+                    "/v1/chat/completions", slots.limited(ctx -> reply(ctx, chat.answer(body(ctx), this::policy))));
             config.routes.post(
-                    "/generate", limited(ctx -> json(ctx, 200, generation.generate(body(ctx), this::sglangPolicy))));
+                    "/generate",
+                    slots.limited(ctx -> json(ctx, 200, generation.generate(body(ctx), this::sglangPolicy))));
             config.routes.post("/v1/load_lora_adapter", ctx -> load(ctx, false));
             config.routes.post("/v1/unload_lora_adapter", ctx -> unload(ctx, false));
             config.routes.post("/load_lora_adapter", ctx -> load(ctx, true));
@@ -117,13 +123,6 @@ public final class InferenceServer implements AutoCloseable {
                 error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
             });
         });
-    }
-
-    /** The embedded engine for serving one model directory (its base weights; adapters are loaded by name). */
-    public static EmbeddedEngine openEngine(String model, String device) throws IOException {
-        return EmbeddedEngine.open(
-                EmbeddedEngine.Settings.serving(model, device),
-                PolicyMap.forLevel(Level.L1, List.of("model"), model, Set.of()));
     }
 
     /** Starts listening; {@link #uri()} then names the bound port. */
@@ -183,21 +182,7 @@ public final class InferenceServer implements AutoCloseable {
 
     /** Requests holding a slot now. */
     int inFlight() {
-        return options.maxConcurrent() - slots.availablePermits();
-    }
-
-    private Handler limited(Handler h) {
-        return ctx -> {
-            if (!slots.tryAcquire()) {
-                error(ctx, 429, "server busy: " + options.maxConcurrent() + " requests in flight; retry later", null);
-                return;
-            }
-            try {
-                h.handle(ctx);
-            } finally {
-                slots.release();
-            }
-        };
+        return slots.inFlight();
     }
 
     /** vLLM: the request's model is the base model's id or a loaded adapter's name. */
@@ -300,64 +285,6 @@ public final class InferenceServer implements AutoCloseable {
         } else {
             ctx.status(200).result("Success: LoRA adapter '" + name + "' removed successfully.");
         }
-    }
-
-    static JsonNode body(Context ctx) {
-        try {
-            JsonNode n = JSON.readTree(ctx.body());
-            if (n == null || !n.isObject()) {
-                throw new BadRequest(400, null, "the request body must be a JSON object");
-            }
-            return n;
-        } catch (JacksonException e) {
-            throw new BadRequest(400, null, "the request body is not valid JSON: " + e.getOriginalMessage());
-        }
-    }
-
-    static void json(Context ctx, int status, Object body) throws Exception {
-        ctx.status(status).contentType("application/json").result(JSON.writeValueAsString(body));
-    }
-
-    static void reply(Context ctx, Reply r) throws Exception {
-        if (r.events() != null) {
-            ctx.status(200)
-                    .contentType(EventStream.CONTENT_TYPE)
-                    .header("Cache-Control", "no-cache")
-                    .result(r.events());
-        } else {
-            json(ctx, 200, r.json());
-        }
-    }
-
-    /** OpenAI's error body (vLLM's too): {@code {"error": {"message", "type", "param", "code"}}}. */
-    static void error(Context ctx, int status, String message, String param) {
-        ctx.status(status)
-                .contentType("application/json")
-                .result(errorBody(status, message, param).toString());
-    }
-
-    static String errorJson(int status, String message) {
-        return errorBody(status, message, null).toString();
-    }
-
-    private static ObjectNode errorBody(int status, String message, String param) {
-        ObjectNode root = JSON.createObjectNode();
-        root.putObject("error")
-                .put("message", message)
-                .put(
-                        "type",
-                        status == 429
-                                ? "TooManyRequests"
-                                : status == 401
-                                        ? "AuthenticationError"
-                                        : status == 403
-                                                ? "PermissionDeniedError"
-                                                : status == 404
-                                                        ? "NotFoundError"
-                                                        : status >= 500 ? "InternalServerError" : "BadRequestError")
-                .put("param", param)
-                .put("code", status);
-        return root;
     }
 
     @Override

@@ -30,6 +30,7 @@ import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.http.Http;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -60,7 +61,7 @@ class OpenAiClientTest {
         }
         Files.writeString(dir.resolve("chat_template.jinja"), TEMPLATE);
         model = dir.toString();
-        engine = InferenceServer.openEngine(model, "cpu");
+        engine = EmbeddedEngine.forServing(model, "cpu");
         server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 4)).start();
     }
 
@@ -169,8 +170,7 @@ class OpenAiClientTest {
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
-        JsonNode r = InferenceServer.JSON.readTree(
-                out.strip().lines().reduce((a, b) -> b).orElseThrow());
+        JsonNode r = Http.JSON.readTree(out.strip().lines().reduce((a, b) -> b).orElseThrow());
         String expected = inProcess(BOARD, 8, 3).text();
         assertThat(r.path("chat").asText()).isEqualTo(expected);
         assertThat(r.path("streamed").asText()).isEqualTo(expected);
@@ -191,7 +191,7 @@ class OpenAiClientTest {
     }
 
     static JsonNode json(HttpResponse<String> r) throws Exception {
-        return InferenceServer.JSON.readTree(r.body());
+        return Http.JSON.readTree(r.body());
     }
 
     /** The events of a server-sent-events body, checking each line's framing; the last must be [DONE]. */
@@ -206,7 +206,7 @@ class OpenAiClientTest {
             if (i == blocks.length - 1) {
                 assertThat(data).isEqualTo("[DONE]");
             } else {
-                out.add(InferenceServer.JSON.readTree(data));
+                out.add(Http.JSON.readTree(data));
             }
         }
         return out;
@@ -214,7 +214,7 @@ class OpenAiClientTest {
 
     @Test
     void aStreamedCompletionIsTheWholeAnswerInChunksWithUsageLast() throws Exception {
-        String request = "{\"model\":\"tiny\",\"prompt\":" + InferenceServer.JSON.writeValueAsString(BOARD)
+        String request = "{\"model\":\"tiny\",\"prompt\":" + Http.JSON.writeValueAsString(BOARD)
                 + ",\"n\":2,\"max_tokens\":16,\"seed\":5,\"logprobs\":0";
         JsonNode whole = json(post("/v1/completions", request + "}"));
         List<JsonNode> chunks = events(
@@ -252,7 +252,7 @@ class OpenAiClientTest {
 
     @Test
     void aStreamStopsWhereTheWholeAnswerStopsWhenAStopStringSpansTokens() throws Exception {
-        String request = "{\"model\":\"tiny\",\"prompt\":" + InferenceServer.JSON.writeValueAsString(BOARD)
+        String request = "{\"model\":\"tiny\",\"prompt\":" + Http.JSON.writeValueAsString(BOARD)
                 + ",\"n\":4,\"max_tokens\":24,\"seed\":8,\"stop\":[\"RD\",\"DR\",\"RR\",\"DD\"]";
         JsonNode whole = json(post("/v1/completions", request + "}"));
         List<JsonNode> chunks = events(post("/v1/completions", request + ",\"stream\":true}"));
@@ -277,7 +277,7 @@ class OpenAiClientTest {
         List<JsonNode> chunks = events(post(
                 "/v1/chat/completions",
                 "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":"
-                        + InferenceServer.JSON.writeValueAsString(BOARD)
+                        + Http.JSON.writeValueAsString(BOARD)
                         + "}],\"max_tokens\":8,\"seed\":3,\"stream\":true,\"logprobs\":true}"));
         assertThat(chunks.get(0).path("object").asText()).isEqualTo("chat.completion.chunk");
         assertThat(chunks.get(0).at("/choices/0/delta/role").asText()).isEqualTo("assistant");

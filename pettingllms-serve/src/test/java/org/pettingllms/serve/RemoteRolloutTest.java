@@ -42,6 +42,7 @@ import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.planpath.PlanPathGame;
+import org.pettingllms.http.Http;
 import org.pettingllms.openai.OpenAiSampler;
 import org.pettingllms.openai.Protocol;
 import org.pettingllms.openai.ServedWeights;
@@ -57,8 +58,8 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * ({@link Torch#runOnOneThread}): on two, gradients differ in their last bits from run to run and AdamW makes that a
  * visible difference in the next mini-batch's loss.
  */
-class RemoteRolloutTest {
-    static final String MODEL =
+public class RemoteRolloutTest {
+    public static final String MODEL =
             SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
     /**
      * One request (K = 3 rows) per generation batch, in-process and on every replica. Dynamic batching groups
@@ -69,12 +70,12 @@ class RemoteRolloutTest {
     static final String BATCH_PER_REQUEST = "engine.maxBatchRows=3";
 
     final List<AutoCloseable> open = new ArrayList<>();
-    final PlanningTask<?, ?> task =
+    public final PlanningTask<?, ?> task =
             new PlanningTask<>(new PlanPathGame(PlanPathGame.Options.DEFAULT), List.of("tool", "plan"), 2);
-    final PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), MODEL, Set.of());
-    final ProblemSource problems = new SeededProblems(task.id(), 1);
+    public final PolicyMap policies = PolicyMap.forLevel(Level.L2, task.roles(), MODEL, Set.of());
+    public final ProblemSource problems = new SeededProblems(task.id(), 1);
 
-    RunConfig config(int steps) {
+    public RunConfig config(int steps) {
         return config(steps, 5e-3);
     }
 
@@ -84,7 +85,7 @@ class RemoteRolloutTest {
      * lr * sign(g) per weight), where rounding noise in zero gradients has become lr-sized weight differences: with
      * two, the in-process and remote losses differed by up to 4% in clean-clone runs with identical samples.
      */
-    RunConfig config(int steps, double lr, String... more) {
+    public RunConfig config(int steps, double lr, String... more) {
         List<String> overrides = new ArrayList<>(List.of(more));
         overrides.addAll(
                 0,
@@ -128,11 +129,11 @@ class RemoteRolloutTest {
     }
 
     /** Records what a sampler returned for each request, in a canonical order. */
-    static final class Recording implements Sampler {
+    public static final class Recording implements Sampler {
         final Sampler inner;
-        final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        public final List<String> seen = Collections.synchronizedList(new ArrayList<>());
 
-        Recording(Sampler inner) {
+        public Recording(Sampler inner) {
             this.inner = inner;
         }
 
@@ -145,7 +146,7 @@ class RemoteRolloutTest {
             return out;
         }
 
-        List<String> sorted() {
+        public List<String> sorted() {
             List<String> s = new ArrayList<>(seen);
             Collections.sort(s);
             return s;
@@ -165,7 +166,7 @@ class RemoteRolloutTest {
         return new ServedWeights(learnerEngine.learner(), sampler, dir.resolve("published"), probe, 1e-4);
     }
 
-    static void assertSameMetrics(StepReport a, StepReport b) {
+    public static void assertSameMetrics(StepReport a, StepReport b) {
         assertThat(b.step()).isEqualTo(a.step());
         assertThat(b.values().keySet()).containsAll(a.values().keySet());
         a.values().forEach((k, v) -> {
@@ -319,7 +320,7 @@ class RemoteRolloutTest {
             String body = new String(ex.getRequestBody().readAllBytes());
             if (ex.getRequestURI().getPath().endsWith("load_lora_adapter")
                     && !ex.getRequestURI().getPath().contains("unload")) {
-                var node = (ObjectNode) InferenceServer.JSON.readTree(body);
+                var node = (ObjectNode) Http.JSON.readTree(body);
                 String adapter = node.path("lora_name").asText().replaceFirst("-v\\d+$", "");
                 String first = firstPath.computeIfAbsent(
                         adapter, k -> node.path("lora_path").asText());

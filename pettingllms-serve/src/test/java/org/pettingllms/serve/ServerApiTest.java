@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.Http;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -29,7 +30,7 @@ class ServerApiTest {
     @BeforeAll
     static void start() throws Exception {
         model = SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        engine = InferenceServer.openEngine(model, "cpu");
+        engine = EmbeddedEngine.forServing(model, "cpu");
         server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 2)).start();
     }
 
@@ -49,7 +50,7 @@ class ServerApiTest {
     }
 
     static JsonNode json(HttpResponse<String> r) throws Exception {
-        return InferenceServer.JSON.readTree(r.body());
+        return Http.JSON.readTree(r.body());
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.http.Http;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -96,7 +97,7 @@ class ServerFuzzTest {
     static void start() throws Exception {
         String model =
                 SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        engine = InferenceServer.openEngine(model, "cpu");
+        engine = EmbeddedEngine.forServing(model, "cpu");
         server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64)).start();
     }
 
@@ -118,7 +119,7 @@ class ServerFuzzTest {
     /** The body with one field (top level or inside an object field) replaced by {@code value}, or removed. */
     static List<String> mutations(String template) throws Exception {
         List<String> out = new ArrayList<>();
-        JsonNode root = InferenceServer.JSON.readTree(template);
+        JsonNode root = Http.JSON.readTree(template);
         List<String[]> paths = new ArrayList<>();
         for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
             String f = it.next();
@@ -138,7 +139,7 @@ class ServerFuzzTest {
         }
         for (String[] p : paths) {
             for (String v : VALUES) {
-                out.add(with(root, p, InferenceServer.JSON.readTree(v)).toString());
+                out.add(with(root, p, Http.JSON.readTree(v)).toString());
             }
             out.add(with(root, p, null).toString());
         }
@@ -173,7 +174,7 @@ class ServerFuzzTest {
             BROKEN.add(what);
         } else if (r.statusCode() >= 400) {
             try {
-                if (InferenceServer.JSON
+                if (Http.JSON
                         .readTree(r.body())
                         .path("error")
                         .path("message")
@@ -226,8 +227,8 @@ class ServerFuzzTest {
         }
         HttpResponse<String> after = post("/v1/completions", COMPLETION);
         assertThat(after.statusCode()).isEqualTo(200);
-        JsonNode a = InferenceServer.JSON.readTree(before.body());
-        JsonNode b = InferenceServer.JSON.readTree(after.body());
+        JsonNode a = Http.JSON.readTree(before.body());
+        JsonNode b = Http.JSON.readTree(after.body());
         assertThat(b.path("choices")).isEqualTo(a.path("choices"));
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (server.inFlight() > 0 && System.nanoTime() < deadline) {

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.http.Http;
 import org.pettingllms.text.CharVisionCodec;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -54,7 +55,7 @@ class VisionServeTest {
         }
         CharVisionCodec.writeTokenizerFiles(dir);
         Files.writeString(dir.resolve("chat_template.jinja"), TEMPLATE);
-        engine = InferenceServer.openEngine(dir.toString(), "cpu");
+        engine = EmbeddedEngine.forServing(dir.toString(), "cpu");
         server = new InferenceServer(engine, dir.toString(), new InferenceServer.Options("127.0.0.1", 0, "vl", 2))
                 .start();
         BufferedImage board = new BufferedImage(56, 56, BufferedImage.TYPE_INT_RGB);
@@ -94,7 +95,7 @@ class VisionServeTest {
     void anImageReachesTheModelWholeAndStreamed() throws Exception {
         HttpResponse<String> r = post(request(false));
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        JsonNode body = InferenceServer.JSON.readTree(r.body());
+        JsonNode body = Http.JSON.readTree(r.body());
         // the template's text ("where is the goal?>": trim_blocks drops the newline after a tag) and the three
         // image tokens, with the pad expanded to the image's (56 / 28)^2 = 4 tokens
         int text = "where is the goal?>".length();
@@ -107,7 +108,7 @@ class VisionServeTest {
         for (String block : s.body().split("\n\n")) {
             String data = block.substring("data: ".length());
             if (!data.equals("[DONE]")) {
-                streamed.append(InferenceServer.JSON
+                streamed.append(Http.JSON
                         .readTree(data)
                         .path("choices")
                         .path(0)

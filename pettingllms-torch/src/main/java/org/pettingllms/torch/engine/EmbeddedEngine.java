@@ -7,9 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
@@ -82,6 +84,14 @@ public final class EmbeddedEngine implements AutoCloseable {
     /** The engine of a run: its model for the run's policies. */
     public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies) throws IOException {
         return open(Settings.of(cfg), policies);
+    }
+
+    /**
+     * The engine of a server for one model directory or Hub id: its base weights as the one policy {@code model};
+     * adapters and training clients are added by name as requests ask.
+     */
+    public static EmbeddedEngine forServing(String model, String device) throws IOException {
+        return open(Settings.serving(model, device), PolicyMap.forLevel(Level.L1, List.of("model"), model, Set.of()));
     }
 
     /** An engine with the models the policies name, each loaded from {@code settings.model()}. */

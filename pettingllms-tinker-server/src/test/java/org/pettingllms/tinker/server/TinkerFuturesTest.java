@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,6 +10,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.Http;
 
 /**
  * Futures as Tinker clients poll them: dedup by key, try_again, results kept for a re-poll and then dropped,
@@ -25,7 +27,7 @@ class TinkerFuturesTest {
     }
 
     static ObjectNode result(int n) {
-        return InferenceServer.JSON.createObjectNode().put("n", n);
+        return Http.JSON.createObjectNode().put("n", n);
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,6 +24,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
+import org.pettingllms.serve.RemoteRolloutTest;
 import org.pettingllms.testkit.LearnerContract;
 import org.pettingllms.tinker.TinkerClient;
 import org.pettingllms.tinker.TinkerException;

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,6 +13,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.http.Access;
+import org.pettingllms.http.Http;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -31,7 +33,7 @@ class TinkerLifecycleTest {
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
         com.fasterxml.jackson.databind.node.ObjectNode out =
-                (com.fasterxml.jackson.databind.node.ObjectNode) InferenceServer.JSON.readTree(r.body());
+                (com.fasterxml.jackson.databind.node.ObjectNode) Http.JSON.readTree(r.body());
         return out.put("status", r.statusCode());
     }
 
@@ -63,7 +65,7 @@ class TinkerLifecycleTest {
         String model =
                 SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
         ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
-        try (EmbeddedEngine engine = InferenceServer.openEngine(model, "cpu");
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(model, "cpu");
                 TinkerServer s = new TinkerServer(
                                 engine,
                                 model,

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -33,6 +33,11 @@ import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.http.Access;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
+import org.pettingllms.http.JsonErrors;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -183,11 +188,11 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private static ObjectNode json() {
-        return InferenceServer.JSON.createObjectNode();
+        return Http.JSON.createObjectNode();
     }
 
     private static void ok(Context ctx, JsonNode body) throws Exception {
-        InferenceServer.json(ctx, 200, body);
+        Http.json(ctx, 200, body);
     }
 
     /** FastAPI's error body, as SkyRL's server answers. */
@@ -204,7 +209,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void createModel(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
+        JsonNode body = Http.body(ctx);
         String session = body.path("session_id").asText("");
         touch(session);
         String base = body.path("base_model").asText("");
@@ -257,7 +262,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void info(Context ctx) throws Exception {
-        String id = InferenceServer.body(ctx).path("model_id").asText("");
+        String id = Http.body(ctx).path("model_id").asText("");
         model(id);
         ObjectNode r = json().put("type", "get_info").put("model_id", id);
         r.putObject("model_data").put("model_name", options.servedName()).put("tokenizer_id", options.servedName());
@@ -290,13 +295,13 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void heartbeat(Context ctx) throws Exception {
-        touch(Fields.text(InferenceServer.body(ctx), "session_id", null));
+        touch(Fields.text(Http.body(ctx), "session_id", null));
         ok(ctx, json().put("type", "session_heartbeat"));
     }
 
     /** Tinker's {@code unload_model}: the client's queue drains, then its adapter and training state are freed. */
     private void unloadModel(Context ctx) throws Exception {
-        String id = Fields.text(InferenceServer.body(ctx), "model_id", null);
+        String id = Fields.text(Http.body(ctx), "model_id", null);
         model(id);
         unload(id, "unloaded");
         String request =
@@ -368,7 +373,7 @@ public final class TinkerServer implements AutoCloseable {
      */
     private Handler client(ClientHandler handler) {
         return ctx -> {
-            JsonNode body = InferenceServer.body(ctx);
+            JsonNode body = Http.body(ctx);
             String id = Fields.text(body, "model_id", null);
             Model m = model(id);
             int seq = Fields.integer(body, "seq_id", 0, 0, Integer.MAX_VALUE);
@@ -388,7 +393,7 @@ public final class TinkerServer implements AutoCloseable {
     /** Held without a server thread: the answer is written when the result arrives or the hold ends. */
     private void retrieve(Context ctx) throws Exception {
         CompletableFuture<ObjectNode> answer =
-                futures.pollAsync(InferenceServer.body(ctx).path("request_id").asText(""));
+                futures.pollAsync(Http.body(ctx).path("request_id").asText(""));
         ctx.future(() -> answer.thenAccept(
                 r -> ctx.status(200).contentType("application/json").result(r.toString())));
     }
@@ -584,7 +589,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void sample(Context ctx) throws Exception {
-        JsonNode body = InferenceServer.body(ctx);
+        JsonNode body = Http.body(ctx);
         PolicyRef policy;
         SamplerWeights weights = null;
         if (body.hasNonNull("model_path")) {
@@ -639,8 +644,8 @@ public final class TinkerServer implements AutoCloseable {
                 stop,
                 sp.hasNonNull("seed") ? sp.get("seed").asLong() : new java.util.Random().nextLong());
         int n = body.path("num_samples").asInt(1);
-        if (n < 1 || n > Generation.MAX_N) {
-            throw BadRequest.field("num_samples", "1 to " + Generation.MAX_N);
+        if (n < 1 || n > Fields.MAX_N) {
+            throw BadRequest.field("num_samples", "1 to " + Fields.MAX_N);
         }
         int[] prompt = ids.stream().mapToInt(Integer::intValue).toArray();
         SamplerWeights asked = weights;

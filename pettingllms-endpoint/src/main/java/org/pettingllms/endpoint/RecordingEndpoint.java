@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.endpoint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -19,6 +19,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.EventStream;
+import org.pettingllms.http.Fields;
+import org.pettingllms.http.Http;
+import org.pettingllms.http.Reply;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ReplayDivergence;
 import org.pettingllms.langchain4j.RoleModels;
@@ -78,11 +83,10 @@ public final class RecordingEndpoint implements AutoCloseable {
             // only be refused again
             config.routes.exception(
                     BadRequest.class,
-                    (e, ctx) -> InferenceServer.error(
-                            ctx.header("x-should-retry", "false"), e.status, e.getMessage(), e.param));
+                    (e, ctx) -> Http.error(ctx.header("x-should-retry", "false"), e.status, e.getMessage(), e.param));
             config.routes.exception(
                     Exception.class,
-                    (e, ctx) -> InferenceServer.error(
+                    (e, ctx) -> Http.error(
                             ctx.header("x-should-retry", "false"),
                             500,
                             e.getClass().getSimpleName() + ": " + e.getMessage(),
@@ -90,7 +94,7 @@ public final class RecordingEndpoint implements AutoCloseable {
             config.routes.error(404, "*", ctx -> {
                 String type = ctx.res().getContentType();
                 if (type == null || !type.startsWith("application/json")) {
-                    InferenceServer.error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
+                    Http.error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
                 }
             });
         });
@@ -156,28 +160,28 @@ public final class RecordingEndpoint implements AutoCloseable {
     }
 
     private void models(Context ctx) throws Exception {
-        ObjectNode root = InferenceServer.JSON.createObjectNode().put("object", "list");
+        ObjectNode root = Http.JSON.createObjectNode().put("object", "list");
         var data = root.putArray("data");
         episode(ctx).models.roles().stream()
                 .sorted()
                 .forEach(r ->
                         data.addObject().put("id", r).put("object", "model").put("owned_by", "pettingllms"));
-        InferenceServer.json(ctx, 200, root);
+        Http.json(ctx, 200, root);
     }
 
     private void reward(Context ctx) throws Exception {
         Episode e = episode(ctx);
-        JsonNode body = InferenceServer.body(ctx);
+        JsonNode body = Http.body(ctx);
         e.reward = Fields.number(body, "reward", Double.NaN, -1e9, 1e9);
         if (e.reward.isNaN()) {
             throw BadRequest.field("reward", "required: a number");
         }
-        InferenceServer.json(ctx, 200, InferenceServer.JSON.createObjectNode().put("ok", true));
+        Http.json(ctx, 200, Http.JSON.createObjectNode().put("ok", true));
     }
 
     private void chat(Context ctx) throws Exception {
         Episode e = episode(ctx);
-        JsonNode body = InferenceServer.body(ctx);
+        JsonNode body = Http.body(ctx);
         Fields.onlyKnown(body, FIELDS, "the recording endpoint's /chat/completions");
         String role = Fields.text(body, "model", null);
         if (!e.models.roles().contains(role)) {
@@ -189,8 +193,8 @@ public final class RecordingEndpoint implements AutoCloseable {
         Fields.Streaming streaming = Fields.Streaming.of(body);
         ChatRequest.Builder request = ChatRequest.builder().messages(messages(body.get("messages")));
         int budget = body.hasNonNull("max_completion_tokens")
-                ? Fields.integer(body, "max_completion_tokens", 0, 1, Generation.MAX_TOKENS)
-                : Fields.integer(body, "max_tokens", 0, 1, Generation.MAX_TOKENS);
+                ? Fields.integer(body, "max_completion_tokens", 0, 1, Fields.MAX_TOKENS)
+                : Fields.integer(body, "max_tokens", 0, 1, Fields.MAX_TOKENS);
         if (budget > 0) {
             request.maxOutputTokens(budget);
         }
@@ -231,10 +235,10 @@ public final class RecordingEndpoint implements AutoCloseable {
             if (streaming.usage()) {
                 ObjectNode u = header(id, "chat.completion.chunk", role);
                 u.putArray("choices");
-                Completions.usage(u.putObject("usage"), promptTokens, completionTokens);
+                Http.usage(u.putObject("usage"), promptTokens, completionTokens);
                 events.add(u);
             }
-            InferenceServer.reply(ctx, Reply.stream(events));
+            Http.reply(ctx, Reply.stream(events));
             return;
         }
         ObjectNode root = header(id, "chat.completion", role);
@@ -244,12 +248,12 @@ public final class RecordingEndpoint implements AutoCloseable {
                 .put("content", r.aiMessage().text());
         choice.putNull("logprobs");
         choice.put("finish_reason", finish);
-        Completions.usage(root.putObject("usage"), promptTokens, completionTokens);
-        InferenceServer.json(ctx, 200, root);
+        Http.usage(root.putObject("usage"), promptTokens, completionTokens);
+        Http.json(ctx, 200, root);
     }
 
     private static ObjectNode header(String id, String object, String role) {
-        return InferenceServer.JSON
+        return Http.JSON
                 .createObjectNode()
                 .put("id", id)
                 .put("object", object)

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.http;
 
 import java.io.PrintWriter;
 import java.util.function.BiFunction;
@@ -9,11 +9,11 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
  * Jetty's own error answers (a request it refuses before any route sees it, such as a path with {@code %00}) in the
  * server's JSON error format instead of an HTML page, whatever the client accepts.
  */
-final class JsonErrors extends ErrorHandler {
+public final class JsonErrors extends ErrorHandler {
     private final BiFunction<Integer, String, String> body;
 
     /** @param body the JSON body of an error, from its status and message */
-    JsonErrors(BiFunction<Integer, String, String> body) {
+    public JsonErrors(BiFunction<Integer, String, String> body) {
         this.body = body;
         setDefaultResponseMimeType("application/json");
     }

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.endpoint;
 
 import java.net.URI;
 import org.pettingllms.core.data.Problem;

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -9,10 +9,15 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /** Typed reads of request fields; a wrong type or range is a {@link BadRequest} naming the field. */
-final class Fields {
+public final class Fields {
+    /** The most candidates one request may ask for. */
+    public static final int MAX_N = 64;
+    /** The most tokens one request may ask to generate (the model's context is checked separately). */
+    public static final int MAX_TOKENS = 1 << 20;
+
     private Fields() {}
 
-    static int integer(JsonNode body, String name, int def, int min, int max) {
+    public static int integer(JsonNode body, String name, int def, int min, int max) {
         JsonNode v = body.get(name);
         if (v == null || v.isNull()) {
             return def;
@@ -23,12 +28,12 @@ final class Fields {
         return v.asInt();
     }
 
-    static double number(JsonNode body, String name, double def, double min, double max) {
+    public static double number(JsonNode body, String name, double def, double min, double max) {
         return number(body, name, name, def, min, max);
     }
 
     /** {@link #number(JsonNode, String, double, double, double)} of an object nested in the body, named {@code param}. */
-    static double number(JsonNode obj, String name, String param, double def, double min, double max) {
+    public static double number(JsonNode obj, String name, String param, double def, double min, double max) {
         JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             return def;
@@ -40,7 +45,7 @@ final class Fields {
     }
 
     /** A field that must be a JSON object when present; an empty object when absent. */
-    static JsonNode object(JsonNode body, String name) {
+    public static JsonNode object(JsonNode body, String name) {
         JsonNode v = body.get(name);
         if (v == null || v.isNull()) {
             return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
@@ -52,7 +57,7 @@ final class Fields {
         return v;
     }
 
-    static boolean bool(JsonNode body, String name, boolean def) {
+    public static boolean bool(JsonNode body, String name, boolean def) {
         JsonNode v = body.get(name);
         if (v == null || v.isNull()) {
             return def;
@@ -63,7 +68,7 @@ final class Fields {
         return v.asBoolean();
     }
 
-    static String text(JsonNode body, String name, String def) {
+    public static String text(JsonNode body, String name, String def) {
         JsonNode v = body.get(name);
         if (v == null || v.isNull()) {
             if (def == null) {
@@ -79,7 +84,7 @@ final class Fields {
     }
 
     /** A string or a list of strings (OpenAI's {@code stop}). */
-    static List<String> strings(JsonNode body, String name) {
+    public static List<String> strings(JsonNode body, String name) {
         JsonNode v = body.get(name);
         List<String> out = new ArrayList<>();
         if (v == null || v.isNull()) {
@@ -102,7 +107,7 @@ final class Fields {
     }
 
     /** Refuses a field this endpoint does not know, naming it and the fields it does. */
-    static void onlyKnown(JsonNode body, Set<String> known, String endpoint) {
+    public static void onlyKnown(JsonNode body, Set<String> known, String endpoint) {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!known.contains(name)) {
@@ -113,7 +118,7 @@ final class Fields {
     }
 
     /** Refuses a field set to anything but its no-op value ({@code what} says what the server does instead). */
-    static void onlyNoOp(JsonNode body, String name, Predicate<JsonNode> isNoOp, String what) {
+    public static void onlyNoOp(JsonNode body, String name, Predicate<JsonNode> isNoOp, String what) {
         JsonNode v = body.get(name);
         if (v != null && !v.isNull() && !isNoOp.test(v)) {
             throw BadRequest.field(name, what + ", got " + v);
@@ -121,12 +126,12 @@ final class Fields {
     }
 
     /** A number field that may only be {@code value}. */
-    static void onlyNumber(JsonNode body, String name, double value, String what) {
+    public static void onlyNumber(JsonNode body, String name, double value, String what) {
         onlyNoOp(body, name, v -> v.isNumber() && v.asDouble() == value, what);
     }
 
     /** Penalties and biases the engine does not apply: allowed at their neutral values only. */
-    static void neutralPenalties(JsonNode body) {
+    public static void neutralPenalties(JsonNode body) {
         String no = "penalties are not applied by this server: leave it out or use ";
         onlyNumber(body, "presence_penalty", 0, no + "0");
         onlyNumber(body, "frequency_penalty", 0, no + "0");
@@ -135,8 +140,8 @@ final class Fields {
     }
 
     /** {@code stream} and {@code stream_options.include_usage}; options without streaming are refused, as vLLM does. */
-    record Streaming(boolean on, boolean usage) {
-        static Streaming of(JsonNode body) {
+    public record Streaming(boolean on, boolean usage) {
+        public static Streaming of(JsonNode body) {
             boolean on = bool(body, "stream", false);
             JsonNode options = body.get("stream_options");
             if (options == null || options.isNull()) {
@@ -154,7 +159,7 @@ final class Fields {
     }
 
     /** A list of token ids, each in [0, vocab). */
-    static int[] tokenIds(JsonNode v, String name, int vocab) {
+    public static int[] tokenIds(JsonNode v, String name, int vocab) {
         int[] ids = new int[v.size()];
         for (int i = 0; i < ids.length; i++) {
             JsonNode t = v.get(i);

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
@@ -9,6 +9,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.pettingllms.http.BadRequest;
+import org.pettingllms.http.Http;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -115,7 +117,7 @@ final class TinkerFutures {
         }
         return f.handle((r, e) -> answer(id, r, e))
                 .completeOnTimeout(
-                        InferenceServer.JSON
+                        Http.JSON
                                 .createObjectNode()
                                 .put("type", "try_again")
                                 .put("request_id", id)
@@ -136,6 +138,6 @@ final class TinkerFutures {
             LOG.warn("request {} failed", id, cause);
         }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
-        return InferenceServer.JSON.createObjectNode().put("error", message).put("category", user ? "user" : "server");
+        return Http.JSON.createObjectNode().put("error", message).put("category", user ? "user" : "server");
     }
 }

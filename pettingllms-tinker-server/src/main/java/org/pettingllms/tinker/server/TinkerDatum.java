@@ -1,8 +1,9 @@
-package org.pettingllms.serve;
+package org.pettingllms.tinker.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.pettingllms.http.BadRequest;
 
 /**
  * A Tinker datum as {@link TinkerServer} reads it: the input tokens, the targets (the inputs shifted by one), and for

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,6 +45,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
+import org.pettingllms.http.Http;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
 
@@ -249,7 +250,7 @@ class RecordingEndpointTest {
                         URI.create(base + "/chat/completions"),
                         "{\"model\":\"scout\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]," + field + "}");
                 assertThat(r.statusCode()).as(field + " " + r.body()).isEqualTo(400);
-                JsonNode error = InferenceServer.JSON.readTree(r.body()).path("error");
+                JsonNode error = Http.JSON.readTree(r.body()).path("error");
                 String name = field.substring(1, field.indexOf('"', 1));
                 assertThat(error.path("param").asText()).as(r.body()).isEqualTo(name);
                 assertThat(r.headers().firstValue("x-should-retry"))

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.http;
 
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
@@ -39,7 +39,7 @@ public record Access(String apiKey, boolean allowPathLoading, long maxRequestByt
      * The size limit and, with a key, the check before every route but {@code open} ones; refusals are
      * {@link BadRequest}s, which each server writes in its own error format.
      */
-    void install(JavalinConfig config, Set<String> open) {
+    public void install(JavalinConfig config, Set<String> open) {
         config.http.maxRequestSize = maxRequestBytes; // a body read past the limit without a length: Javalin's 413
         config.routes.before(ctx -> {
             if (ctx.contentLength() > maxRequestBytes) { // every route, whether or not it reads its body
@@ -71,7 +71,7 @@ public record Access(String apiKey, boolean allowPathLoading, long maxRequestByt
     }
 
     /** Refuses a route that reads weights from a server path unless allowed. */
-    void checkPathLoading(String param) {
+    public void checkPathLoading(String param) {
         if (!allowPathLoading) {
             throw new BadRequest(
                     403,

@@ -1,14 +1,14 @@
-package org.pettingllms.serve;
+package org.pettingllms.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** A generation endpoint's answer: one JSON body, or a server-sent-events stream when the request asked for one. */
-record Reply(JsonNode json, String events) {
-    static Reply json(JsonNode body) {
+public record Reply(JsonNode json, String events) {
+    public static Reply json(JsonNode body) {
         return new Reply(body, null);
     }
 
-    static Reply stream(EventStream events) {
+    public static Reply stream(EventStream events) {
         return new Reply(null, events.done());
     }
 }

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -7,16 +7,16 @@ import com.fasterxml.jackson.databind.JsonNode;
  * The engine returns whole completions, so the chunks of a request are written once its candidates are done: a
  * client sees every chunk, in order, only not earlier than the whole answer.
  */
-final class EventStream {
-    static final String CONTENT_TYPE = "text/event-stream";
+public final class EventStream {
+    public static final String CONTENT_TYPE = "text/event-stream";
     private final StringBuilder out = new StringBuilder();
 
-    EventStream add(JsonNode chunk) {
+    public EventStream add(JsonNode chunk) {
         out.append("data: ").append(chunk.toString()).append("\n\n");
         return this;
     }
 
-    String done() {
+    public String done() {
         return out.append("data: [DONE]\n\n").toString();
     }
 }

@@ -1,4 +1,4 @@
-package org.pettingllms.serve;
+package org.pettingllms.endpoint;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.http.Http;
 
 /**
  * An agent program in any language, one process per episode: {@code sh -c COMMAND} with {@code OPENAI_BASE_URL}
@@ -24,9 +25,8 @@ import org.pettingllms.core.data.Problem;
 public record ProcessProgram(String command, Duration timeout) implements EndpointProgram {
     @Override
     public double run(Problem problem, URI baseUrl) throws Exception {
-        ObjectNode p =
-                InferenceServer.JSON.createObjectNode().put("id", problem.id()).put("seed", problem.seed());
-        p.set("fields", InferenceServer.JSON.valueToTree(problem.fields()));
+        ObjectNode p = Http.JSON.createObjectNode().put("id", problem.id()).put("seed", problem.seed());
+        p.set("fields", Http.JSON.valueToTree(problem.fields()));
         ProcessBuilder pb =
                 SETSID ? new ProcessBuilder("setsid", "sh", "-c", command) : new ProcessBuilder("sh", "-c", command);
         pb.environment().put("OPENAI_BASE_URL", baseUrl.toString());
