@@ -55,7 +55,10 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--adapter", paramLabel = "NAME=DIR", description = "a PEFT adapter to load at start, repeatable")
     Map<String, Path> adapters = new LinkedHashMap<>();
 
-    @Option(names = "--max-concurrent", defaultValue = "64", description = "requests in flight before 429")
+    @Option(
+            names = "--max-concurrent",
+            defaultValue = "64",
+            description = "generation requests in flight (with --tinker: requests queued or running) before 429")
     int maxConcurrent;
 
     @Option(names = "--device", defaultValue = "cpu", description = "cpu, gpu or gpu:N")
@@ -141,7 +144,9 @@ final class ServeCommand implements Callable<Integer> {
                                     tinkerState,
                                     served.engine().loraRank(),
                                     seed,
-                                    access))) {
+                                    access,
+                                    TinkerServer.SESSION_TIMEOUT,
+                                    maxConcurrent))) {
                 server.start();
                 out.printf(
                         "serving the Tinker training API for %s as '%s' on %s (LoRA rank %d, state in %s); Ctrl-C"

@@ -18,14 +18,31 @@ public final class Fields {
     private Fields() {}
 
     public static int integer(JsonNode body, String name, int def, int min, int max) {
-        JsonNode v = body.get(name);
+        return integer(body, name, name, def, min, max);
+    }
+
+    /** {@link #integer(JsonNode, String, int, int, int)} of an object nested in the body, named {@code param}. */
+    public static int integer(JsonNode obj, String name, String param, int def, int min, int max) {
+        JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             return def;
         }
         if (!v.canConvertToInt() || !v.isIntegralNumber() || v.asInt() < min || v.asInt() > max) {
-            throw BadRequest.field(name, "expected an integer in [" + min + ", " + max + "], got " + v);
+            throw BadRequest.field(param, "expected an integer in [" + min + ", " + max + "], got " + v);
         }
         return v.asInt();
+    }
+
+    /** A 64-bit integer (a seed), or {@code def} when absent. */
+    public static Long longInteger(JsonNode obj, String name, String param, Long def) {
+        JsonNode v = obj.get(name);
+        if (v == null || v.isNull()) {
+            return def;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw BadRequest.field(param, "expected a 64-bit integer, got " + v);
+        }
+        return v.asLong();
     }
 
     public static double number(JsonNode body, String name, double def, double min, double max) {
@@ -46,41 +63,69 @@ public final class Fields {
 
     /** A field that must be a JSON object when present; an empty object when absent. */
     public static JsonNode object(JsonNode body, String name) {
-        JsonNode v = body.get(name);
+        return object(body, name, name);
+    }
+
+    /** {@link #object(JsonNode, String)} of an object nested in the body, named {@code param}. */
+    public static JsonNode object(JsonNode obj, String name, String param) {
+        JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         }
         if (!v.isObject()) {
             throw BadRequest.field(
-                    name, "expected an object, got " + v.getNodeType().name().toLowerCase());
+                    param, "expected an object, got " + v.getNodeType().name().toLowerCase());
         }
         return v;
     }
 
     public static boolean bool(JsonNode body, String name, boolean def) {
-        JsonNode v = body.get(name);
+        return bool(body, name, name, def);
+    }
+
+    /** {@link #bool(JsonNode, String, boolean)} of an object nested in the body, named {@code param}. */
+    public static boolean bool(JsonNode obj, String name, String param, boolean def) {
+        JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             return def;
         }
         if (!v.isBoolean()) {
-            throw BadRequest.field(name, "expected true or false, got " + v);
+            throw BadRequest.field(param, "expected true or false, got " + v);
         }
         return v.asBoolean();
     }
 
     public static String text(JsonNode body, String name, String def) {
-        JsonNode v = body.get(name);
+        return text(body, name, name, def);
+    }
+
+    /** {@link #text(JsonNode, String, String)} of an object nested in the body, named {@code param}. */
+    public static String text(JsonNode obj, String name, String param, String def) {
+        JsonNode v = obj.get(name);
         if (v == null || v.isNull()) {
             if (def == null) {
-                throw BadRequest.field(name, "required");
+                throw BadRequest.field(param, "required");
             }
             return def;
         }
         if (!v.isTextual()) {
             throw BadRequest.field(
-                    name, "expected a string, got " + v.getNodeType().name().toLowerCase());
+                    param, "expected a string, got " + v.getNodeType().name().toLowerCase());
         }
         return v.asText();
+    }
+
+    /** A field that must be a JSON array when present; an empty array when absent. */
+    public static JsonNode array(JsonNode obj, String name, String param) {
+        JsonNode v = obj.get(name);
+        if (v == null || v.isNull()) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        }
+        if (!v.isArray()) {
+            throw BadRequest.field(
+                    param, "expected a list, got " + v.getNodeType().name().toLowerCase());
+        }
+        return v;
     }
 
     /** A string or a list of strings (OpenAI's {@code stop}). */
@@ -106,13 +151,33 @@ public final class Fields {
         return out;
     }
 
+    /** A finite number; {@code param} names it in the refusal. */
+    public static double finite(JsonNode v, String param) {
+        if (v == null || !v.isNumber() || !Double.isFinite(v.asDouble())) {
+            throw BadRequest.field(param, "expected a finite number, got " + v);
+        }
+        return v.asDouble();
+    }
+
     /** Refuses a field this endpoint does not know, naming it and the fields it does. */
     public static void onlyKnown(JsonNode body, Set<String> known, String endpoint) {
-        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+        onlyKnown(body, known, endpoint, "");
+    }
+
+    /**
+     * {@link #onlyKnown(JsonNode, Set, String)} of an object nested in the body: its fields are named {@code
+     * prefix} + name ({@code lora_config.rank}).
+     */
+    public static void onlyKnown(JsonNode obj, Set<String> known, String where, String prefix) {
+        if (!obj.isObject()) {
+            throw BadRequest.field(
+                    prefix.isEmpty() ? "body" : prefix.substring(0, prefix.length() - 1), "expected an object");
+        }
+        for (Iterator<String> it = obj.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!known.contains(name)) {
                 throw BadRequest.field(
-                        name, "not supported by " + endpoint + " here; its fields: " + new TreeSet<>(known));
+                        prefix + name, "not supported by " + where + " here; its fields: " + new TreeSet<>(known));
             }
         }
     }
@@ -153,17 +218,20 @@ public final class Fields {
             if (!options.isObject()) {
                 throw BadRequest.field("stream_options", "expected an object");
             }
-            onlyKnown(options, Set.of("include_usage"), "stream_options");
+            onlyKnown(options, Set.of("include_usage"), "stream_options", "stream_options.");
             return new Streaming(true, bool(options, "include_usage", false));
         }
     }
 
     /** A list of token ids, each in [0, vocab). */
     public static int[] tokenIds(JsonNode v, String name, int vocab) {
+        if (!v.isArray()) {
+            throw BadRequest.field(name, "expected a list of token ids");
+        }
         int[] ids = new int[v.size()];
         for (int i = 0; i < ids.length; i++) {
             JsonNode t = v.get(i);
-            if (!t.isIntegralNumber() || t.asInt() < 0 || t.asInt() >= vocab) {
+            if (!t.isIntegralNumber() || !t.canConvertToInt() || t.asInt() < 0 || t.asInt() >= vocab) {
                 throw BadRequest.field(name, "token " + i + " is " + t + ", expected an id in [0, " + vocab + ")");
             }
             ids[i] = t.asInt();

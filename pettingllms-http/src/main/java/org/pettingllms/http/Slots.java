@@ -19,6 +19,11 @@ public final class Slots {
         this.free = new Semaphore(max);
     }
 
+    /** The most requests in flight. */
+    public int max() {
+        return max;
+    }
+
     /** Requests in flight now. */
     public int inFlight() {
         return max - free.availablePermits();

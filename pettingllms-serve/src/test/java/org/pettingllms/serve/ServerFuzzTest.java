@@ -3,22 +3,16 @@ package org.pettingllms.serve;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.http.Http;
+import org.pettingllms.testkit.HttpFuzz;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -57,41 +51,6 @@ class ServerFuzzTest {
         {"/unload_lora_adapter", "{\"lora_name\":\"a\"}"},
         {"/update_weights_from_disk", "{\"model_path\":\"/nonexistent\",\"weight_version\":\"v1\"}"}
     };
-    static final String[] VALUES = {
-        "null",
-        "\"x\"",
-        "\"\"",
-        "-1",
-        "0",
-        "1e308",
-        "-1e308",
-        "9223372036854775807",
-        "-9223372036854775808",
-        "1.5",
-        "true",
-        "[]",
-        "{}",
-        "[1,\"a\"]",
-        "[99999999]",
-        "[-5]",
-        "{\"a\":1}",
-        "[[1,2],[3]]",
-        "\"NaN\""
-    };
-    static final String[] RAW = {
-        "",
-        "{",
-        "}",
-        "[]",
-        "null",
-        "123",
-        "\"str\"",
-        "{\"prompt\":",
-        "{\"prompt\":[1,2,]}",
-        "\u0000\u00ff",
-        "[".repeat(5000) + "]".repeat(5000),
-        "{\"a\":" + "1".repeat(5000) + "}"
-    };
 
     @BeforeAll
     static void start() throws Exception {
@@ -114,54 +73,6 @@ class ServerFuzzTest {
                         .POST(HttpRequest.BodyPublishers.ofString(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** The body with one field (top level or inside an object field) replaced by {@code value}, or removed. */
-    static List<String> mutations(String template) throws Exception {
-        List<String> out = new ArrayList<>();
-        JsonNode root = Http.JSON.readTree(template);
-        List<String[]> paths = new ArrayList<>();
-        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
-            String f = it.next();
-            paths.add(new String[] {f});
-            if (root.get(f).isObject()) {
-                for (Iterator<String> inner = root.get(f).fieldNames(); inner.hasNext(); ) {
-                    paths.add(new String[] {f, inner.next()});
-                }
-            }
-            if (root.get(f).isArray()
-                    && root.get(f).size() > 0
-                    && root.get(f).get(0).isObject()) {
-                for (Iterator<String> inner = root.get(f).get(0).fieldNames(); inner.hasNext(); ) {
-                    paths.add(new String[] {f, "0", inner.next()});
-                }
-            }
-        }
-        for (String[] p : paths) {
-            for (String v : VALUES) {
-                out.add(with(root, p, Http.JSON.readTree(v)).toString());
-            }
-            out.add(with(root, p, null).toString());
-        }
-        ObjectNode unknown = root.deepCopy();
-        unknown.put("zz_unknown_field", 1);
-        out.add(unknown.toString());
-        return out;
-    }
-
-    static JsonNode with(JsonNode root, String[] path, JsonNode value) {
-        JsonNode copy = root.deepCopy();
-        JsonNode parent = copy;
-        for (int i = 0; i < path.length - 1; i++) {
-            parent = parent.isArray() ? parent.get(Integer.parseInt(path[i])) : parent.get(path[i]);
-        }
-        ObjectNode obj = (ObjectNode) parent;
-        if (value == null) {
-            obj.remove(path[path.length - 1]);
-        } else {
-            obj.set(path[path.length - 1], value);
-        }
-        return copy;
     }
 
     /** Every answer that breaks the rules, so that one run lists them all. */
@@ -194,11 +105,11 @@ class ServerFuzzTest {
         assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
         int sent = 0;
         for (String[] route : ROUTES) {
-            for (String body : mutations(route[1])) {
-                check(route[0], body, post(route[0], body));
+            for (HttpFuzz.Mutation m : HttpFuzz.mutations(route[1])) {
+                check(route[0], m.body(), post(route[0], m.body()));
                 sent++;
             }
-            for (String body : RAW) {
+            for (String body : HttpFuzz.RAW) {
                 check(route[0], body, post(route[0], body));
                 sent++;
             }
@@ -215,14 +126,12 @@ class ServerFuzzTest {
                 .isEmpty();
         // bodies cut short, and streams the client abandons after their first bytes
         for (int i = 0; i < 3; i++) {
-            raw(
-                    "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
-                            + "{\"prompt\":[1,2",
-                    false);
-            String streamBody = "{\"model\":\"tiny\",\"prompt\":[1,17],\"max_tokens\":200,\"stream\":true}";
-            raw(
-                    "POST /v1/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "
-                            + streamBody.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + streamBody,
+            HttpFuzz.raw(server.uri(), HttpFuzz.post("/v1/completions", "{\"prompt\":[1,2", 200), false);
+            HttpFuzz.raw(
+                    server.uri(),
+                    HttpFuzz.post(
+                            "/v1/completions",
+                            "{\"model\":\"tiny\",\"prompt\":[1,17],\"max_tokens\":200,\"stream\":true}"),
                     true);
         }
         HttpResponse<String> after = post("/v1/completions", COMPLETION);
@@ -235,22 +144,5 @@ class ServerFuzzTest {
             Thread.sleep(50);
         }
         assertThat(server.inFlight()).as("requests still holding a slot").isZero();
-    }
-
-    /** Writes {@code request} on a socket, reads a little of the answer if asked, then drops the connection. */
-    static void raw(String request, boolean readSome) throws Exception {
-        URI u = server.uri();
-        try (Socket s = new Socket(u.getHost(), u.getPort())) {
-            s.setSoTimeout(5000);
-            OutputStream out = s.getOutputStream();
-            out.write(request.getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            if (readSome) {
-                InputStream in = s.getInputStream();
-                in.read(new byte[64]);
-            } else {
-                s.shutdownOutput();
-            }
-        }
     }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Http;
+import org.pettingllms.http.Slots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,16 +34,22 @@ final class TinkerFutures {
     private final Map<String, String> keyOf = new ConcurrentHashMap<>();
     private final long holdMillis;
     private final long retrievedGraceMillis;
+    private final Slots slots;
 
     /** @param holdMillis how long a poll waits for a result before it answers {@code try_again} */
     TinkerFutures(long holdMillis) {
-        this(holdMillis, 30_000);
+        this(holdMillis, 30_000, new Slots(Integer.MAX_VALUE));
     }
 
-    /** @param retrievedGraceMillis how long an answered result stays for a client that polls again */
-    TinkerFutures(long holdMillis, long retrievedGraceMillis) {
+    /**
+     * @param retrievedGraceMillis how long an answered result stays for a client that polls again
+     * @param slots                requests queued or running at once ({@code --max-concurrent}): a new one past
+     *                             them is refused with a 429, which Tinker's clients retry
+     */
+    TinkerFutures(long holdMillis, long retrievedGraceMillis, Slots slots) {
         this.holdMillis = holdMillis;
         this.retrievedGraceMillis = retrievedGraceMillis;
+        this.slots = slots;
     }
 
     /** Runs {@code op} on {@code on}; the request id, or the first one's for a known {@code key} (may be null). */
@@ -50,12 +57,14 @@ final class TinkerFutures {
         String[] created = {null};
         String id;
         if (key == null) {
+            take();
             id = Long.toString(requests.incrementAndGet());
             futures.put(id, new CompletableFuture<>());
             created[0] = id;
         } else {
             // the future is stored inside the mapping function, so it exists before another thread sees the id
             id = byKey.computeIfAbsent(key, k -> {
+                take(); // a request re-sent under a known key takes no slot: its first one holds it
                 String fresh = Long.toString(requests.incrementAndGet());
                 futures.put(fresh, new CompletableFuture<>());
                 keyOf.put(fresh, k);
@@ -65,16 +74,29 @@ final class TinkerFutures {
         }
         if (created[0] != null) {
             CompletableFuture<ObjectNode> f = futures.get(id);
-            CompletableFuture.supplyAsync(op, on).whenComplete((r, e) -> {
-                if (e != null) {
-                    f.completeExceptionally(e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e);
-                } else {
-                    f.complete(r);
-                }
-                dropLater(id, KEEP_MINUTES * 60_000);
-            });
+            try {
+                CompletableFuture.supplyAsync(op, on).whenComplete((r, e) -> done(id, f, e, r));
+            } catch (java.util.concurrent.RejectedExecutionException e) { // its training client was unloaded
+                done(id, f, new IllegalArgumentException("the training client was unloaded"), null);
+            }
         }
         return id;
+    }
+
+    private void done(String id, CompletableFuture<ObjectNode> f, Throwable e, ObjectNode r) {
+        slots.release();
+        if (e != null) {
+            f.completeExceptionally(e instanceof java.util.concurrent.CompletionException c ? c.getCause() : e);
+        } else {
+            f.complete(r);
+        }
+        dropLater(id, KEEP_MINUTES * 60_000);
+    }
+
+    private void take() {
+        if (!slots.tryTake()) {
+            throw new BadRequest(429, null, "server busy: " + slots.max() + " requests queued or running; retry later");
+        }
     }
 
     private void dropLater(String id, long millis) {

@@ -38,6 +38,7 @@ import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Fields;
 import org.pettingllms.http.Http;
 import org.pettingllms.http.JsonErrors;
+import org.pettingllms.http.Slots;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,10 +80,20 @@ public final class TinkerServer implements AutoCloseable {
             int loraRank,
             long seed,
             Access access,
-            Duration sessionTimeout) {
-        /** Sessions expire after {@link #SESSION_TIMEOUT} without a heartbeat. */
+            Duration sessionTimeout,
+            int maxConcurrent) {
+        public Options {
+            if (maxConcurrent < 1 || port < 0 || port > 65535) {
+                throw new IllegalArgumentException("need maxConcurrent >= 1 and a port in [0, 65535]");
+            }
+        }
+
+        /**
+         * Sessions expire after {@link #SESSION_TIMEOUT} without a heartbeat; {@link #MAX_CONCURRENT} requests
+         * queued or running at once.
+         */
         public Options(String host, int port, String servedName, Path dir, int loraRank, long seed, Access access) {
-            this(host, port, servedName, dir, loraRank, seed, access, SESSION_TIMEOUT);
+            this(host, port, servedName, dir, loraRank, seed, access, SESSION_TIMEOUT, MAX_CONCURRENT);
         }
 
         /** {@link Access#open()}. */
@@ -90,6 +101,54 @@ public final class TinkerServer implements AutoCloseable {
             this(host, port, servedName, dir, loraRank, seed, Access.open());
         }
     }
+
+    /**
+     * Each route's fields: the SDK's request types (up to 0.24) and this project's learner's. Anything else is
+     * refused by name, as the OpenAI routes do; fields the SDK sends that would change the numbers here are refused
+     * by value where they are read ({@code prompt_logprobs}, {@code lora_config.train_unembed}, ...).
+     */
+    private static final Map<String, Set<String>> FIELDS = Map.ofEntries(
+            Map.entry("create_session", Set.of("tags", "user_metadata", "sdk_version", "type", "project_id")),
+            Map.entry("session_heartbeat", Set.of("session_id", "type")),
+            Map.entry("unload_model", Set.of("model_id", "session_id", "type")),
+            Map.entry(
+                    "create_model",
+                    Set.of("session_id", "model_seq_id", "base_model", "user_metadata", "lora_config", "type")),
+            Map.entry("get_info", Set.of("model_id", "type")),
+            Map.entry("forward_backward", Set.of("model_id", "seq_id", "forward_backward_input", "type")),
+            Map.entry("forward", Set.of("model_id", "seq_id", "forward_input", "type")),
+            Map.entry("optim_step", Set.of("model_id", "seq_id", "adam_params", "type")),
+            Map.entry("save_weights", Set.of("model_id", "seq_id", "path", "ttl_seconds", "type")),
+            Map.entry("load_weights", Set.of("model_id", "seq_id", "path", "optimizer", "type")),
+            Map.entry(
+                    "save_weights_for_sampler",
+                    Set.of("model_id", "seq_id", "path", "ttl_seconds", "sampling_session_seq_id", "type")),
+            Map.entry(
+                    "asample",
+                    Set.of(
+                            "num_samples",
+                            "prompt",
+                            "sampling_params",
+                            "base_model",
+                            "model_path",
+                            "sampling_session_id",
+                            "seq_id",
+                            "prompt_logprobs",
+                            "topk_prompt_logprobs",
+                            "record_stability_info",
+                            "type")),
+            Map.entry("retrieve_future", Set.of("request_id", "allow_metadata_only", "type")));
+
+    private static final Set<String> LORA_FIELDS = Set.of("rank", "seed", "train_unembed", "train_mlp", "train_attn");
+    private static final Set<String> ADAM_FIELDS =
+            Set.of("learning_rate", "beta1", "beta2", "eps", "weight_decay", "grad_clip_norm");
+    private static final Set<String> INPUT_FIELDS = Set.of("data", "loss_fn", "loss_fn_config");
+    private static final Set<String> PPO_FIELDS = Set.of("clip_low_threshold", "clip_high_threshold");
+    private static final Set<String> SAMPLING_FIELDS =
+            Set.of("max_tokens", "seed", "stop", "temperature", "top_k", "top_p");
+
+    /** {@code serve --max-concurrent}'s default. */
+    public static final int MAX_CONCURRENT = 64;
 
     /** Tinker's SDK sends a heartbeat every 10 s; a session silent this long is gone, and its clients with it. */
     public static final Duration SESSION_TIMEOUT = Duration.ofMinutes(10);
@@ -115,7 +174,7 @@ public final class TinkerServer implements AutoCloseable {
         return t;
     });
     private final Map<String, Model> models = new ConcurrentHashMap<>();
-    private final TinkerFutures futures = new TinkerFutures(20_000);
+    private final TinkerFutures futures;
     private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
     private final ExecutorService sampling = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -124,6 +183,7 @@ public final class TinkerServer implements AutoCloseable {
         this.engine = engine;
         this.model = model;
         this.options = options;
+        this.futures = new TinkerFutures(20_000, 30_000, new Slots(options.maxConcurrent()));
         this.app = Javalin.create(config -> {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
@@ -191,6 +251,14 @@ public final class TinkerServer implements AutoCloseable {
         return Http.JSON.createObjectNode();
     }
 
+    /** The request's JSON body, its fields checked against its route's ({@link #FIELDS}). */
+    private static JsonNode body(Context ctx) {
+        JsonNode body = Http.body(ctx);
+        String route = ctx.path().substring(ctx.path().lastIndexOf('/') + 1);
+        Fields.onlyKnown(body, FIELDS.get(route), route);
+        return body;
+    }
+
     private static void ok(Context ctx, JsonNode body) throws Exception {
         Http.json(ctx, 200, body);
     }
@@ -203,36 +271,48 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void createSession(Context ctx) throws Exception {
+        body(ctx);
         String id = "session_" + shortId();
         sessions.put(id, System.nanoTime());
         ok(ctx, json().put("type", "create_session").put("session_id", id));
     }
 
     private void createModel(Context ctx) throws Exception {
-        JsonNode body = Http.body(ctx);
-        String session = body.path("session_id").asText("");
+        JsonNode body = body(ctx);
+        String session = Fields.text(body, "session_id", "");
         touch(session);
-        String base = body.path("base_model").asText("");
+        String base = Fields.text(body, "base_model", "");
         if (!serves(base)) {
             throw BadRequest.field(
                     "base_model", "this server trains '" + options.servedName() + "', not '" + base + "'");
         }
-        int rank = body.path("lora_config").path("rank").asInt(-1);
+        JsonNode lora = Fields.object(body, "lora_config");
+        Fields.onlyKnown(lora, LORA_FIELDS, "create_model", "lora_config.");
+        int rank = Fields.integer(lora, "rank", "lora_config.rank", -1, -1, Integer.MAX_VALUE);
         if (rank != options.loraRank()) {
             throw BadRequest.field(
                     "lora_config.rank",
                     "this server's engine trains LoRA rank " + options.loraRank() + ", got " + rank);
         }
-        JsonNode seed = body.path("lora_config").path("seed");
-        if (!seed.isMissingNode() && !seed.isNull() && seed.asLong() != options.seed()) {
+        Long seed = Fields.longInteger(lora, "seed", "lora_config.seed", null);
+        if (seed != null && seed != options.seed()) {
             throw BadRequest.field(
                     "lora_config.seed",
-                    "this server initialises adapters with seed " + options.seed() + " (serve --seed), got "
-                            + seed.asLong() + "; start it with the run's run.seed");
+                    "this server initialises adapters with seed " + options.seed() + " (serve --seed), got " + seed
+                            + "; start it with the run's run.seed");
         }
+        if (Fields.bool(lora, "train_unembed", "lora_config.train_unembed", false)) {
+            throw BadRequest.field("lora_config.train_unembed", "this server's adapters do not train the unembedding");
+        }
+        if (!Fields.bool(lora, "train_mlp", "lora_config.train_mlp", true)
+                || !Fields.bool(lora, "train_attn", "lora_config.train_attn", true)) {
+            throw BadRequest.field(
+                    "lora_config", "this server's adapters train the layers its engine names (engine.loraTargets)");
+        }
+        JsonNode meta = Fields.object(body, "user_metadata");
         String id = "model_" + shortId();
         // a client may name its adapter (this project's learner does: the same name initialises the same LoRA)
-        String adapter = body.path("user_metadata").path("pettingllms_adapter").asText(id);
+        String adapter = Fields.text(meta, "pettingllms_adapter", "user_metadata.pettingllms_adapter", id);
         if (!NAME.matcher(adapter).matches()) {
             throw BadRequest.field("user_metadata.pettingllms_adapter", "letters, digits, '_' and '-' only");
         }
@@ -262,7 +342,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void info(Context ctx) throws Exception {
-        String id = Http.body(ctx).path("model_id").asText("");
+        String id = Fields.text(body(ctx), "model_id", null);
         model(id);
         ObjectNode r = json().put("type", "get_info").put("model_id", id);
         r.putObject("model_data").put("model_name", options.servedName()).put("tokenizer_id", options.servedName());
@@ -295,13 +375,13 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void heartbeat(Context ctx) throws Exception {
-        touch(Fields.text(Http.body(ctx), "session_id", null));
+        touch(Fields.text(body(ctx), "session_id", null));
         ok(ctx, json().put("type", "session_heartbeat"));
     }
 
     /** Tinker's {@code unload_model}: the client's queue drains, then its adapter and training state are freed. */
     private void unloadModel(Context ctx) throws Exception {
-        String id = Fields.text(Http.body(ctx), "model_id", null);
+        String id = Fields.text(body(ctx), "model_id", null);
         model(id);
         unload(id, "unloaded");
         String request =
@@ -373,7 +453,7 @@ public final class TinkerServer implements AutoCloseable {
      */
     private Handler client(ClientHandler handler) {
         return ctx -> {
-            JsonNode body = Http.body(ctx);
+            JsonNode body = body(ctx);
             String id = Fields.text(body, "model_id", null);
             Model m = model(id);
             int seq = Fields.integer(body, "seq_id", 0, 0, Integer.MAX_VALUE);
@@ -392,28 +472,32 @@ public final class TinkerServer implements AutoCloseable {
 
     /** Held without a server thread: the answer is written when the result arrives or the hold ends. */
     private void retrieve(Context ctx) throws Exception {
-        CompletableFuture<ObjectNode> answer =
-                futures.pollAsync(Http.body(ctx).path("request_id").asText(""));
+        JsonNode body = body(ctx);
+        Fields.bool(body, "allow_metadata_only", false);
+        CompletableFuture<ObjectNode> answer = futures.pollAsync(Fields.text(body, "request_id", null));
         ctx.future(() -> answer.thenAccept(
                 r -> ctx.status(200).contentType("application/json").result(r.toString())));
     }
 
     private void train(Context ctx, ClientRequest q, String inputKey, boolean backward) throws Exception {
-        JsonNode input = q.body().path(inputKey);
-        String loss = input.path("loss_fn").asText("");
+        JsonNode input = Fields.object(q.body(), inputKey);
+        Fields.onlyKnown(input, INPUT_FIELDS, inputKey, inputKey + ".");
+        String loss = Fields.text(input, "loss_fn", inputKey + ".loss_fn", null);
         if (backward && !loss.equals("ppo")) {
             throw BadRequest.field(inputKey + ".loss_fn", "this server trains with 'ppo' only, got '" + loss + "'");
         }
         if (!backward && !loss.equals("cross_entropy") && !loss.equals("ppo")) {
             throw BadRequest.field(inputKey + ".loss_fn", "forward passes take 'cross_entropy' or 'ppo'");
         }
-        List<TinkerDatum> data = TinkerDatum.read(input.path("data"), inputKey + ".data", backward);
-        JsonNode cfg = input.path("loss_fn_config");
-        double low = cfg.path("clip_low_threshold").asDouble(0.8);
-        double high = cfg.path("clip_high_threshold").asDouble(1.2);
-        if (!(low > 0 && low <= 1 && high >= 1)) {
-            throw BadRequest.field(
-                    inputKey + ".loss_fn_config", "need 0 < clip_low_threshold <= 1 <= clip_high_threshold");
+        List<TinkerDatum> data = TinkerDatum.read(
+                Fields.array(input, "data", inputKey + ".data"), inputKey + ".data", backward, vocab(), context());
+        String config = inputKey + ".loss_fn_config";
+        JsonNode cfg = Fields.object(input, "loss_fn_config", config);
+        Fields.onlyKnown(cfg, PPO_FIELDS, loss, config + ".");
+        double low = Fields.number(cfg, "clip_low_threshold", config + ".clip_low_threshold", 0.8, 0, 1);
+        double high = Fields.number(cfg, "clip_high_threshold", config + ".clip_high_threshold", 1.2, 1, 1e6);
+        if (!(low > 0)) {
+            throw BadRequest.field(config, "need 0 < clip_low_threshold <= 1 <= clip_high_threshold");
         }
         submit(ctx, q, () -> {
             Learner learner = engine.learner();
@@ -500,6 +584,7 @@ public final class TinkerServer implements AutoCloseable {
 
     private void optimStep(Context ctx, ClientRequest q) throws Exception {
         JsonNode a = Fields.object(q.body(), "adam_params");
+        Fields.onlyKnown(a, ADAM_FIELDS, "optim_step", "adam_params.");
         double clip = Fields.number(a, "grad_clip_norm", "adam_params.grad_clip_norm", 0, 0, Double.MAX_VALUE);
         OptimParams params;
         try {
@@ -541,7 +626,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void loadWeights(Context ctx, ClientRequest q) throws Exception {
-        String path = q.body().path("path").asText("");
+        String path = Fields.text(q.body(), "path", null);
         String[] parts = path.startsWith("tinker://") ? path.substring(9).split("/") : new String[0];
         if (parts.length != 3
                 || !parts[1].equals("weights")
@@ -553,7 +638,7 @@ public final class TinkerServer implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new BadRequest(404, "path", "no checkpoint " + path + " under " + options.dir());
         }
-        if (!q.body().path("optimizer").asBoolean(true)) {
+        if (!Fields.bool(q.body(), "optimizer", true)) {
             throw BadRequest.field("optimizer", "this server loads weights with their optimizer state only");
         }
         submit(ctx, q, () -> {
@@ -581,7 +666,7 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private static String name(JsonNode body, String field) {
-        String name = body.path(field).asText("");
+        String name = Fields.text(body, field, "");
         if (!NAME.matcher(name).matches()) {
             throw BadRequest.field(field, "a name of letters, digits, '_' and '-' (at most 255), got '" + name + "'");
         }
@@ -589,11 +674,22 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void sample(Context ctx) throws Exception {
-        JsonNode body = Http.body(ctx);
+        JsonNode body = body(ctx);
         PolicyRef policy;
         SamplerWeights weights = null;
+        if (body.hasNonNull("sampling_session_id")) {
+            throw BadRequest.field("sampling_session_id", "sampling sessions are not kept here: give model_path");
+        }
+        if (Fields.bool(body, "prompt_logprobs", false)) {
+            throw BadRequest.field("prompt_logprobs", "prompt logprobs are not computed here: leave it out or false");
+        }
+        if (Fields.integer(body, "topk_prompt_logprobs", 0, 0, Integer.MAX_VALUE) != 0) {
+            throw BadRequest.field("topk_prompt_logprobs", "prompt logprobs are not computed here: leave it 0");
+        }
+        Fields.bool(body, "record_stability_info", false);
+        Fields.integer(body, "seq_id", 0, 0, Integer.MAX_VALUE);
         if (body.hasNonNull("model_path")) {
-            String path = body.get("model_path").asText();
+            String path = Fields.text(body, "model_path", null);
             SamplerWeights w = samplers.get(path);
             if (w == null) {
                 throw new BadRequest(
@@ -607,21 +703,26 @@ public final class TinkerServer implements AutoCloseable {
             }
             policy = w.policy();
             weights = w;
-        } else if (serves(body.path("base_model").asText(""))) {
+        } else if (serves(Fields.text(body, "base_model", ""))) {
             policy = PolicyRef.of(model);
         } else {
             throw BadRequest.field("model_path", "give model_path or base_model '" + options.servedName() + "'");
         }
-        List<Integer> ids = new ArrayList<>();
-        for (JsonNode chunk : body.path("prompt").path("chunks")) {
-            chunk.path("tokens").forEach(t -> ids.add(t.asInt()));
-        }
-        if (ids.isEmpty()) {
+        int[] prompt = TinkerDatum.tokens(Fields.object(body, "prompt"), "prompt", vocab());
+        if (prompt.length == 0) {
             throw BadRequest.field("prompt", "expected chunks of encoded_text tokens");
         }
-        JsonNode sp = body.path("sampling_params");
-        if (!sp.path("max_tokens").canConvertToInt() || sp.path("max_tokens").asInt() < 1) {
+        JsonNode sp = Fields.object(body, "sampling_params");
+        Fields.onlyKnown(sp, SAMPLING_FIELDS, "asample", "sampling_params.");
+        int maxTokens = Fields.integer(sp, "max_tokens", "sampling_params.max_tokens", 0, 0, Fields.MAX_TOKENS);
+        if (maxTokens < 1) {
             throw BadRequest.field("sampling_params.max_tokens", "required, >= 1");
+        }
+        if ((long) prompt.length + maxTokens > context()) {
+            throw BadRequest.field(
+                    "sampling_params.max_tokens",
+                    "this model's context is " + context() + " tokens; the prompt has " + prompt.length
+                            + " and max_tokens asks for " + maxTokens + " more");
         }
         List<String> stop = new ArrayList<>();
         JsonNode s = sp.path("stop");
@@ -635,19 +736,23 @@ public final class TinkerServer implements AutoCloseable {
                 }
                 stop.add(x.asText());
             }
+        } else if (!s.isMissingNode() && !s.isNull()) {
+            throw BadRequest.field("sampling_params.stop", "expected a string or a list of strings");
         }
-        SamplingParams params = new SamplingParams(
-                sp.path("temperature").asDouble(1),
-                Math.max(0, sp.path("top_k").asInt(-1)),
-                sp.path("top_p").asDouble(1),
-                sp.get("max_tokens").asInt(),
-                stop,
-                sp.hasNonNull("seed") ? sp.get("seed").asLong() : new java.util.Random().nextLong());
-        int n = body.path("num_samples").asInt(1);
-        if (n < 1 || n > Fields.MAX_N) {
-            throw BadRequest.field("num_samples", "1 to " + Fields.MAX_N);
+        Long seed = Fields.longInteger(sp, "seed", "sampling_params.seed", null);
+        SamplingParams params;
+        try {
+            params = new SamplingParams(
+                    Fields.number(sp, "temperature", "sampling_params.temperature", 1, 0, 1e6),
+                    Math.max(0, Fields.integer(sp, "top_k", "sampling_params.top_k", -1, -1, Integer.MAX_VALUE)),
+                    Fields.number(sp, "top_p", "sampling_params.top_p", 1, 0, 1),
+                    maxTokens,
+                    stop,
+                    seed != null ? seed : new java.util.Random().nextLong());
+        } catch (IllegalArgumentException e) {
+            throw BadRequest.field("sampling_params", e.getMessage());
         }
-        int[] prompt = ids.stream().mapToInt(Integer::intValue).toArray();
+        int n = Fields.integer(body, "num_samples", 1, 1, Fields.MAX_N);
         SamplerWeights asked = weights;
         submit(ctx, null, 0, () -> {
             // again when it runs: an optimizer step may have come between the request and its turn
@@ -675,6 +780,16 @@ public final class TinkerServer implements AutoCloseable {
             }
             return r;
         });
+    }
+
+    /** The served model's vocabulary: token ids outside it are refused before they reach the engine. */
+    private int vocab() {
+        return engine.registry().model(model).config().vocabSize();
+    }
+
+    /** The served model's context: a sequence or prompt + max_tokens longer than it is refused. */
+    private int context() {
+        return engine.registry().model(model).config().maxPositionEmbeddings();
     }
 
     private static String shortId() {

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Http;
+import org.pettingllms.http.Slots;
 
 /**
  * Futures as Tinker clients poll them: dedup by key, try_again, results kept for a re-poll and then dropped,
@@ -87,7 +88,7 @@ class TinkerFuturesTest {
 
     @Test
     void anAnsweredResultIsDroppedAfterItsGrace() throws Exception {
-        TinkerFutures quick = new TinkerFutures(200, 0);
+        TinkerFutures quick = new TinkerFutures(200, 0, new Slots(64));
         String id = quick.submit("m#1", () -> result(5), pool);
         assertThat(quick.poll(id).path("n").asInt()).isEqualTo(5);
         long deadline = System.nanoTime() + 5_000_000_000L;
@@ -97,6 +98,46 @@ class TinkerFuturesTest {
         assertThat(quick.held()).isZero();
         assertThat(quick.known("m#1")).isNull();
         assertThatThrownBy(() -> quick.poll(id)).isInstanceOf(BadRequest.class);
+    }
+
+    /** --max-concurrent: a request past the slots gets a 429; a retry of a queued one takes none; a done one frees. */
+    @Test
+    void requestsPastTheSlotsAreRefusedUntilOneEnds() throws Exception {
+        TinkerFutures two = new TinkerFutures(200, 30_000, new Slots(2));
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.function.Supplier<ObjectNode> held = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return result(7);
+        };
+        String a = two.submit("m#1", held, pool);
+        two.submit(null, held, pool);
+        assertThat(two.submit("m#1", held, pool)).isEqualTo(a); // the same request again: no new slot
+        assertThatThrownBy(() -> two.submit("m#2", () -> result(1), pool))
+                .isInstanceOfSatisfying(
+                        BadRequest.class, e -> assertThat(e.status).isEqualTo(429))
+                .hasMessageContaining("2 requests queued or running");
+        assertThat(two.known("m#2")).isNull(); // a refused request leaves no future behind
+        release.countDown();
+        assertThat(two.poll(a).path("n").asInt()).isEqualTo(7);
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        String c = null;
+        while (c == null && System.nanoTime() < deadline) {
+            try {
+                c = two.submit("m#2", () -> result(3), pool);
+            } catch (BadRequest busy) {
+                Thread.sleep(10); // the slot is freed just after the result is stored
+            }
+        }
+        assertThat(c).isNotNull();
+        ObjectNode r = two.poll(c);
+        while (r.path("type").asText().equals("try_again")) {
+            r = two.poll(c);
+        }
+        assertThat(r.path("n").asInt()).isEqualTo(3);
     }
 
     @Test

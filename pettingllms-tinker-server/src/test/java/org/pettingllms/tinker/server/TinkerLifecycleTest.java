@@ -70,7 +70,7 @@ class TinkerLifecycleTest {
                                 engine,
                                 model,
                                 new TinkerServer.Options(
-                                        "127.0.0.1", 0, "tiny", dir, 8, 1, Access.open(), Duration.ofSeconds(1)))
+                                        "127.0.0.1", 0, "tiny", dir, 8, 1, Access.open(), Duration.ofSeconds(1), 64))
                         .start()) {
             String silent = post(s, "create_session", "{}").path("session_id").asText();
             String beating = post(s, "create_session", "{}").path("session_id").asText();
