@@ -17,6 +17,8 @@ import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Checkpoints;
+import org.pettingllms.text.backend.LearnerBackend;
+import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -94,27 +96,27 @@ final class EvaluateCommand implements Callable<Integer> {
         }
         List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
-            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies())) {
-                if (cfg.learner().tinker()) { // the weights live at the service: a checkpoint records their path
+            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies());
+                    LearnerBackend.Opened backend = LearnerBackends.of(cfg)
+                            .open(new LearnerBackend.Local(
+                                    cfg,
+                                    engine.sampler(),
+                                    engine.learner(),
+                                    p -> engine.codec(p.model()),
+                                    Main.env(spec)))) {
+                if (backend.weightsAtService()) { // a checkpoint records where the service keeps the weights
                     if (!adapters.isEmpty()) {
-                        throw new IllegalArgumentException(
-                                "--adapters: not with learner.kind tinker (use --checkpoint)");
+                        throw new IllegalArgumentException("--adapters: not with learner.kind "
+                                + cfg.learner().kind() + " (use --checkpoint)");
                     }
-                    try (TinkerBackend tinker = TinkerBackend.of(cfg, engine, Main.env(spec))) {
-                        if (checkpoint != null) {
-                            for (Map.Entry<PolicyRef, Path> f : Checkpoints.find(checkpoint, setup.policies())
-                                    .entrySet()) {
-                                tinker.learner().load(f.getKey(), f.getValue());
-                            }
+                    if (checkpoint != null) {
+                        for (Map.Entry<PolicyRef, Path> f :
+                                Checkpoints.find(checkpoint, setup.policies()).entrySet()) {
+                            backend.learner().load(f.getKey(), f.getValue());
                         }
-                        setup.policies().trainedPolicies().forEach(tinker.learner()::publish);
-                        evaluate(
-                                tinker.sampler(),
-                                setup,
-                                which,
-                                problems,
-                                "the Tinker service's " + cfg.policy().model());
                     }
+                    setup.policies().trainedPolicies().forEach(backend.learner()::publish);
+                    evaluate(backend.sampler(), setup, which, problems, backend.description());
                 } else {
                     loadAdapters(engine, setup, cfg);
                     loadCheckpoint(engine, setup);

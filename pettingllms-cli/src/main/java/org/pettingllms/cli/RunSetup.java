@@ -20,6 +20,7 @@ import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.text.backend.LearnerBackends;
 
 /** A loaded run: its config, the task and the role-to-policy map. */
 record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
@@ -58,6 +59,7 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
             local.addAll(Smoke.caps(cfg));
             cfg = ConfigLoader.load(configFile, local);
         }
+        LearnerBackends.of(cfg); // an unknown learner.kind or a key its backend needs: before anything loads
         Task<?> task = Tasks.create(cfg.task());
         for (String r : cfg.policy().untrainedRoles()) {
             if (!task.roles().contains(r)) {

@@ -35,6 +35,8 @@ import org.pettingllms.endpoint.RecordingEndpoint;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
 import org.pettingllms.langchain4j.TaskTeam;
+import org.pettingllms.text.backend.LearnerBackend;
+import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -142,15 +144,13 @@ final class TrainCommand implements Callable<Integer> {
                 Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
                 scripted.forEach(role -> routes.put(policies.policyOf(role), script));
             }
-            Sampler sampler = engine.sampler();
-            Learner learner = engine.learner();
-            TinkerBackend tinker = cfg.learner().tinker() ? TinkerBackend.of(cfg, engine, Main.env(spec)) : null;
-            if (tinker != null) {
-                sampler = tinker.sampler();
-                learner = tinker.learner();
-                out.printf(
-                        "updates and rollouts on the Tinker service at %s (base model '%s')%n",
-                        cfg.learner().url(), tinker.learner().settings().baseModel());
+            LearnerBackend.Opened backend = LearnerBackends.of(cfg)
+                    .open(new LearnerBackend.Local(
+                            cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), Main.env(spec)));
+            Sampler sampler = backend.sampler();
+            Learner learner = backend.learner();
+            if (!backend.description().isEmpty()) {
+                out.println(backend.description());
             } else if (!cfg.rollout().servers().isEmpty()) {
                 Remote remote = Remote.of(
                         cfg, engine, runDir, engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
@@ -200,9 +200,7 @@ final class TrainCommand implements Callable<Integer> {
                     bar.restart();
                 });
             } finally {
-                if (tinker != null) {
-                    tinker.close();
-                }
+                backend.close();
             }
         }
         out.printf(

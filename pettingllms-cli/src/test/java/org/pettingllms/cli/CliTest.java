@@ -205,9 +205,11 @@ class CliTest {
         assertThat(roles.err()).contains("[tool, plan]");
         Result tinker = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=tinker");
         assertThat(tinker.code()).isEqualTo(2);
-        assertThat(tinker.err()).contains("learner").contains("needs learner.url");
+        assertThat(tinker.err()).contains("config key 'learner.url'").contains("needs the service's base URL");
         Result kind = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=ray");
-        assertThat(kind.err()).contains("learner").contains("embedded or tinker, got 'ray'");
+        assertThat(kind.err())
+                .contains("config key 'learner.kind'")
+                .contains("unknown learner 'ray'; available: [embedded, tinker]");
     }
 
     @Test

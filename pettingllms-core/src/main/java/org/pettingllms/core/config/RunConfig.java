@@ -276,26 +276,20 @@ public record RunConfig(
     }
 
     /**
-     * Where the updates run: this process's engine, or a Tinker training API ({@code kind: tinker}) at {@code url},
-     * which then also samples the rollouts.
+     * Where the updates run: this process's engine ({@code embedded}), or a training service such as a Tinker API
+     * ({@code kind: tinker}) at {@code url}, which then also samples the rollouts. Kinds are learner backends found
+     * as services (the text module's {@code LearnerBackends}), which check the keys they use.
      *
      * @param baseModel the service's name of the base model; empty: {@code policy.model}
      */
     public record LearnerSpec(String kind, String url, String baseModel, int timeoutSeconds) {
         public LearnerSpec {
-            if (!kind.equals("embedded") && !kind.equals("tinker")) {
-                throw new IllegalArgumentException("kind must be embedded or tinker, got '" + kind + "'");
-            }
-            if (kind.equals("tinker") && url.isBlank()) {
-                throw new IllegalArgumentException("kind tinker needs learner.url, the service's base URL");
+            if (kind.isBlank()) {
+                throw new IllegalArgumentException("kind must name a learner backend (embedded, tinker, ...)");
             }
             if (timeoutSeconds < 1) {
                 throw new IllegalArgumentException("timeoutSeconds must be >= 1, got " + timeoutSeconds);
             }
-        }
-
-        public boolean tinker() {
-            return kind.equals("tinker");
         }
     }
 

@@ -1,47 +1,66 @@
-package org.pettingllms.cli;
+package org.pettingllms.tinker;
 
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.tinker.TinkerClient;
-import org.pettingllms.tinker.TinkerLearner;
-import org.pettingllms.tinker.TinkerSampler;
-import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.text.backend.LearnerBackend;
 
 /**
  * {@code learner.kind: tinker}: updates and rollouts on a Tinker training API at {@code learner.url}. The local
  * engine only tokenises (the model's own tokenizer and chat template). The key comes from {@code TINKER_API_KEY}; a
  * server on this machine needs none.
  */
-record TinkerBackend(TinkerLearner learner, TinkerSampler sampler) implements AutoCloseable {
-    static TinkerBackend of(RunConfig cfg, EmbeddedEngine engine, Map<String, String> env) {
-        RunConfig.LearnerSpec l = cfg.learner();
-        URI url;
-        try {
-            url = URI.create(l.url());
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException("config key 'learner.url': not a URL: '" + l.url() + "'");
-        }
-        if (url.getHost() == null
-                || !(url.getScheme().equals("http") || url.getScheme().equals("https"))) {
-            throw new ConfigException(
-                    "config key 'learner.url': expected http(s)://host[:port][/path], got '" + l.url() + "'");
-        }
+public final class TinkerBackend implements LearnerBackend {
+    @Override
+    public String kind() {
+        return "tinker";
+    }
+
+    @Override
+    public void check(RunConfig cfg) {
+        url(cfg);
         if (!cfg.rollout().servers().isEmpty()) {
             throw new ConfigException("learner.kind tinker samples through the service: leave rollout.servers empty");
         }
-        String key = env.get("TINKER_API_KEY");
+    }
+
+    private static URI url(RunConfig cfg) {
+        String u = cfg.learner().url();
+        if (u.isBlank()) {
+            throw new ConfigException("config key 'learner.url': learner.kind tinker needs the service's base URL");
+        }
+        URI url;
+        try {
+            url = URI.create(u);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("config key 'learner.url': not a URL: '" + u + "'");
+        }
+        if (url.getHost() == null
+                || url.getScheme() == null
+                || !(url.getScheme().equals("http") || url.getScheme().equals("https"))) {
+            throw new ConfigException(
+                    "config key 'learner.url': expected http(s)://host[:port][/path], got '" + u + "'");
+        }
+        return url;
+    }
+
+    @Override
+    public Opened open(Local local) {
+        RunConfig cfg = local.config();
+        check(cfg);
+        URI url = url(cfg);
+        String key = local.env().get("TINKER_API_KEY");
         if (key == null || key.isBlank()) {
-            boolean local = url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost");
-            if (!local) {
+            boolean here = url.getHost().equals("127.0.0.1") || url.getHost().equals("localhost");
+            if (!here) {
                 throw new ConfigException("learner.kind tinker at " + url + ": set TINKER_API_KEY");
             }
             key = "local";
         }
+        RunConfig.LearnerSpec l = cfg.learner();
         String model = cfg.policy().model();
         // a Hub id's cache folder is named by its revision: the id itself (rollout.servedModel) names it at a service
         String base = !l.baseModel().isBlank()
@@ -57,11 +76,11 @@ record TinkerBackend(TinkerLearner learner, TinkerSampler sampler) implements Au
                 client,
                 new TinkerLearner.Settings(
                         base, cfg.engine().loraRank(), cfg.run().seed()));
-        return new TinkerBackend(learner, new TinkerSampler(client, learner, p -> engine.codec(p.model())));
-    }
-
-    @Override
-    public void close() {
-        learner.close();
+        return new Opened(
+                new TinkerSampler(client, learner, local.codecs()),
+                learner,
+                true,
+                "updates and rollouts on the Tinker service at " + url + " (base model '" + base + "')",
+                learner::close);
     }
 }
