@@ -13,7 +13,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +24,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.RewardMix;
@@ -48,6 +46,7 @@ import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.http.Http;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
+import org.pettingllms.testkit.NodeClient;
 
 /**
  * Programs that reach their models over HTTP with an OpenAI client (LangChain4j's, blocking and streaming) train on
@@ -166,10 +165,7 @@ class RecordingEndpointTest {
      */
     @Test
     void theOfficialNodeClientTrainsOnTheSameSamples() throws Exception {
-        String modules = System.getenv("PETTINGLLMS_NODE_MODULES");
-        Assumptions.assumeTrue(
-                modules != null && Files.isDirectory(Path.of(modules, "openai")),
-                "PETTINGLLMS_NODE_MODULES does not name a node_modules folder with the openai package");
+        String modules = NodeClient.modules();
         Path script = Path.of(
                 RecordingEndpointTest.class.getResource("/programs/guess.cjs").toURI());
         RolloutResult inProcess = roll((problem, models) ->

@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +30,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.http.Http;
+import org.pettingllms.testkit.NodeClient;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -156,10 +156,7 @@ class OpenAiClientTest {
      */
     @Test
     void theOfficialNodeClientChatsStreamsAndReadsErrors() throws Exception {
-        String modules = System.getenv("PETTINGLLMS_NODE_MODULES");
-        Assumptions.assumeTrue(
-                modules != null && Files.isDirectory(Path.of(modules, "openai")),
-                "PETTINGLLMS_NODE_MODULES does not name a node_modules folder with the openai package");
+        String modules = NodeClient.modules();
         Path script = Path.of(
                 OpenAiClientTest.class.getResource("/programs/serve_client.cjs").toURI());
         ProcessBuilder pb = new ProcessBuilder("node", script.toString()).redirectErrorStream(true);

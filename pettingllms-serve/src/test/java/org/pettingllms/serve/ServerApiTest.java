@@ -17,6 +17,7 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.http.Http;
+import org.pettingllms.testkit.HttpCalls;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -41,12 +42,7 @@ class ServerApiTest {
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(server.uri().resolve(path))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.post(server.uri().resolve(path), body);
     }
 
     static JsonNode json(HttpResponse<String> r) throws Exception {

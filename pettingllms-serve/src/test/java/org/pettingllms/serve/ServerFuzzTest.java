@@ -12,6 +12,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.http.Http;
+import org.pettingllms.testkit.HttpCalls;
 import org.pettingllms.testkit.HttpFuzz;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -67,12 +68,7 @@ class ServerFuzzTest {
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(server.uri().resolve(path))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.post(server.uri().resolve(path), body);
     }
 
     /** Every answer that breaks the rules, so that one run lists them all. */

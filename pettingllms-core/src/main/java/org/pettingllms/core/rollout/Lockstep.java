@@ -13,6 +13,7 @@ import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.util.Failures;
 
 /**
  * Episodes in lockstep with the sampler, so that a seed gives the same run whatever the timing of threads. Each
@@ -102,14 +103,7 @@ final class Lockstep {
             Thread.currentThread().interrupt();
             throw new RolloutException("rollout interrupted", e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new RolloutException("episode failed: " + cause, cause);
+            throw Failures.rethrow(e, c -> new RolloutException("episode failed: " + c, c));
         }
     }
 
@@ -130,9 +124,7 @@ final class Lockstep {
                 Thread.currentThread().interrupt();
                 throw new RolloutException("interrupted while sampling", e);
             } catch (ExecutionException e) {
-                throw e.getCause() instanceof RuntimeException re
-                        ? re
-                        : new RolloutException("sampling failed: " + e.getCause(), e.getCause());
+                throw Failures.rethrow(e, c -> new RolloutException("sampling failed: " + c, c));
             }
         };
     }

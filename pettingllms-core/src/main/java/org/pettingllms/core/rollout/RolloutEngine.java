@@ -15,6 +15,7 @@ import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.Task;
+import org.pettingllms.core.util.Failures;
 
 /**
  * Runs episodes concurrently, each on its own virtual thread as plain blocking code; at most
@@ -98,11 +99,7 @@ public final class RolloutEngine {
             Thread.currentThread().interrupt();
             throw new RolloutException("rollout interrupted", e);
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new RolloutException("episode failed: " + cause, cause);
+            throw Failures.rethrow(e, c -> new RolloutException("episode failed: " + c, c));
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.pettingllms.core.util.Failures;
 import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Http;
 import org.pettingllms.http.Slots;
@@ -124,7 +125,7 @@ final class TinkerFutures {
         try {
             return pollAsync(id).get();
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            throw Failures.rethrow(e, IllegalStateException::new);
         }
     }
 

@@ -1,19 +1,16 @@
 package org.pettingllms.tinker.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.pettingllms.testkit.HttpCalls.json;
+import static org.pettingllms.testkit.HttpCalls.send;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.http.Access;
-import org.pettingllms.http.Http;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 
@@ -22,7 +19,6 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * read; in Tinker's error format (detail), and the server still answers after.
  */
 class TinkerAccessTest {
-    static final HttpClient HTTP = HttpClient.newHttpClient();
     static EmbeddedEngine engine;
     static TinkerServer tinker;
     static final Access ACCESS = new Access("s3cret", false, 4096);
@@ -40,20 +36,6 @@ class TinkerAccessTest {
     static void stop() {
         tinker.close();
         engine.close();
-    }
-
-    static HttpResponse<String> send(URI uri, String method, String body, String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).header("Content-Type", "application/json");
-        for (int i = 0; i < headers.length; i += 2) {
-            b.header(headers[i], headers[i + 1]);
-        }
-        b.method(
-                method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    static JsonNode json(HttpResponse<String> r) throws Exception {
-        return Http.JSON.readTree(r.body());
     }
 
     @Test

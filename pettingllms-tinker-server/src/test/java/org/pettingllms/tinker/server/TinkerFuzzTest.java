@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.http.Access;
 import org.pettingllms.http.Http;
+import org.pettingllms.testkit.HttpCalls;
 import org.pettingllms.testkit.HttpFuzz;
 import org.pettingllms.testkit.SharedFiles;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -54,12 +54,7 @@ class TinkerFuzzTest {
     }
 
     static HttpResponse<String> post(String route, String body) throws Exception {
-        return HTTP.send(
-                HttpRequest.newBuilder(server.uri().resolve("/api/v1/" + route))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return HttpCalls.post(server.uri().resolve("/api/v1/" + route), body);
     }
 
     static JsonNode ok(String route, String body) throws Exception {

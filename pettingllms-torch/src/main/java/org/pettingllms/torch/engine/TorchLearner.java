@@ -22,6 +22,7 @@ import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.util.AtomicFiles;
+import org.pettingllms.core.util.Failures;
 import org.pettingllms.torch.NativeMemory;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.SafeTensors;
@@ -79,15 +80,10 @@ public final class TorchLearner implements Learner, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the learner ran", e);
         } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof IOException io) {
+            if (e.getCause() instanceof IOException io) {
                 throw io;
-            } else if (c instanceof RuntimeException re) {
-                throw re;
-            } else if (c instanceof Error err) {
-                throw err;
             }
-            throw new IllegalStateException(c);
+            throw Failures.rethrow(e, IllegalStateException::new);
         }
     }
 

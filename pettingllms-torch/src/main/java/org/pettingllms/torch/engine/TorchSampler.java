@@ -21,6 +21,7 @@ import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.IntSeq;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.util.Failures;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.NativeMemory;
@@ -171,7 +172,7 @@ public final class TorchSampler implements Sampler, AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while sampling", e);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            throw Failures.rethrow(e, IllegalStateException::new);
         }
     }
 
