@@ -1,0 +1,220 @@
+package org.pettingllms.envs.sql;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.sqlite.ProgressHandler;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteConnection;
+import org.sqlite.SQLiteLimits;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * Runs model-written SQL on a SQLite database file, as untrusted code runs in the sandbox: the file is opened in place
+ * (no copy) read-only and immutable, {@code query_only}; only one {@code SELECT} passes ({@link SqlStatement}); no
+ * database can be attached (the attach limit is 0) and extensions cannot load; temporary tables and sorts stay in
+ * memory; strings and blobs are capped ({@code SQLITE_LIMIT_LENGTH}); the query is interrupted by SQLite's progress
+ * handler at its deadline (not waited for); at most {@code maxRows} rows and {@code maxBytes} bytes are read back. A
+ * query that fails, is refused or is cut short is a {@link Result} that says so, never an exception: the episode is
+ * scored and the run goes on.
+ */
+public final class SqlRunner {
+    /** SQLite's memory for all queries of this process together: a query past it fails, the JVM does not. */
+    static final long HEAP_LIMIT_BYTES = 512L << 20;
+    /** How often (virtual machine steps) the progress handler looks at the clock. */
+    private static final int CHECK_EVERY = 1_000;
+
+    /**
+     * @param time     how long a query may run
+     * @param maxRows  rows read back; more make the result truncated
+     * @param maxBytes bytes of values read back; more make the result truncated
+     * @param maxValue the longest string or blob a query may build
+     */
+    public record Limits(Duration time, int maxRows, long maxBytes, int maxValue) {
+        public static final Limits DEFAULT = new Limits(Duration.ofSeconds(2), 1_000, 1L << 20, 1 << 20);
+
+        public Limits {
+            if (time.isNegative() || time.isZero() || maxRows < 1 || maxBytes < 1 || maxValue < 1) {
+                throw new IllegalArgumentException("SQL limits must be positive");
+            }
+        }
+    }
+
+    /** Why a query gave no (whole) result. */
+    public enum Outcome {
+        /** every row read */
+        OK,
+        /** rows read up to a limit; the rest were not */
+        TRUNCATED,
+        /** not run: not a single SELECT */
+        REFUSED,
+        /** SQLite's error (a wrong name, a value too big, a write refused) */
+        ERROR,
+        /** interrupted at its deadline */
+        TIMEOUT
+    }
+
+    /**
+     * A query's answer: column names and rows of values as stored ({@code Long}, {@code Double}, {@code String},
+     * {@link Blob}, or null), what became of it, and SQLite's message when it failed.
+     */
+    public record Result(List<String> columns, List<List<Object>> rows, Outcome outcome, String message) {
+        public boolean ok() {
+            return outcome == Outcome.OK;
+        }
+
+        static Result failed(Outcome outcome, String message) {
+            return new Result(List.of(), List.of(), outcome, message);
+        }
+    }
+
+    /** A blob value, compared by its bytes. */
+    public record Blob(String hex) {
+        @Override
+        public String toString() {
+            return "x'" + hex + "'";
+        }
+    }
+
+    private final Path database;
+    private final Limits limits;
+
+    public SqlRunner(Path database, Limits limits) {
+        if (!Files.isRegularFile(database)) {
+            throw new IllegalArgumentException("no SQLite database at " + database);
+        }
+        this.database = database.toAbsolutePath().normalize();
+        this.limits = limits;
+    }
+
+    public Path database() {
+        return database;
+    }
+
+    /** Runs {@code sql}; never throws for what the query does. */
+    public Result run(String sql) {
+        String refused = SqlStatement.refusal(sql);
+        if (refused != null) {
+            return Result.failed(Outcome.REFUSED, refused);
+        }
+        long deadline = System.nanoTime() + limits.time().toNanos();
+        boolean[] timedOut = {false};
+        try (Connection c = open()) {
+            ProgressHandler.setHandler(c, CHECK_EVERY, new ProgressHandler() {
+                @Override
+                protected int progress() {
+                    if (System.nanoTime() > deadline) {
+                        timedOut[0] = true;
+                        return 1; // SQLite stops the statement with SQLITE_INTERRUPT
+                    }
+                    return 0;
+                }
+            });
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery(sql)) {
+                return read(rs);
+            }
+        } catch (SQLException e) {
+            if (timedOut[0]) {
+                return Result.failed(
+                        Outcome.TIMEOUT, "interrupted after " + limits.time().toMillis() + " ms");
+            }
+            return Result.failed(Outcome.ERROR, message(e));
+        } catch (RuntimeException e) { // a driver failure on hostile input is the query's failure, not the run's
+            return Result.failed(Outcome.ERROR, e.toString());
+        }
+    }
+
+    private Result read(ResultSet rs) throws SQLException {
+        ResultSetMetaData meta = rs.getMetaData();
+        int n = meta.getColumnCount();
+        List<String> columns = new ArrayList<>(n);
+        for (int i = 1; i <= n; i++) {
+            columns.add(meta.getColumnLabel(i));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        long bytes = 0;
+        while (rs.next()) {
+            if (rows.size() == limits.maxRows()) {
+                return new Result(columns, rows, Outcome.TRUNCATED, "more than " + limits.maxRows() + " rows");
+            }
+            List<Object> row = new ArrayList<>(n);
+            for (int i = 1; i <= n; i++) {
+                Object v = value(rs.getObject(i));
+                bytes += size(v);
+                row.add(v);
+            }
+            if (bytes > limits.maxBytes()) {
+                return new Result(columns, rows, Outcome.TRUNCATED, "more than " + limits.maxBytes() + " bytes");
+            }
+            rows.add(row);
+        }
+        return new Result(columns, rows, Outcome.OK, "");
+    }
+
+    private static Object value(Object v) {
+        if (v instanceof Integer i) {
+            return i.longValue();
+        }
+        if (v instanceof Float f) {
+            return f.doubleValue();
+        }
+        if (v instanceof byte[] b) {
+            return new Blob(HexFormat.of().withUpperCase().formatHex(b));
+        }
+        return v;
+    }
+
+    private static long size(Object v) {
+        if (v instanceof String s) {
+            return s.length();
+        }
+        if (v instanceof Blob b) {
+            return b.hex().length() / 2;
+        }
+        return 8;
+    }
+
+    private static String message(SQLException e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        return m.replace('\n', ' ');
+    }
+
+    /**
+     * The database file in place, read-only and immutable (SQLite takes no locks and never writes beside it), with
+     * the limits set before the query is prepared.
+     */
+    private Connection open() throws SQLException {
+        SQLiteConfig config = new SQLiteConfig();
+        config.setOpenMode(SQLiteOpenMode.READONLY);
+        config.setOpenMode(SQLiteOpenMode.OPEN_URI);
+        config.resetOpenMode(SQLiteOpenMode.READWRITE);
+        config.resetOpenMode(SQLiteOpenMode.CREATE);
+        config.setReadOnly(true);
+        config.enableLoadExtension(false);
+        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        Connection c = config.createConnection("jdbc:sqlite:" + database.toUri() + "?mode=ro&immutable=1");
+        try {
+            SQLiteConnection sc = c.unwrap(SQLiteConnection.class);
+            sc.setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
+            sc.setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, limits.maxValue());
+            sc.setLimit(SQLiteLimits.SQLITE_LIMIT_SQL_LENGTH, 100_000);
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA hard_heap_limit=" + HEAP_LIMIT_BYTES);
+                s.execute("PRAGMA query_only=1");
+            }
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+}
