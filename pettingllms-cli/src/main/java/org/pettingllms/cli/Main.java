@@ -26,6 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
             ServeCommand.class,
             FetchCommand.class,
             CheckAnswerCommand.class,
+            CheckSqlCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main {

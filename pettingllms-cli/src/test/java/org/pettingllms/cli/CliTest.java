@@ -190,6 +190,30 @@ class CliTest {
     }
 
     @Test
+    void checkSqlPrintsBothResultsAndTheVerdict(@TempDir Path dir) throws Exception {
+        Path db = dir.resolve("t.sqlite");
+        try (var c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + db);
+                var s = c.createStatement()) {
+            s.execute("CREATE TABLE t(a INTEGER, b TEXT)");
+            s.execute("INSERT INTO t VALUES (1, 'x'), (2, 'y'), (3, 'y')");
+        }
+        Result right = run(
+                "check-sql",
+                db.toString(),
+                "SELECT a FROM t WHERE b = 'y' ORDER BY a DESC",
+                "SELECT a FROM t WHERE b = 'y'");
+        assertThat(right.code()).isZero();
+        assertThat(right.out()).contains("gold:      2 rows [a]").contains("verdict:    correct: the same 2 rows");
+        Result wrong = run("check-sql", db.toString(), "SELECT a FROM t", "SELECT a FROM t WHERE b = 'y'", "--json");
+        assertThat(wrong.out()).contains("\"correct\":false").contains("3 rows where the gold query has 2");
+        Result hostile = run("check-sql", db.toString(), "DROP TABLE t", "SELECT a FROM t");
+        assertThat(hostile.out()).contains("predicted: refused").contains("verdict:    wrong");
+        Result missing = run("check-sql", dir.resolve("none.sqlite").toString(), "SELECT 1", "SELECT 1");
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("no SQLite database at");
+    }
+
+    @Test
     void badInputIsNamed() {
         Result r = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "rollout.k=kk");
         assertThat(r.code()).isEqualTo(2);

@@ -93,6 +93,59 @@ public final class SqlStatement {
         return -1;
     }
 
+    /**
+     * Whether the statement orders its result: an {@code ORDER BY} outside every parenthesis (one inside a subquery or
+     * a window does not order the rows returned). Strings, quoted names and comments are skipped.
+     */
+    public static boolean ordersResult(String sql) {
+        int depth = 0;
+        String previous = "";
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                int eol = sql.indexOf('\n', i);
+                i = eol < 0 ? n : eol + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if (c == '\'' || c == '"' || c == '`') {
+                i = closing(sql, i, c);
+                if (i < 0) {
+                    return false;
+                }
+                previous = "";
+            } else if (c == '[') {
+                int end = sql.indexOf(']', i + 1);
+                i = end < 0 ? n : end + 1;
+                previous = "";
+            } else if (Character.isLetter(c) || c == '_') {
+                int start = i;
+                while (i < n
+                        && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_' || sql.charAt(i) == '$')) {
+                    i++;
+                }
+                String word = sql.substring(start, i).toUpperCase(Locale.ROOT);
+                if (depth == 0 && previous.equals("ORDER") && word.equals("BY")) {
+                    return true;
+                }
+                previous = word;
+            } else {
+                if (c == '(') {
+                    depth++;
+                } else if (c == ')') {
+                    depth = Math.max(0, depth - 1);
+                }
+                if (!Character.isWhitespace(c)) {
+                    previous = "";
+                }
+                i++;
+            }
+        }
+        return false;
+    }
+
     private static int lastSemicolon(String sql, int before) {
         return sql.lastIndexOf(';', before) + 1;
     }
