@@ -223,7 +223,7 @@ class CliTest {
                 .contains("unknown config key 'task.options.size'")
                 .contains("wallProb");
         Result task = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.name=chess");
-        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, sokoban, sudoku");
+        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, sokoban, sql, sudoku");
         Result roles =
                 run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");

@@ -1,0 +1,92 @@
+package org.pettingllms.envs.sql;
+
+import java.util.List;
+import org.pettingllms.core.data.Prompt;
+
+/**
+ * Prompts of the SQL team. The explorer sees the schema and the question and writes one query to look at the data;
+ * the writer sees the schema, the question and, from the explorer, its latest query and the rows it returned, and
+ * writes the query that answers the question. Both answer a query alone ({@code compact}) or in a ```sql``` block
+ * ({@code chat}). The compact style (small models) keeps a header line, the schema, {@code Q:}, the explorer's query
+ * and rows, and a {@code >} cue.
+ */
+final class SqlPrompts {
+    static final String EXPLORER_SYSTEM =
+            "You explore a SQLite database by writing one read-only query that shows the values a question needs.";
+    static final String WRITER_SYSTEM = "You write the SQLite query that answers a question about a database.";
+    /** Rows of an exploration shown to the writer. */
+    static final int SHOWN_ROWS = 12;
+
+    private SqlPrompts() {}
+
+    static Prompt compact(String taskId, SqlState s, String role) {
+        StringBuilder sb = new StringBuilder(taskId)
+                .append(' ')
+                .append(role)
+                .append("\ndb: ")
+                .append(s.item().id())
+                .append('\n')
+                .append(s.item().schema())
+                .append("\nQ: ")
+                .append(s.item().question())
+                .append('\n');
+        if (role.equals(SqlTask.WRITER) && s.explorer() != null) {
+            sb.append("explored: ").append(oneLine(s.explorer().query())).append('\n');
+            sb.append(s.explorer().seen()).append('\n');
+        }
+        return Prompt.compact(sb.append('>').toString());
+    }
+
+    static Prompt chat(SqlState s, String role) {
+        StringBuilder u = new StringBuilder("Database: ")
+                .append(s.item().id())
+                .append("\nSchema:\n")
+                .append(s.item().schema())
+                .append("\n\nQuestion: ")
+                .append(s.item().question())
+                .append("\n\n");
+        if (role.equals(SqlTask.EXPLORER)) {
+            u.append("Write one SELECT query that shows the stored values this question depends on (how names and"
+                    + " codes are spelled in the data). Put it in a ```sql``` block.");
+            return Prompt.chat(EXPLORER_SYSTEM, u.toString());
+        }
+        if (s.explorer() != null) {
+            u.append("An explorer ran:\n```sql\n")
+                    .append(s.explorer().query())
+                    .append("\n```\nIt returned:\n")
+                    .append(s.explorer().seen())
+                    .append("\n\n");
+        }
+        u.append("Write the SQLite query that answers the question, using the values as they are stored. Put it in a"
+                + " ```sql``` block.");
+        return Prompt.chat(WRITER_SYSTEM, u.toString());
+    }
+
+    /** What an exploration returned, as the writer reads it: up to {@link #SHOWN_ROWS} rows of values joined by | . */
+    static String seen(SqlRunner.Result r) {
+        if (!r.ok() && r.rows().isEmpty()) {
+            return "(" + r.outcome().name().toLowerCase() + ": " + oneLine(r.message()) + ")";
+        }
+        if (r.rows().isEmpty()) {
+            return "(no rows)";
+        }
+        StringBuilder sb = new StringBuilder();
+        List<List<Object>> rows = r.rows();
+        for (int i = 0; i < Math.min(SHOWN_ROWS, rows.size()); i++) {
+            if (i > 0) {
+                sb.append('\n');
+            }
+            sb.append(
+                    String.join(" | ", rows.get(i).stream().map(String::valueOf).toList()));
+        }
+        if (rows.size() > SHOWN_ROWS || r.outcome() == SqlRunner.Outcome.TRUNCATED) {
+            sb.append("\n(more rows)");
+        }
+        return sb.toString();
+    }
+
+    private static String oneLine(String s) {
+        String line = s.strip().replace('\n', ' ');
+        return line.length() > 200 ? line.substring(0, 200) : line;
+    }
+}

@@ -1,0 +1,183 @@
+package org.pettingllms.envs.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.algo.RewardMix;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RolloutConfig;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.StepOutcome;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.envs.data.Items;
+import org.pettingllms.testkit.TaskContract;
+
+/**
+ * {@code sql-v1} on generated shops: the oracle team scores all, the wrong one nothing; the question's wording is not
+ * how the data stores it, so the writer alone on the wording fails where a writer that saw the explorer's rows
+ * succeeds; rewards as documented; the task contract for the team and the single writer.
+ */
+class SqlTaskTest {
+    @TempDir
+    static Path dir;
+
+    static SqlTask task(List<String> roles) {
+        return new SqlTask(
+                roles,
+                2,
+                new Items.Generated<>(ShopWorlds.NAME, seed -> ShopWorlds.item(seed, dir)),
+                SqlRunner.Limits.DEFAULT);
+    }
+
+    static List<SqlItem> items(SqlTask t, List<Problem> problems) {
+        return problems.stream().map(p -> t.initialState(p).item()).toList();
+    }
+
+    static double evaluate(SqlTask t, TextPolicy policy, List<Problem> problems, PromptStyle style) {
+        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", Set.of());
+        RolloutConfig rc = new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                1,
+                true,
+                style,
+                new SamplingParams(0, 0, 1, 512, List.of(), 1),
+                RewardMix.PAPER,
+                8);
+        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
+                .successRate();
+    }
+
+    @Test
+    void theOracleTeamSolvesEveryProblemAndTheWrongOneNone() {
+        SqlTask t = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
+        List<Problem> ps = t.problems(1).problems(Split.TEST, 0, 40);
+        List<SqlItem> items = items(t, ps);
+        for (PromptStyle style : List.of(PromptStyle.COMPACT, PromptStyle.CHAT)) {
+            assertThat(evaluate(t, new SqlOracle(items, false), ps, style))
+                    .as(style.name())
+                    .isEqualTo(1.0);
+            assertThat(evaluate(t, new SqlOracle(items, true), ps, style))
+                    .as(style.name())
+                    .isEqualTo(0.0);
+        }
+    }
+
+    @Test
+    void theWordingIsNotTheDataSoOnlyExplorationFindsTheValues() {
+        SqlTask t = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
+        for (Problem p : t.problems(1).problems(Split.TRAIN, 0, 60)) {
+            SqlState s = t.initialState(p);
+            SqlItem item = s.item();
+            assertThat(item.keys()).isNotEmpty();
+            for (String key : item.keys()) { // as a whole word: the code 'S' is no clue in "San Francisco"
+                java.util.regex.Pattern word = java.util.regex.Pattern.compile(
+                        "(?<![A-Za-z0-9])" + java.util.regex.Pattern.quote(key) + "(?![A-Za-z0-9])");
+                assertThat(word.matcher(item.question()).find())
+                        .as(item.id() + ": " + key)
+                        .isFalse();
+                assertThat(word.matcher(item.schema()).find())
+                        .as(item.id() + ": " + key)
+                        .isFalse();
+            }
+            // the wording's query runs and answers wrongly
+            SqlRunner runner = new SqlRunner(Path.of(item.database()), SqlRunner.Limits.DEFAULT);
+            ExecutionMatch.Verdict naive = ExecutionMatch.check(runner, item.naive(), item.gold());
+            assertThat(naive.predicted().ok()).isTrue();
+            assertThat(naive.correct()).as(item.id() + " " + item.naive()).isFalse();
+            // the explorer's look at the names and codes shows every needed value, and earns its reward
+            Transition<SqlState> explored = t.step(s, SqlTask.EXPLORER, Completion.ofText(SqlOracle.exploration(item)));
+            assertThat(explored.reward().local()).isEqualTo(1.0);
+            assertThat(explored.next().explorer().seen()).contains(item.keys());
+            Transition<SqlState> written = t.step(explored.next(), SqlTask.WRITER, Completion.ofText(item.gold()));
+            assertThat(written.done()).isTrue();
+            assertThat(written.success()).isTrue();
+            assertThat(written.reward().team()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void rewardsAndEndings() {
+        SqlTask t = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
+        SqlState s = t.initialState(t.problems(1).problems(Split.TRAIN, 0, 1).get(0));
+        Transition<SqlState> refused = t.step(s, SqlTask.EXPLORER, Completion.ofText("DROP TABLE city"));
+        assertThat(refused.reward().local()).isEqualTo(-1.0);
+        assertThat(refused.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
+        Transition<SqlState> blind = t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT count(*) FROM orders"));
+        assertThat(blind.reward().local()).isEqualTo(0.0);
+        Transition<SqlState> none = t.step(s, SqlTask.WRITER, Completion.ofText("```sql\n```"));
+        assertThat(none.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+        assertThat(none.reward().local()).isEqualTo(-1.0);
+        Transition<SqlState> failing = t.step(s, SqlTask.WRITER, Completion.ofText("SELECT nope FROM city"));
+        assertThat(failing.done())
+                .as("a query that fails gives no answer: the team may try again")
+                .isFalse();
+        assertThat(failing.reward().local()).isEqualTo(-1.0);
+        Transition<SqlState> wrong = t.step(s, SqlTask.WRITER, Completion.ofText("```sql\nSELECT 0\n```"));
+        assertThat(wrong.done()).isTrue();
+        assertThat(wrong.success()).isFalse();
+        assertThat(wrong.reward().local()).isEqualTo(0.0);
+        assertThat(SqlTask.query("Here:\n```sql\nSELECT 1\n```\nand\n```sql\nSELECT 2\n```"))
+                .isEqualTo("SELECT 2");
+    }
+
+    @Test
+    void aWorldIsTheSameFileForTheSameSeed(@TempDir Path other) throws Exception {
+        SqlItem a = ShopWorlds.item(42, dir);
+        SqlItem b = ShopWorlds.item(42, other);
+        assertThat(a.question()).isEqualTo(b.question());
+        assertThat(a.gold()).isEqualTo(b.gold());
+        assertThat(ShopWorlds.distinct(Path.of(a.database()), "customer", "name"))
+                .isEqualTo(ShopWorlds.distinct(Path.of(b.database()), "customer", "name"));
+        assertThat(ShopWorlds.item(43, dir).database()).isNotEqualTo(a.database());
+    }
+
+    abstract class ShopContract extends TaskContract<SqlState> {
+        abstract List<String> roles();
+
+        @Override
+        protected SqlTask task() {
+            return SqlTaskTest.task(roles());
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return task().problems(3).problems(Split.TEST, 0, 4);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            List<SqlItem> items = items(task(), problems());
+            return halfRight(new SqlOracle(items, false), new SqlOracle(items, true));
+        }
+    }
+
+    @Nested
+    class TeamContract extends ShopContract {
+        @Override
+        List<String> roles() {
+            return List.of(SqlTask.EXPLORER, SqlTask.WRITER);
+        }
+    }
+
+    @Nested
+    class SingleAgentContract extends ShopContract {
+        @Override
+        List<String> roles() {
+            return List.of(SqlTask.WRITER);
+        }
+    }
+}
