@@ -4,27 +4,33 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.TaskProvider;
+import org.pettingllms.envs.data.DatasetSources;
 import org.pettingllms.envs.data.Items;
 
-/** Makes the SQL task by name: {@code sql} ({@code sql-v1}), on generated shop databases. */
+/**
+ * Makes the SQL task by name: {@code sql} ({@code sql-v1}), on generated shop databases or on Spider- and BIRD-layout
+ * files.
+ */
 public final class SqlTasks implements TaskProvider {
     /**
-     * @param generator  the generated databases: {@code shop} ({@link ShopWorlds})
-     * @param databases  where generated databases are written (one file per problem, reused)
-     * @param timeoutMs  how long one query may run
-     * @param maxRows    rows a query may return before it is cut short
+     * @param generator the generated databases: {@code shop} ({@link ShopWorlds}); empty for dataset files
+     * @param train     questions file of a Spider- or BIRD-layout dataset (JSON or JSONL); empty for evaluation only
+     * @param test      its test questions file
+     * @param databases generated: where the databases are written (one file per problem, reused); files: the folder
+     *                  holding {@code <db_id>/<db_id>.sqlite}
+     * @param timeoutMs how long one query may run
+     * @param maxRows   rows a query may return before it is cut short
      */
-    public record SqlOptions(String generator, String databases, int timeoutMs, int maxRows) {
-        public static final SqlOptions DEFAULT = new SqlOptions(ShopWorlds.NAME, "runs/sql-databases", 2000, 1000);
+    public record SqlOptions(
+            String generator, String train, String test, String databases, int timeoutMs, int maxRows) {
+        public static final SqlOptions DEFAULT =
+                new SqlOptions(ShopWorlds.NAME, "", "", "runs/sql-databases", 2000, 1000);
 
         public SqlOptions {
-            if (!generator.equals(ShopWorlds.NAME)) {
-                throw new IllegalArgumentException(
-                        "generator must be " + ShopWorlds.NAME + ", got '" + generator + "'");
-            }
             if (databases.isBlank() || timeoutMs < 1 || maxRows < 1) {
                 throw new IllegalArgumentException("databases must name a folder; timeoutMs and maxRows must be >= 1");
             }
@@ -44,10 +50,17 @@ public final class SqlTasks implements TaskProvider {
         SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
         SqlRunner.Limits limits =
                 new SqlRunner.Limits(Duration.ofMillis(o.timeoutMs()), o.maxRows(), d.maxBytes(), d.maxValue());
-        return new SqlTask(
-                roles,
-                spec.maxTurns(),
-                new Items.Generated<>(ShopWorlds.NAME, seed -> ShopWorlds.item(seed, dir)),
-                limits);
+        Items<SqlItem> items;
+        if (o.generator().isBlank()) {
+            if (o.databases().equals(SqlOptions.DEFAULT.databases())) {
+                throw new ConfigException("config key 'task.options.databases': dataset files need the folder of"
+                        + " their databases (<db_id>/<db_id>.sqlite), e.g. spider/database");
+            }
+            items = DatasetSources.files(o.train(), o.test(), f -> SpiderRows.load(f, dir), SqlItem.class);
+        } else {
+            items = DatasetSources.generated(
+                    o.generator(), ShopWorlds.NAME, o.train(), o.test(), seed -> ShopWorlds.item(seed, dir));
+        }
+        return new SqlTask(roles, spec.maxTurns(), items, limits);
     }
 }
