@@ -54,7 +54,9 @@ public record RunConfig(
                 throw new IllegalArgumentException("maxTurns must be >= 1, got " + maxTurns);
             }
             roles = List.copyOf(roles);
-            options = Map.copyOf(options);
+            // sorted: Map.copyOf iterates in an order drawn anew in every JVM, which made run.json and the table's
+            // config hashes differ from run to run for the same config
+            options = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(Map.copyOf(options)));
         }
     }
 

@@ -20,6 +20,24 @@ class ConfigLoaderTest {
         return ConfigLoader.fromYaml(yaml, "run.yaml", List.of(sets));
     }
 
+    /**
+     * The resolved tree names task options in one order whatever the order they were given in (sorted): run.json and
+     * the table's per-cell config hashes must not change from one JVM to the next (Map.copyOf draws its iteration
+     * order per JVM, which made a resumed table refuse its own cells).
+     */
+    @Test
+    void taskOptionsResolveInSortedOrder() {
+        String yaml = "task: {name: plan-path, options: {wallProb: 0.2, cols: 5, view: text, rows: 4, tool: program,"
+                + " zeta: 1, alpha: 2}}\npolicy: {model: m}\n";
+        RunConfig cfg = ConfigLoader.fromYaml(yaml, "test", List.of());
+        assertThat(List.copyOf(cfg.task().options().keySet()))
+                .containsExactly("alpha", "cols", "rows", "tool", "view", "wallProb", "zeta");
+        String tree = ConfigLoader.toTree(cfg).path("task").path("options").toString();
+        assertThat(tree)
+                .isEqualTo("{\"alpha\":2,\"cols\":5,\"rows\":4,\"tool\":\"program\",\"view\":\"text\","
+                        + "\"wallProb\":0.2,\"zeta\":1}");
+    }
+
     @Test
     void defaultsFillWhatTheRunLeavesOut() {
         RunConfig c = load(MINIMAL);
