@@ -19,6 +19,11 @@ public final class CodeBlocks {
         return code == null || code.isBlank() ? Optional.empty() : Optional.of(code);
     }
 
+    /** The last fenced block of any language, or empty when there is none (its content may be blank). */
+    public static Optional<String> lastFenced(String text) {
+        return Optional.ofNullable(last(ANY.matcher(text)));
+    }
+
     private static String last(Matcher m) {
         String found = null;
         while (m.find()) {

@@ -3,8 +3,6 @@ package org.pettingllms.envs.sql;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -15,6 +13,7 @@ import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.Items;
+import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
  * {@code sql-v1} (ENVIRONMENTS.md): an {@code explorer} runs one read-only query on the database and sees its rows; a
@@ -31,7 +30,6 @@ import org.pettingllms.envs.data.Items;
 public final class SqlTask extends DatasetTask<SqlState, SqlItem> {
     public static final String EXPLORER = "explorer";
     public static final String WRITER = "writer";
-    private static final Pattern FENCE = Pattern.compile("```[^\\n`]*\\n(.*?)```", Pattern.DOTALL);
 
     private final SqlRunner.Limits limits;
 
@@ -69,12 +67,9 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> {
 
     /** The query in an answer: its last fenced block, else the whole answer. */
     static String query(String text) {
-        Matcher m = FENCE.matcher(text);
-        String found = null;
-        while (m.find()) {
-            found = m.group(1);
-        }
-        return (found != null ? found : text.contains("```") ? "" : text).strip();
+        return CodeBlocks.lastFenced(text)
+                .orElse(text.contains("```") ? "" : text)
+                .strip();
     }
 
     private SqlRunner runner(SqlState s) {
