@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs untrusted Python in a separate, limited process (ENVIRONMENTS.md, "The sandbox"): its own temporary
+ * Runs untrusted programs in a separate, limited process (ENVIRONMENTS.md, "The sandbox"): Python source
+ * ({@link #create}, {@link #run(String, String)}) or a tool's command on files the caller writes ({@link #forTools},
+ * {@link #run(Map, List, String, SandboxLimits)}: a simulator on a model-written design). Each run gets its own temporary
  * directory (removed afterwards), stdin from the caller, stdout/stderr captured up to a cap, wall-clock, CPU,
  * memory, file-size and process-count limits, an empty environment, no network ({@link Isolation#NAMESPACES}),
  * and the whole process tree killed when a limit is hit. At most {@code concurrency} programs run at once;
@@ -35,6 +38,7 @@ public final class Sandbox {
     private final SandboxLimits limits;
     private static final AtomicBoolean BASIC_WARNED = new AtomicBoolean();
     private final Isolation isolation;
+    /** The Python interpreter, or null for a sandbox that runs tools only. */
     private final String python;
     /** The interpreter's installation outside the system directories (bound into the view), or null. */
     private final Path pythonPrefix;
@@ -46,7 +50,7 @@ public final class Sandbox {
         this.limits = limits;
         this.isolation = isolation;
         this.python = python;
-        this.pythonPrefix = prefix(python);
+        this.pythonPrefix = python == null ? null : prefix(python);
         this.base = base;
         this.slots = new ArrayBlockingQueue<>(concurrency);
         for (int i = 0; i < concurrency; i++) {
@@ -68,10 +72,28 @@ public final class Sandbox {
      * @throws SandboxException when no python3 is found or a trivial program fails in the sandbox
      */
     public static Sandbox create(SandboxLimits limits, int concurrency) {
+        Sandbox box = open(limits, concurrency, findPython());
+        Execution probe = box.run("print(6 * 7)", "");
+        if (!probe.ok() || !probe.stdout().strip().equals("42")) {
+            throw new SandboxException("python3 (" + box.python + ") does not run in the sandbox (" + box.isolation
+                    + "): " + probe.summary() + "; install Python 3 for all users (for example: apt-get install"
+                    + " python3)");
+        }
+        return box;
+    }
+
+    /**
+     * A sandbox for tools installed on this machine ({@link #run(Map, List, String, SandboxLimits)}), without Python;
+     * the caller checks that its tool runs in it.
+     */
+    public static Sandbox forTools(SandboxLimits limits, int concurrency) {
+        return open(limits, concurrency, null);
+    }
+
+    private static Sandbox open(SandboxLimits limits, int concurrency, String python) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("sandbox concurrency must be >= 1, got " + concurrency);
         }
-        String python = findPython();
         Isolation isolation = Isolation.detect();
         Path base;
         try {
@@ -84,11 +106,6 @@ public final class Sandbox {
         }
         Sandbox box = new Sandbox(limits, concurrency, isolation, python, base);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(base)));
-        Execution probe = box.run("print(6 * 7)", "");
-        if (!probe.ok() || !probe.stdout().strip().equals("42")) {
-            throw new SandboxException("python3 (" + python + ") does not run in the sandbox (" + isolation + "): "
-                    + probe.summary() + "; install Python 3 for all users (for example: apt-get install python3)");
-        }
         LOG.debug("sandbox ready: {} isolation, python {}, {} slots", isolation, python, concurrency);
         if (isolation == Isolation.BASIC && BASIC_WARNED.compareAndSet(false, true)) {
             LOG.warn("sandbox: basic isolation only (needs root and util-linux's unshare, setpriv and prlimit for "
@@ -113,6 +130,23 @@ public final class Sandbox {
 
     /** Runs {@code source} with {@code stdin} under {@code limits}; blocks while all slots are busy. */
     public Execution run(String source, String stdin, SandboxLimits limits) {
+        if (python == null) {
+            throw new IllegalStateException("this sandbox runs tools only (made by forTools), not Python");
+        }
+        return run(Map.of("main.py", source), List.of(python, "-I", "-B", "main.py"), stdin, limits);
+    }
+
+    /**
+     * Runs {@code command} (its first word an absolute path or a tool on the system PATH) in a fresh directory that
+     * holds {@code files} (names without folders), with {@code stdin}, under {@code limits}; blocks while all slots
+     * are busy. {@code TMPDIR} and {@code HOME} are that directory, the only place the command may write.
+     */
+    public Execution run(Map<String, String> files, List<String> command, String stdin, SandboxLimits limits) {
+        for (String name : files.keySet()) {
+            if (name.isEmpty() || name.contains("/") || name.startsWith(".")) {
+                throw new IllegalArgumentException("sandbox file names are plain names, got '" + name + "'");
+            }
+        }
         int slot;
         try {
             slot = slots.take();
@@ -123,8 +157,10 @@ public final class Sandbox {
         Path dir = null;
         try {
             dir = Files.createTempDirectory(base, "run-");
-            Files.writeString(dir.resolve("main.py"), source, StandardCharsets.UTF_8);
-            return execute(dir, slot, stdin, limits);
+            for (Map.Entry<String, String> f : files.entrySet()) {
+                Files.writeString(dir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
+            }
+            return execute(dir, slot, command, stdin, limits);
         } catch (IOException e) {
             throw new SandboxException("sandbox I/O failed in " + dir, e);
         } finally {
@@ -135,7 +171,8 @@ public final class Sandbox {
         }
     }
 
-    private Execution execute(Path dir, int slot, String stdin, SandboxLimits limits) throws IOException {
+    private Execution execute(Path dir, int slot, List<String> command, String stdin, SandboxLimits limits)
+            throws IOException {
         List<String> program = new ArrayList<>(List.of(
                 "prlimit",
                 "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1),
@@ -152,11 +189,9 @@ public final class Sandbox {
                 "-i",
                 "PATH=/usr/local/bin:/usr/bin:/bin",
                 "HOME=" + dir,
-                "LANG=C.UTF-8",
-                python,
-                "-I",
-                "-B",
-                "main.py"));
+                "TMPDIR=" + dir,
+                "LANG=C.UTF-8"));
+        program.addAll(command);
         ProcessBuilder pb =
                 new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix)).directory(dir.toFile());
         pb.environment().clear();

@@ -1,0 +1,300 @@
+package org.pettingllms.envs.verilog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Collectors;
+import org.pettingllms.envs.data.ContentSplit;
+
+/**
+ * Generated hardware problems, the CPU-scale source of {@code verilog-v1} ({@code task.options.generator: circuits};
+ * ENVIRONMENTS.md, Verilog): combinational logic from worded truth tables and from arithmetic (sums with and without
+ * the carry, differences, comparisons, the larger of two, counts of 1 bits, a multiplexer), and small sequential
+ * modules (counters with a modulus, an enable and a direction; shift registers; edge detectors), with a synchronous,
+ * active-high reset. Each has its reference design and three plausible wrong designs (a row of the table flipped,
+ * the carry dropped, the comparison made inclusive, the count wrapped one late, the shift the other way) that a good
+ * testbench tells apart from the reference. Problems are split by content ({@link ContentSplit}: the specification's
+ * words), so no held-out specification is a training one.
+ */
+public final class Circuits {
+    public static final String NAME = "circuits";
+    private static final String[] NAMES = {"a", "b", "c", "d"};
+
+    private Circuits() {}
+
+    /** The problem of a seed (its split decided by its words). */
+    public static VerilogItem item(long seed) {
+        return ContentSplit.row(seed, Circuits::draw, i -> i.spec() + "\n" + i.header());
+    }
+
+    private record Draft(String spec, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {}
+
+    private static VerilogItem draw(long seed, long idSeed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        Draft d = switch (rng.nextInt(6)) {
+            case 0, 1 -> truthTable(rng);
+            case 2 -> arithmetic(rng);
+            case 3 -> counter(rng);
+            case 4 -> shifter(rng);
+            default -> edge(rng);
+        };
+        VerilogItem shell = new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "");
+        String header = shell.header();
+        return new VerilogItem(
+                shell.id(),
+                d.spec(),
+                d.ports(),
+                d.sequential(),
+                module(header, d.body()),
+                d.wrongBodies().stream().map(b -> module(header, b)).toList(),
+                "");
+    }
+
+    private static String module(String header, String body) {
+        return header + "\n" + body.strip().indent(2) + "endmodule\n";
+    }
+
+    // ---- combinational ----
+
+    private static Draft truthTable(SplittableRandom rng) {
+        int n = 2 + rng.nextInt(3);
+        int rows = 1 << n;
+        int ones;
+        do {
+            ones = rng.nextInt(1 << rows);
+        } while (ones == 0 || ones == (1 << rows) - 1);
+        List<Port> ports = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            ports.add(Port.in(NAMES[i], 1));
+        }
+        ports.add(Port.out("y", 1));
+        String vars = String.join(", ", List.of(NAMES).subList(0, n));
+        List<String> minterms = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+            if ((ones >> r & 1) == 1) {
+                minterms.add(bits(r, n));
+            }
+        }
+        String spec = "y is 1 exactly when (" + vars + ") is " + words(minterms) + "; otherwise y is 0.";
+        int flip = rng.nextInt(rows);
+        int reversed = 0;
+        for (int r = 0; r < rows; r++) {
+            if ((ones >> r & 1) == 1) {
+                reversed |= 1 << Integer.reverse(r) >>> (32 - n);
+            }
+        }
+        if (reversed == ones) { // a symmetric table: the reversed reading is no mistake; complement instead
+            reversed = ~ones & ((1 << rows) - 1);
+        }
+        return new Draft(
+                spec,
+                ports,
+                false,
+                table(ones, n, "{" + vars + "}"),
+                List.of(
+                        table(ones ^ (1 << flip), n, "{" + vars + "}"),
+                        table(reversed, n, "{" + vars + "}"),
+                        table(ones & ~(1 << Integer.numberOfTrailingZeros(ones)), n, "{" + vars + "}")));
+    }
+
+    private static String table(int ones, int n, String select) {
+        List<String> hit = new ArrayList<>();
+        for (int r = 0; r < 1 << n; r++) {
+            if ((ones >> r & 1) == 1) {
+                hit.add(n + "'b" + bits(r, n));
+            }
+        }
+        if (hit.isEmpty()) {
+            return "assign y = 1'b0;";
+        }
+        return "reg y_r;\nalways @(*) begin\n  case (" + select + ")\n    " + String.join(", ", hit)
+                + ": y_r = 1'b1;\n    default: y_r = 1'b0;\n  endcase\nend\nassign y = y_r;";
+    }
+
+    private static Draft arithmetic(SplittableRandom rng) {
+        int w = 2 + rng.nextInt(4);
+        long mod = 1L << w;
+        List<Port> two = List.of(Port.in("a", w), Port.in("b", w));
+        return switch (rng.nextInt(8)) {
+            case 0 ->
+                new Draft(
+                        "y is a + b as a " + (w + 1) + "-bit number: the carry out of the sum is y's top bit.",
+                        with(two, Port.out("y", w + 1)),
+                        false,
+                        "assign y = a + b;",
+                        List.of("assign y = {1'b0, a + b};", "assign y = a - b;", "assign y = a | b;"));
+            case 1 ->
+                new Draft(
+                        "y is a + b modulo " + mod + " (the carry is dropped).",
+                        with(two, Port.out("y", w)),
+                        false,
+                        "assign y = a + b;",
+                        List.of("assign y = a + b + 1;", "assign y = a ^ b;", "assign y = a - b;"));
+            case 2 ->
+                new Draft(
+                        "y is a - b modulo " + mod + " (when b is larger, the difference wraps around).",
+                        with(two, Port.out("y", w)),
+                        false,
+                        "assign y = a - b;",
+                        List.of("assign y = b - a;", "assign y = a + b;", "assign y = (a > b) ? a - b : b - a;"));
+            case 3 ->
+                new Draft(
+                        "y is 1 when a is greater than b (both unsigned), else 0.",
+                        with(two, Port.out("y", 1)),
+                        false,
+                        "assign y = a > b;",
+                        List.of("assign y = a >= b;", "assign y = a < b;", "assign y = $signed(a) > $signed(b);"));
+            case 4 ->
+                new Draft(
+                        "y is the larger of a and b (both unsigned).",
+                        with(two, Port.out("y", w)),
+                        false,
+                        "assign y = (a > b) ? a : b;",
+                        List.of("assign y = (a < b) ? a : b;", "assign y = a;", "assign y = a | b;"));
+            case 5 ->
+                new Draft(
+                        "y is 1 when a equals b, else 0.",
+                        with(two, Port.out("y", 1)),
+                        false,
+                        "assign y = a == b;",
+                        List.of("assign y = a != b;", "assign y = a[0] == b[0];", "assign y = (a & b) != 0;"));
+            case 6 -> {
+                int n = w + 1;
+                int out = 32 - Integer.numberOfLeadingZeros(n);
+                String sum = java.util.stream.IntStream.range(0, n)
+                        .mapToObj(i -> "a[" + i + "]")
+                        .collect(Collectors.joining(" + "));
+                yield new Draft(
+                        "y is the number of bits of a that are 1.",
+                        List.of(Port.in("a", n), Port.out("y", out)),
+                        false,
+                        "assign y = " + sum.replace("a[0]", out + "'d0 + a[0]") + ";",
+                        List.of(
+                                "assign y = "
+                                        + sum.replace("a[0]", out + "'d0 + !a[0]")
+                                                .replaceAll("\\+ a\\[", "+ !a[") + ";",
+                                "assign y = " + sum.replace("a[0] + ", out + "'d0 + ") + ";",
+                                "assign y = a[" + (n - 1) + ":0] != 0;"));
+            }
+            default ->
+                new Draft(
+                        "y is a when s is 0, and b when s is 1.",
+                        List.of(Port.in("s", 1), Port.in("a", w), Port.in("b", w), Port.out("y", w)),
+                        false,
+                        "assign y = s ? b : a;",
+                        List.of("assign y = s ? a : b;", "assign y = a;", "assign y = a & b;"));
+        };
+    }
+
+    // ---- sequential ----
+
+    private static final List<Port> CLOCKED = List.of(Port.in("clk", 1), Port.in("reset", 1));
+
+    private static Draft counter(SplittableRandom rng) {
+        int w = 2 + rng.nextInt(3);
+        int mod = 3 + rng.nextInt((1 << w) - 3); // 3 .. 2^w - 1: at 2^w, wrapping one late is no mistake
+        boolean up = rng.nextBoolean();
+        boolean enable = rng.nextBoolean();
+        String spec = "q counts " + (up ? "up" : "down") + " by 1 on each rising clock edge"
+                + (enable ? " when en is 1 (when en is 0, q keeps its value)" : "") + ", through 0 to " + (mod - 1)
+                + (up ? ": after " + (mod - 1) + " comes 0" : ": after 0 comes " + (mod - 1))
+                + ". When reset is 1 at a rising edge, q becomes 0.";
+        List<Port> ports = new ArrayList<>(CLOCKED);
+        if (enable) {
+            ports.add(Port.in("en", 1));
+        }
+        ports.add(Port.out("q", w));
+        String guard = enable ? "else if (en) " : "else ";
+        String next = up ? "q <= (q == " + (mod - 1) + ") ? 0 : q + 1;" : "q <= (q == 0) ? " + (mod - 1) + " : q - 1;";
+        String late = up ? "q <= (q == " + mod + ") ? 0 : q + 1;" : "q <= (q == 0) ? " + mod + " : q - 1;";
+        String other = up ? "q <= (q == 0) ? " + (mod - 1) + " : q - 1;" : "q <= (q == " + (mod - 1) + ") ? 0 : q + 1;";
+        String third = enable ? seq("q <= 0;", "else ", next) : seq("q <= 1;", guard, next);
+        return new Draft(
+                spec,
+                ports,
+                true,
+                seq("q <= 0;", guard, next),
+                List.of(seq("q <= 0;", guard, late), seq("q <= 0;", guard, other), third));
+    }
+
+    private static String seq(String reset, String guard, String next) {
+        return "reg [$bits(q)-1:0] q_r;\nassign q = q_r;\nalways @(posedge clk) begin\n  if (reset) "
+                + reset.replace("q <=", "q_r <=") + "\n  " + guard
+                + next.replace("q <=", "q_r <=").replace("(q ", "(q_r ").replace(": q ", ": q_r ") + "\nend";
+    }
+
+    private static Draft shifter(SplittableRandom rng) {
+        int w = 3 + rng.nextInt(4);
+        boolean left = rng.nextBoolean();
+        String spec = "On each rising clock edge q shifts " + (left ? "left" : "right") + " by one bit and d enters"
+                + (left ? " at bit 0 (the top bit falls out)" : " at bit " + (w - 1) + " (bit 0 falls out)")
+                + ". When reset is 1 at a rising edge, q becomes 0.";
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.out("q", w));
+        String l = "q <= {q[" + (w - 2) + ":0], d};";
+        String r = "q <= {d, q[" + (w - 1) + ":1]};";
+        String lInv = "q <= {q[" + (w - 2) + ":0], ~d};";
+        String rInv = "q <= {~d, q[" + (w - 1) + ":1]};";
+        String lRot = "q <= {q[" + (w - 2) + ":0], q[" + (w - 1) + "]};";
+        String rRot = "q <= {q[0], q[" + (w - 1) + ":1]};";
+        return new Draft(
+                spec,
+                ports,
+                true,
+                shift(left ? l : r),
+                List.of(shift(left ? r : l), shift(left ? lInv : rInv), shift(left ? lRot : rRot)));
+    }
+
+    private static String shift(String next) {
+        return "reg [$bits(q)-1:0] q_r;\nassign q = q_r;\nalways @(posedge clk) begin\n  if (reset) q_r <= 0;\n  else "
+                + next.replace("q <=", "q_r <=").replaceAll("\\bq\\[", "q_r[") + "\nend";
+    }
+
+    private static Draft edge(SplittableRandom rng) {
+        int kind = rng.nextInt(3);
+        String[] what = {
+            "rises (was 0 at the edge before, is 1 now)",
+            "falls (was 1 at the edge before, is 0 now)",
+            "changes (differs from its value at the edge before)"
+        };
+        String[] expr = {"d & ~prev", "~d & prev", "d ^ prev"};
+        String spec = "At each rising clock edge y becomes 1 if d " + what[kind] + ", else 0. When reset is 1 at a"
+                + " rising edge, y becomes 0 and d's earlier value counts as 0.";
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.out("y", 1));
+        List<String> wrong = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            if (k != kind) {
+                wrong.add(edgeBody(expr[k], "prev <= d;"));
+            }
+        }
+        wrong.add(edgeBody(expr[kind], "prev <= 1'b0;"));
+        return new Draft(spec, ports, true, edgeBody(expr[kind], "prev <= d;"), wrong);
+    }
+
+    private static String edgeBody(String expr, String remember) {
+        return "reg prev;\nreg y_r;\nassign y = y_r;\nalways @(posedge clk) begin\n  if (reset) begin\n    y_r <= 0;\n"
+                + "    prev <= 0;\n  end else begin\n    y_r <= " + expr + ";\n    " + remember + "\n  end\nend";
+    }
+
+    // ---- helpers ----
+
+    private static List<Port> with(List<Port> inputs, Port out) {
+        List<Port> ports = new ArrayList<>(inputs);
+        ports.add(out);
+        return ports;
+    }
+
+    private static String bits(int value, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = n - 1; i >= 0; i--) {
+            sb.append(value >> i & 1);
+        }
+        return sb.toString();
+    }
+
+    private static String words(List<String> items) {
+        if (items.size() == 1) {
+            return items.get(0);
+        }
+        return String.join(", ", items.subList(0, items.size() - 1)) + " or " + items.get(items.size() - 1);
+    }
+}

@@ -1,0 +1,248 @@
+package org.pettingllms.envs.verilog;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.pettingllms.envs.verilog.Bench.Stream;
+import org.pettingllms.envs.verilog.Vectors.Vector;
+
+/**
+ * Judges designs and testbenches by simulation. A design is equivalent to the reference when it prints the
+ * reference's outputs at every step of the hidden bench ({@link Stimulus}), or, for a dataset row with its own
+ * harness, when the harness counts no mismatch. Untrusted designs are simulated apart from every reference: a
+ * design's run holds the design, the bench and the stimulus only (a dataset harness carries its reference, as the
+ * benchmark requires), and its sources are removed before the simulation starts. A tester's vectors are run on the
+ * reference and the item's wrong designs in one trusted simulation.
+ */
+final class Judge {
+    private static final Pattern MISMATCHES = Pattern.compile("Mismatches: (\\d+) in (\\d+) samples");
+    private static final Pattern MODULE_TOP = Pattern.compile("\\bmodule\\s+" + VerilogItem.TOP + "\\b");
+
+    private final Icarus icarus;
+    /** The reference's outputs on the hidden bench, by item id (trusted and deterministic: computed once). */
+    private final Map<String, List<String>> expected = new ConcurrentHashMap<>();
+
+    private final SplittableRandom nonces = new SplittableRandom();
+
+    Judge(Icarus icarus) {
+        this.icarus = icarus;
+    }
+
+    /** A failed tester vector, as the designer reads it. */
+    record Mismatch(String inputs, String expected, String got) {}
+
+    /**
+     * @param hiddenPass share of the hidden bench's steps the design gets right (0 when it does not compile or run)
+     * @param equivalent whether it passes all of them
+     * @param mismatches the tester's vectors the design fails
+     * @param problem    why it did not run, or empty
+     */
+    record DesignVerdict(double hiddenPass, boolean equivalent, List<Mismatch> mismatches, String problem) {
+        boolean runs() {
+            return problem.isEmpty();
+        }
+    }
+
+    /**
+     * @param referencePass share of the vectors the reference passes
+     * @param caught        share of the item's wrong designs that fail a vector the reference passes (0 without any)
+     */
+    record BenchVerdict(double referencePass, double caught) {}
+
+    DesignVerdict design(VerilogItem item, String design, List<Vector> tests) {
+        return design(item, design, tests, true);
+    }
+
+    /** The design's failures on the tester's vectors alone (no hidden bench: its pass share is 0). */
+    DesignVerdict testsOnly(VerilogItem item, String design, List<Vector> tests) {
+        return design(item, design, tests, false);
+    }
+
+    private DesignVerdict design(VerilogItem item, String design, List<Vector> tests, boolean judged) {
+        if (!MODULE_TOP.matcher(design).find()) {
+            return new DesignVerdict(0, false, List.of(), "no module " + VerilogItem.TOP);
+        }
+        List<Stream> streams = new ArrayList<>();
+        boolean harness = judged && !item.harness().isEmpty();
+        if (judged && !harness) {
+            streams.add(new Stream(VerilogItem.TOP, Stimulus.hidden(item)));
+        }
+        if (!tests.isEmpty()) {
+            streams.add(new Stream(
+                    VerilogItem.TOP, tests.stream().map(Vector::values).toList()));
+        }
+        List<List<String>> printed = List.of();
+        if (!streams.isEmpty()) {
+            String nonce = nonce();
+            Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams, nonce));
+            files.put("design.sv", design);
+            Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+            if (!sim.ok()) {
+                return new DesignVerdict(0, false, List.of(), sim.summary());
+            }
+            printed = Bench.outputs(sim.stdout(), nonce, streams);
+        }
+        double pass;
+        if (harness) {
+            String nonce = nonce();
+            Map<String, String> files = new LinkedHashMap<>();
+            files.put("design.sv", design);
+            files.put("ref.sv", item.reference().replaceFirst(MODULE_TOP.pattern(), "module RefModule"));
+            files.put("test.sv", item.harness().replace("\"Mismatches:", "\"" + nonce + " Mismatches:"));
+            Icarus.Simulation sim = icarus.simulate(files, "tb");
+            if (!sim.ok()) {
+                return new DesignVerdict(0, false, List.of(), sim.summary());
+            }
+            pass = harnessPass(sim.stdout(), nonce);
+        } else if (!judged) {
+            pass = 0;
+        } else {
+            List<String> want = expected(item);
+            int right = 0;
+            for (int i = 0; i < want.size(); i++) {
+                if (want.get(i).equals(printed.get(0).get(i))) {
+                    right++;
+                }
+            }
+            pass = (double) right / want.size();
+        }
+        List<Mismatch> mismatches = new ArrayList<>();
+        if (!tests.isEmpty()) {
+            List<String> got = printed.get(printed.size() - 1);
+            for (int i = 0; i < tests.size(); i++) {
+                if (!passes(item, tests.get(i), got.get(i))) {
+                    mismatches.add(mismatch(item, tests.get(i), got.get(i)));
+                }
+            }
+        }
+        return new DesignVerdict(pass, pass == 1.0, mismatches, "");
+    }
+
+    /** The share of samples a harness's {@code Mismatches: N in M samples} line (ours, by its nonce) says passed. */
+    static double harnessPass(String stdout, String nonce) {
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith(nonce + " ")) {
+                Matcher m = MISMATCHES.matcher(line);
+                if (m.find()) {
+                    long bad = Long.parseLong(m.group(1));
+                    long all = Long.parseLong(m.group(2));
+                    return all == 0 ? 0 : Math.max(0, (double) (all - bad) / all);
+                }
+            }
+        }
+        return 0;
+    }
+
+    BenchVerdict bench(VerilogItem item, List<Vector> tests) {
+        if (tests.isEmpty()) {
+            return new BenchVerdict(0, 0);
+        }
+        List<String> designs = new ArrayList<>();
+        designs.add(item.reference());
+        designs.addAll(item.mutants());
+        List<List<String>> printed =
+                trusted(item, designs, tests.stream().map(Vector::values).toList());
+        boolean[] good = new boolean[tests.size()];
+        int refPass = 0;
+        for (int i = 0; i < tests.size(); i++) {
+            good[i] = passes(item, tests.get(i), printed.get(0).get(i));
+            refPass += good[i] ? 1 : 0;
+        }
+        int caught = 0;
+        for (int k = 1; k < designs.size(); k++) {
+            for (int i = 0; i < tests.size(); i++) {
+                if (good[i] && !passes(item, tests.get(i), printed.get(k).get(i))) {
+                    caught++;
+                    break;
+                }
+            }
+        }
+        return new BenchVerdict(
+                (double) refPass / tests.size(),
+                item.mutants().isEmpty() ? 0 : (double) caught / item.mutants().size());
+    }
+
+    /**
+     * The outputs of trusted designs (the reference, the item's wrong designs: module {@code TopModule} each) at each
+     * of {@code steps}, per design.
+     */
+    List<List<String>> trusted(VerilogItem item, List<String> designs, List<long[]> steps) {
+        List<Stream> streams = new ArrayList<>();
+        Map<String, String> files = new LinkedHashMap<>();
+        for (int k = 0; k < designs.size(); k++) {
+            String module = "Candidate" + k;
+            files.put(module + ".v", rename(designs.get(k), module));
+            streams.add(new Stream(module, steps));
+        }
+        String nonce = nonce();
+        files.putAll(Bench.files(item, streams, nonce));
+        Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+        if (!sim.ok()) {
+            throw new IllegalStateException(item.id() + ": the reference designs do not simulate: " + sim.summary());
+        }
+        return Bench.outputs(sim.stdout(), nonce, streams);
+    }
+
+    /** The reference's outputs on the hidden bench (one trusted simulation per item, remembered). */
+    List<String> expected(VerilogItem item) {
+        return expected.computeIfAbsent(item.id(), id -> {
+            List<Stream> streams = List.of(new Stream("Reference", Stimulus.hidden(item)));
+            String nonce = nonce();
+            Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams, nonce));
+            files.put("reference.v", rename(item.reference(), "Reference"));
+            Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+            List<String> out =
+                    sim.ok() ? Bench.outputs(sim.stdout(), nonce, streams).get(0) : null;
+            if (out == null || out.contains(null)) {
+                throw new IllegalStateException(id + ": the reference design does not simulate: " + sim.summary());
+            }
+            return List.copyOf(out);
+        });
+    }
+
+    private static boolean passes(VerilogItem item, Vector v, String printed) {
+        if (printed == null) {
+            return false;
+        }
+        String[] bits = printed.split(" ");
+        List<Port> outs = item.outputs();
+        for (Map.Entry<Integer, Long> e : v.expected().entrySet()) {
+            int j = e.getKey();
+            if (j >= bits.length || !bits[j].equals(outs.get(j).bits(e.getValue()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Mismatch mismatch(VerilogItem item, Vector v, String printed) {
+        List<Port> outs = item.outputs();
+        String[] bits = printed == null ? new String[0] : printed.split(" ");
+        List<String> want = new ArrayList<>();
+        List<String> got = new ArrayList<>();
+        for (Map.Entry<Integer, Long> e : v.expected().entrySet()) {
+            int j = e.getKey();
+            want.add(outs.get(j).name() + "=" + e.getValue());
+            got.add(outs.get(j).name() + "=" + (j < bits.length ? decimal(bits[j]) : "?"));
+        }
+        return new Mismatch(v.describe(item), String.join(" ", want), String.join(" ", got));
+    }
+
+    /** Printed bits as a decimal number, or as printed when some are x or z. */
+    static String decimal(String bits) {
+        return bits.matches("[01]+") ? Long.toString(Long.parseLong(bits, 2)) : bits;
+    }
+
+    static String rename(String design, String module) {
+        return MODULE_TOP.matcher(design).replaceFirst("module " + module);
+    }
+
+    private synchronized String nonce() {
+        return "@" + Long.toHexString(nonces.nextLong() | 1L << 62);
+    }
+}

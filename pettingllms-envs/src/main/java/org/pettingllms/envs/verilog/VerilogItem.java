@@ -1,0 +1,53 @@
+package org.pettingllms.envs.verilog;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One hardware design problem: a specification in words of the module {@code TopModule} with the given ports, and the
+ * hidden reference design the judge compares against.
+ *
+ * @param spec       the specification the designer and the tester read
+ * @param ports      the module's ports in header order; a sequential module has the clock {@code clk} (and, when
+ *                   generated, a synchronous active-high {@code reset})
+ * @param sequential whether the module is clocked: the judge drives {@code clk} and samples after each rising edge
+ * @param reference  the reference design (module {@code TopModule}); never shown to a role
+ * @param mutants    plausible wrong designs (module {@code TopModule}) a good testbench tells from the reference:
+ *                   the tester's discrimination reward; empty for a dataset row
+ * @param harness    a dataset's own test harness (its reference module and testbench, as VerilogEval ships them),
+ *                   run with the design instead of the generated hidden bench; empty for a generated row
+ */
+public record VerilogItem(
+        String id,
+        String spec,
+        List<Port> ports,
+        boolean sequential,
+        String reference,
+        List<String> mutants,
+        String harness) {
+    public static final String TOP = "TopModule";
+
+    public VerilogItem {
+        ports = List.copyOf(ports);
+        mutants = List.copyOf(mutants);
+        if (sequential && !ports.contains(Port.in("clk", 1))) {
+            throw new IllegalArgumentException(id + ": a sequential module has a 1-bit input clk");
+        }
+    }
+
+    /** The module header the designer must implement. */
+    public String header() {
+        return "module " + TOP + "(" + ports.stream().map(Port::declaration).collect(Collectors.joining(", ")) + ");";
+    }
+
+    /** The inputs a test drives: every input but a sequential module's clock. */
+    public List<Port> driven() {
+        return ports.stream()
+                .filter(p -> p.input() && !(sequential && p.name().equals("clk")))
+                .toList();
+    }
+
+    public List<Port> outputs() {
+        return ports.stream().filter(p -> !p.input()).toList();
+    }
+}

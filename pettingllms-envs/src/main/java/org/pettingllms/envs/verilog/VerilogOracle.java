@@ -1,0 +1,104 @@
+package org.pettingllms.envs.verilog;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.data.ItemLookup;
+
+/**
+ * A policy that knows the reference designs (evaluation without a model), found by the specification and header in
+ * the prompt:
+ * the designer answers the reference, the tester vectors with the reference's outputs that catch the item's wrong
+ * designs (for a combinational module, a step where each wrong design differs, then other steps; for a sequential
+ * one, the hidden bench's cycles from its reset up to the vector cap). With {@code wrong}, the designer answers the
+ * item's first wrong design and the tester vectors with the first wrong design's outputs. A reward that scores this
+ * oracle's team below 100% (or the wrong one above 0%) is broken.
+ */
+public final class VerilogOracle implements TextPolicy {
+    private final List<VerilogItem> items;
+    private final boolean wrong;
+    private final Judge judge;
+    private final int maxVectors;
+
+    VerilogOracle(List<VerilogItem> items, boolean wrong, Judge judge, int maxVectors) {
+        this.items = List.copyOf(items);
+        this.wrong = wrong;
+        this.judge = judge;
+        this.maxVectors = maxVectors;
+    }
+
+    @Override
+    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+        String text = prompt.text();
+        VerilogItem item = ItemLookup.in(
+                text,
+                items.stream().filter(i -> text.contains(i.header())).toList(),
+                i -> i.spec().strip());
+        boolean compact = prompt.style() == PromptStyle.COMPACT;
+        if (item == null) {
+            return compact ? "assign y = 0;" : "```verilog\nmodule TopModule(); endmodule\n```";
+        }
+        boolean tester = text.startsWith("verilog-v1 " + VerilogTask.TESTER + "\n")
+                || text.contains(VerilogPrompts.TESTER_SYSTEM);
+        String design = wrong && !item.mutants().isEmpty() ? item.mutants().get(0) : item.reference();
+        if (tester) {
+            String vectors = Vectors.render(vectors(item, design), item);
+            return compact ? vectors : "```\n" + vectors + "```";
+        }
+        return compact ? VerilogPrompts.body(design) : "```verilog\n" + design.strip() + "\n```";
+    }
+
+    /** Vectors with {@code design}'s outputs that tell the reference from the item's wrong designs. */
+    List<Vectors.Vector> vectors(VerilogItem item, String design) {
+        List<long[]> hidden = Stimulus.hidden(item);
+        List<String> designs = new ArrayList<>();
+        designs.add(design);
+        designs.add(item.reference());
+        designs.addAll(item.mutants());
+        List<List<String>> out = judge.trusted(item, designs, hidden);
+        List<Integer> chosen = new ArrayList<>();
+        if (item.sequential()) {
+            for (int i = 0; i < Math.min(maxVectors, hidden.size()); i++) {
+                chosen.add(i);
+            }
+        } else {
+            Set<Integer> steps = new LinkedHashSet<>();
+            for (int k = 2; k < designs.size(); k++) {
+                for (int i = 0; i < hidden.size(); i++) {
+                    if (!out.get(k).get(i).equals(out.get(1).get(i))) {
+                        steps.add(i);
+                        break;
+                    }
+                }
+            }
+            for (int i = 0; steps.size() < Math.min(maxVectors, hidden.size()) && i < 64 * hidden.size(); i++) {
+                steps.add((int) ((i * 0x9E3779B9L & 0xFFFFFFFFL) % hidden.size()));
+            }
+            chosen.addAll(steps);
+            chosen = chosen.subList(0, Math.min(maxVectors, chosen.size()));
+        }
+        List<Port> outs = item.outputs();
+        List<Vectors.Vector> vectors = new ArrayList<>();
+        for (int i : chosen) {
+            String[] bits = out.get(0).get(i).split(" ");
+            Map<Integer, Long> expected = new LinkedHashMap<>();
+            for (int j = 0; j < outs.size(); j++) {
+                if (bits[j].matches("[01]+")) {
+                    expected.put(j, Long.parseLong(bits[j], 2));
+                }
+            }
+            if (!expected.isEmpty()) {
+                vectors.add(new Vectors.Vector(hidden.get(i), expected));
+            }
+        }
+        return vectors;
+    }
+}

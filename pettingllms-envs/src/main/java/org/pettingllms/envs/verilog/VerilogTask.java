@@ -1,0 +1,161 @@
+package org.pettingllms.envs.verilog;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.RewardParts;
+import org.pettingllms.core.data.StepOutcome;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.envs.data.DatasetTask;
+import org.pettingllms.envs.data.Items;
+import org.pettingllms.envs.sandbox.CodeBlocks;
+
+/**
+ * {@code verilog-v1} (ENVIRONMENTS.md): a {@code designer} writes the module {@code TopModule} from a specification in
+ * words, a {@code tester} writes test vectors from the same specification; the design is simulated on the tester's
+ * vectors and the failures go into both roles' next prompts, so the designer may revise. Every design is simulated by
+ * Icarus Verilog in the sandbox ({@link Icarus}, {@link Judge}).
+ *
+ * <p>Rewards. Designer, local and team: the share of the hidden bench's steps on which the design's outputs equal
+ * the reference's (exhaustive for combinational modules of up to 10 input bits, random sequences from a reset for
+ * sequential ones); 0 when it does not compile or run. Success: all of them. Tester, local: half the share of its
+ * vectors the reference passes (a vector the reference fails is a wrong expectation) and half the share of the
+ * item's wrong designs a vector the reference passes catches (only the former for a dataset row, which has no wrong
+ * designs); team: the design's share. The episode ends when the design passes all of the tester's vectors, or after
+ * T turns. With roles {@code [designer]}: one design.
+ */
+public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
+    public static final String DESIGNER = "designer";
+    public static final String TESTER = "tester";
+    private static final Pattern MODULE = Pattern.compile("\\bmodule\\s+[A-Za-z_]");
+
+    private final Judge judge;
+    private final int maxTesterTests;
+
+    public VerilogTask(List<String> roles, int maxTurns, Items<VerilogItem> items, Icarus icarus, int maxTesterTests) {
+        super(roles, List.of(List.of(DESIGNER, TESTER), List.of(DESIGNER)), maxTurns, items);
+        this.judge = new Judge(icarus);
+        this.maxTesterTests = maxTesterTests;
+    }
+
+    @Override
+    public String id() {
+        return "verilog-v1";
+    }
+
+    @Override
+    public String mainRole() {
+        return DESIGNER;
+    }
+
+    @Override
+    public VerilogState initialState(Problem problem) {
+        return VerilogState.start(row(problem));
+    }
+
+    @Override
+    public Prompt prompt(VerilogState state, String role, int turn, PromptStyle style) {
+        checkRole(role);
+        return style == PromptStyle.COMPACT
+                ? VerilogPrompts.compact(id(), state, role)
+                : VerilogPrompts.chat(state, role);
+    }
+
+    @Override
+    public Transition<VerilogState> step(VerilogState state, String role, Completion completion) {
+        return checkRole(role).equals(DESIGNER)
+                ? designerStep(state, completion.text())
+                : testerStep(state, completion.text());
+    }
+
+    /**
+     * The design in an answer: its last fenced block, else the whole answer; a body without a module declaration (a
+     * compact answer) is put inside the item's header.
+     */
+    static String design(String text, VerilogItem item) {
+        String code = CodeBlocks.lastFenced(text)
+                .orElse(text.contains("```") ? "" : text)
+                .strip();
+        if (code.isEmpty() || MODULE.matcher(code).find()) {
+            return code;
+        }
+        return item.header() + "\n" + code + "\nendmodule\n";
+    }
+
+    private Transition<VerilogState> designerStep(VerilogState s, String text) {
+        String design = design(text, s.item());
+        if (design.isEmpty()) {
+            return new Transition<>(
+                    s, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE, "no design");
+        }
+        Judge.DesignVerdict v = judge.design(s.item(), design, s.tests());
+        VerilogState next = new VerilogState(s.item(), design, v.problem(), s.tests(), v.mismatches(), v.hiddenPass());
+        boolean passesTester =
+                v.runs() && !s.tests().isEmpty() && v.mismatches().isEmpty();
+        boolean done = roles().size() == 1 || passesTester;
+        return new Transition<>(
+                next,
+                new RewardParts(v.hiddenPass(), v.hiddenPass(), 0),
+                done,
+                next.success(),
+                next.success() && done ? StepOutcome.SOLVED : v.runs() ? StepOutcome.OK : StepOutcome.INVALID_ACTION,
+                v.runs()
+                        ? "hidden bench %.0f%%, tester vectors %s"
+                                .formatted(
+                                        100 * v.hiddenPass(),
+                                        s.tests().isEmpty()
+                                                ? "none"
+                                                : (s.tests().size()
+                                                                - v.mismatches().size()) + "/"
+                                                        + s.tests().size())
+                        : v.problem());
+    }
+
+    private Transition<VerilogState> testerStep(VerilogState s, String text) {
+        List<Vectors.Vector> tests = Vectors.parse(text, s.item(), maxTesterTests);
+        if (tests.isEmpty()) {
+            VerilogState next =
+                    new VerilogState(s.item(), s.design(), s.problem(), List.of(), List.of(), s.hiddenPass());
+            return new Transition<>(
+                    next,
+                    new RewardParts(0, s.hiddenPass(), 0),
+                    false,
+                    s.success(),
+                    StepOutcome.UNPARSEABLE,
+                    "no test vectors");
+        }
+        Judge.BenchVerdict b = judge.bench(s.item(), tests);
+        double local = s.item().mutants().isEmpty() ? b.referencePass() : (b.referencePass() + b.caught()) / 2;
+        boolean runs = s.design() != null && s.problem().isEmpty();
+        List<Judge.Mismatch> mismatches =
+                runs ? judge.testsOnly(s.item(), s.design(), tests).mismatches() : List.of();
+        VerilogState next = new VerilogState(s.item(), s.design(), s.problem(), tests, mismatches, s.hiddenPass());
+        boolean done = runs && mismatches.isEmpty();
+        return new Transition<>(
+                next,
+                new RewardParts(local, s.hiddenPass(), 0),
+                done,
+                s.success(),
+                s.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
+                "%d vectors, reference passes %.0f%%, wrong designs caught %.0f%%, design fails %d"
+                        .formatted(tests.size(), 100 * b.referencePass(), 100 * b.caught(), mismatches.size()));
+    }
+
+    /** Judges trusted designs for the oracle. */
+    Judge judge() {
+        return judge;
+    }
+
+    int maxTesterTests() {
+        return maxTesterTests;
+    }
+
+    @Override
+    protected TextPolicy oracle(List<VerilogItem> items, boolean wrong) {
+        return new VerilogOracle(items, wrong, judge, maxTesterTests);
+    }
+}

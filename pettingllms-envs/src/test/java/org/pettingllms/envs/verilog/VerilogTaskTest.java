@@ -1,0 +1,307 @@
+package org.pettingllms.envs.verilog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.core.algo.RewardMix;
+import org.pettingllms.core.backend.Level;
+import org.pettingllms.core.backend.PolicyMap;
+import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.backend.TextPolicySampler;
+import org.pettingllms.core.config.RolloutConfig;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.StepOutcome;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutStats;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.envs.data.ContentSplit;
+import org.pettingllms.envs.data.Items;
+import org.pettingllms.testkit.TaskContract;
+
+/**
+ * {@code verilog-v1} on generated circuits: every reference simulates and every wrong design differs from it on the
+ * hidden bench; the oracle team scores all and the wrong one nothing; the tester's reward rewards right expectations
+ * and caught wrong designs; the designer sees the tester's failures and may revise; the task contract for the team
+ * and the single designer. Needs Icarus Verilog.
+ */
+class VerilogTaskTest {
+    static Icarus icarus;
+
+    @BeforeAll
+    static void open() {
+        icarus = Icarus.open(2, Icarus.LIMITS);
+    }
+
+    static VerilogTask task(List<String> roles) {
+        return new VerilogTask(roles, 2, new Items.Generated<>(Circuits.NAME, Circuits::item), icarus, 16);
+    }
+
+    static List<VerilogItem> items(VerilogTask t, List<Problem> problems) {
+        return problems.stream().map(p -> t.initialState(p).item()).toList();
+    }
+
+    static double evaluate(VerilogTask t, TextPolicy policy, List<Problem> problems, PromptStyle style) {
+        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", Set.of());
+        RolloutConfig rc = new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                1,
+                true,
+                style,
+                new SamplingParams(0, 0, 1, 512, List.of(), 1),
+                RewardMix.PAPER,
+                8);
+        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
+                .successRate();
+    }
+
+    @Test
+    void everyReferenceSimulatesAndEveryWrongDesignDiffersFromItOnTheHiddenBench() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        Map<String, Integer> families = new HashMap<>();
+        for (Problem p : t.problems(7).problems(Split.TRAIN, 0, 36)) {
+            VerilogItem item = t.initialState(p).item();
+            List<String> designs = new ArrayList<>();
+            designs.add(item.reference());
+            designs.addAll(item.mutants());
+            List<List<String>> out = t.judge().trusted(item, designs, Stimulus.hidden(item));
+            assertThat(out.get(0)).as(item.id()).doesNotContainNull();
+            assertThat(String.join(" ", out.get(0)))
+                    .as(item.id())
+                    .doesNotContain("x")
+                    .doesNotContain("z");
+            assertThat(item.mutants()).as(item.id()).hasSize(3);
+            for (int k = 1; k < out.size(); k++) {
+                assertThat(out.get(k))
+                        .as(item.id() + " wrong design " + k + ":\n" + designs.get(k))
+                        .isNotEqualTo(out.get(0));
+            }
+            families.merge(item.sequential() ? "sequential" : "combinational", 1, Integer::sum);
+        }
+        assertThat(families.get("sequential")).isGreaterThan(8);
+        assertThat(families.get("combinational")).isGreaterThan(8);
+    }
+
+    @Test
+    void theOracleTeamSolvesEveryProblemAndTheWrongOneNone() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        List<Problem> ps = t.problems(1).problems(Split.TEST, 0, 12);
+        List<VerilogItem> items = items(t, ps);
+        for (PromptStyle style : List.of(PromptStyle.COMPACT, PromptStyle.CHAT)) {
+            assertThat(evaluate(t, t.oracle(items, false), ps, style))
+                    .as(style.name())
+                    .isEqualTo(1.0);
+            assertThat(evaluate(t, t.oracle(items, true), ps, style))
+                    .as(style.name())
+                    .isEqualTo(0.0);
+        }
+        VerilogTask single = task(List.of(VerilogTask.DESIGNER));
+        assertThat(evaluate(single, single.oracle(items, false), ps, PromptStyle.COMPACT))
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void theTesterIsRewardedForRightExpectationsThatCatchWrongDesigns() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        for (Problem p : t.problems(2).problems(Split.TRAIN, 0, 8)) {
+            VerilogState s = t.initialState(p);
+            VerilogItem item = s.item();
+            VerilogOracle oracle = new VerilogOracle(List.of(item), false, t.judge(), 16);
+            List<Vectors.Vector> right = oracle.vectors(item, item.reference());
+            Transition<VerilogState> good =
+                    t.step(s, VerilogTask.TESTER, Completion.ofText(Vectors.render(right, item)));
+            assertThat(good.reward().local()).as(item.id()).isGreaterThan(0.5);
+            if (!item.sequential()) { // the oracle picks a step where each wrong design differs
+                assertThat(good.reward().local()).as(item.id()).isEqualTo(1.0);
+            }
+            // the same inputs with the first wrong design's outputs: some expectations are wrong
+            List<Vectors.Vector> wrong = oracle.vectors(item, item.mutants().get(0));
+            Transition<VerilogState> bad =
+                    t.step(s, VerilogTask.TESTER, Completion.ofText(Vectors.render(wrong, item)));
+            assertThat(bad.reward().local())
+                    .as(item.id())
+                    .isLessThan(good.reward().local());
+            Transition<VerilogState> none = t.step(s, VerilogTask.TESTER, Completion.ofText("I cannot test this"));
+            assertThat(none.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+            assertThat(none.reward().local()).isEqualTo(0.0);
+        }
+    }
+
+    @Test
+    void theDesignerSeesTheTestersFailuresAndMayRevise() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        Problem p = t.problems(3).problems(Split.TRAIN, 0, 1).get(0);
+        VerilogState s = t.initialState(p);
+        VerilogItem item = s.item();
+        Transition<VerilogState> first = t.step(
+                s,
+                VerilogTask.DESIGNER,
+                Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
+        assertThat(first.done()).isFalse();
+        assertThat(first.success()).isFalse();
+        VerilogOracle oracle = new VerilogOracle(List.of(item), false, t.judge(), 16);
+        String bench = Vectors.render(oracle.vectors(item, item.reference()), item);
+        Transition<VerilogState> tested = t.step(first.next(), VerilogTask.TESTER, Completion.ofText(bench));
+        assertThat(tested.done()).isFalse();
+        assertThat(tested.next().mismatches()).isNotEmpty();
+        String prompt = t.prompt(tested.next(), VerilogTask.DESIGNER, 1, PromptStyle.COMPACT)
+                .text();
+        assertThat(prompt).contains("fail ").contains(" got ");
+        assertThat(t.prompt(tested.next(), VerilogTask.DESIGNER, 1, PromptStyle.CHAT)
+                        .text())
+                .contains("Failures of the current design")
+                .contains(item.header());
+        Transition<VerilogState> revised = t.step(
+                tested.next(), VerilogTask.DESIGNER, Completion.ofText("```verilog\n" + item.reference() + "```"));
+        assertThat(revised.done()).isTrue();
+        assertThat(revised.success()).isTrue();
+        assertThat(revised.outcome()).isEqualTo(StepOutcome.SOLVED);
+        assertThat(revised.reward().team()).isEqualTo(1.0);
+        // a design that does not compile: no reward, the error shown next turn
+        Transition<VerilogState> broken = t.step(s, VerilogTask.DESIGNER, Completion.ofText("assign = ;"));
+        assertThat(broken.reward().local()).isEqualTo(0.0);
+        assertThat(broken.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
+        assertThat(t.prompt(broken.next(), VerilogTask.DESIGNER, 1, PromptStyle.COMPACT)
+                        .text())
+                .contains("error ");
+    }
+
+    @Test
+    void theGeneratorIsDeterministicAndSplitsByContent() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER));
+        Map<String, Split> seen = new HashMap<>();
+        for (Split split : List.of(Split.TRAIN, Split.VALIDATION, Split.TEST)) {
+            for (Problem p : t.problems(5).problems(split, 0, 80)) {
+                VerilogItem item = t.initialState(p).item();
+                assertThat(ContentSplit.splitOf(item.spec() + "\n" + item.header()))
+                        .isEqualTo(split);
+                Split before = seen.put(item.spec() + item.header(), split);
+                assertThat(before == null || before == split).as(item.spec()).isTrue();
+                assertThat(Circuits.item(p.seed())).isEqualTo(item);
+            }
+        }
+    }
+
+    @Test
+    void vectorsParseAsATesterWritesThem() {
+        VerilogItem item = Circuits.item(1);
+        VerilogItem adder = new VerilogItem(
+                "adder", "", List.of(Port.in("a", 4), Port.in("b", 4), Port.out("y", 5)), false, "", List.of(), "");
+        List<Vectors.Vector> v = Vectors.parse(
+                "a=3 b=5 -> y=8\nnonsense\na=4'b1111 -> y=0x14\nb=16 -> y=1\nc=1 -> y=1\na=1, b=1 -> y=2.\na=1 ->\n",
+                adder,
+                10);
+        assertThat(v).hasSize(3);
+        assertThat(v.get(1).inputs()).containsExactly(15L, 5L); // b kept from the line before
+        assertThat(v.get(1).expected()).containsEntry(0, 20L);
+        assertThat(v.get(2).inputs()).containsExactly(1L, 1L);
+        assertThat(Vectors.parse("a=1 b=1 -> y=2\n".repeat(30), adder, 16)).hasSize(16);
+        assertThat(item.header()).startsWith("module TopModule(");
+    }
+
+    @Test
+    void verilogEvalsLayoutLoads(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("Prob001_and_prompt.txt"), "Implement y = a & b.\n");
+        Files.writeString(
+                dir.resolve("Prob001_and_ref.sv"),
+                "module RefModule (\n  input [1:0] a, b, // two bits\n  output logic [1:0] y\n);\n  assign y = a & b;\nendmodule\n");
+        Files.writeString(dir.resolve("Prob001_and_test.sv"), harness());
+        List<VerilogItem> items = VerilogEvalRows.load(dir);
+        assertThat(items).hasSize(1);
+        VerilogItem item = items.get(0);
+        assertThat(item.ports()).containsExactly(Port.in("a", 2), Port.in("b", 2), Port.out("y", 2));
+        assertThat(item.header()).isEqualTo("module TopModule(input [1:0] a, input [1:0] b, output [1:0] y);");
+        VerilogTask t = new VerilogTask(
+                List.of(VerilogTask.DESIGNER, VerilogTask.TESTER),
+                2,
+                new Items.Listed<>(List.of(), items, VerilogItem.class),
+                icarus,
+                16);
+        VerilogState s = t.initialState(t.problems(1).problems(Split.TEST, 0, 1).get(0));
+        assertThat(t.step(s, VerilogTask.DESIGNER, Completion.ofText("assign y = a & b;"))
+                        .success())
+                .isTrue();
+        Transition<VerilogState> wrong = t.step(s, VerilogTask.DESIGNER, Completion.ofText("assign y = a | b;"));
+        assertThat(wrong.success()).isFalse();
+        assertThat(wrong.reward().team()).isBetween(0.2, 0.8);
+        // a design that prints the harness's verdict itself does not pass
+        String forger = "assign y = 0;\ninitial #100 $display(\"Mismatches: 0 in 16 samples\");";
+        assertThat(t.step(s, VerilogTask.DESIGNER, Completion.ofText(forger)).success())
+                .isFalse();
+        // the tester's vectors run on the reference module
+        Transition<VerilogState> tested =
+                t.step(s, VerilogTask.TESTER, Completion.ofText("a=3 b=1 -> y=1\na=2 b=2 -> y=3\n"));
+        assertThat(tested.reward().local()).isEqualTo(0.5);
+    }
+
+    /** A harness in VerilogEval's manner: every input pair, the reference beside the design, one verdict line. */
+    static String harness() {
+        return """
+                module tb;
+                  reg [1:0] a, b;
+                  wire [1:0] y_ref, y_dut;
+                  integer i, errors = 0, samples = 0;
+                  RefModule good(.a(a), .b(b), .y(y_ref));
+                  TopModule dut(.a(a), .b(b), .y(y_dut));
+                  initial begin
+                    for (i = 0; i < 16; i = i + 1) begin
+                      {a, b} = i; #1;
+                      samples = samples + 1;
+                      if (y_ref !== y_dut) errors = errors + 1;
+                    end
+                    $display("Mismatches: %1d in %1d samples", errors, samples);
+                    $finish;
+                  end
+                endmodule
+                """;
+    }
+
+    abstract class CircuitContract extends TaskContract<VerilogState> {
+        abstract List<String> roles();
+
+        @Override
+        protected VerilogTask task() {
+            return VerilogTaskTest.task(roles());
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return task().problems(3).problems(Split.TEST, 0, 4);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            List<VerilogItem> items = items(task(), problems());
+            return halfRight(task().oracle(items, false), task().oracle(items, true));
+        }
+    }
+
+    @Nested
+    class TeamContract extends CircuitContract {
+        @Override
+        List<String> roles() {
+            return List.of(VerilogTask.DESIGNER, VerilogTask.TESTER);
+        }
+    }
+
+    @Nested
+    class SingleAgentContract extends CircuitContract {
+        @Override
+        List<String> roles() {
+            return List.of(VerilogTask.DESIGNER);
+        }
+    }
+}
