@@ -31,19 +31,20 @@ public enum Isolation {
      */
     private static final String SETUP = """
             d="$1"; u="$2"; x="$3"; shift 3
+            fail() { : > "$d.setup-failed"; exit 120; }
             r="$d/.root"
-            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || exit 120
+            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || fail
             links=""; dirs=""; made=""
             for p in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc $x; do
               [ "$p" = "-" ] && continue
               if [ -L "$p" ]; then links="$links $p"; elif [ -d "$p" ]; then dirs="$dirs $p"; made="$made $r$p"; fi
             done
-            [ -z "$links" ] || cp -P $links "$r/" || exit 120
-            mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" $made || exit 120
-            for p in $dirs; do mount --rbind -o ro "$p" "$r$p" || exit 120; done
-            touch "$r/dev/null" "$r/dev/zero" "$r/dev/random" "$r/dev/urandom" || exit 120
-            for n in null zero random urandom; do mount --bind "/dev/$n" "$r/dev/$n" || exit 120; done
-            mount -t proc proc "$r/proc" && mount --bind "$d" "$r$d" && chown "$u:$u" "$d" || exit 120
+            [ -z "$links" ] || cp -P $links "$r/" || fail
+            mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" $made || fail
+            for p in $dirs; do mount --rbind -o ro "$p" "$r$p" || fail; done
+            touch "$r/dev/null" "$r/dev/zero" "$r/dev/random" "$r/dev/urandom" || fail
+            for n in null zero random urandom; do mount --bind "/dev/$n" "$r/dev/$n" || fail; done
+            mount -t proc proc "$r/proc" && mount --bind "$d" "$r$d" && chown "$u:$u" "$d" || fail
             chroot "$r" setpriv --reuid="$u" --regid="$u" --clear-groups --inh-caps=-all --bounding-set=-all \\
               --no-new-privs -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"
             """;

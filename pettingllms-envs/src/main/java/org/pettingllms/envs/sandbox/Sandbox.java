@@ -220,7 +220,8 @@ public final class Sandbox {
         long ms = (System.nanoTime() - start) / 1_000_000;
         int code = p.exitValue();
         String stderr = err.text();
-        if (code == SETUP_FAILED && killedFor.get() == null) {
+        Path setupFailed = dir.resolveSibling(dir.getFileName() + ".setup-failed");
+        if (code == SETUP_FAILED && killedFor.get() == null && Files.deleteIfExists(setupFailed)) {
             throw new SandboxException("sandbox setup failed (" + isolation + "): " + stderr.strip());
         }
         return new Execution(

@@ -17,7 +17,7 @@ final class Bench {
     static final String TOP = "pettingllms_bench";
 
     /** One instance: the module it instantiates and the driven inputs' values at each step. */
-    record Stream(String module, List<long[]> steps) {}
+    record Stream(String module, List<BigInteger[]> steps) {}
 
     private Bench() {}
 
@@ -83,13 +83,12 @@ final class Bench {
     }
 
     /** The steps' driven values packed in port order (the first port in the highest bits), one hex word a line. */
-    static String hex(List<long[]> steps, List<Port> driven) {
+    static String hex(List<BigInteger[]> steps, List<Port> driven) {
         StringBuilder sb = new StringBuilder();
-        for (long[] step : steps) {
+        for (BigInteger[] step : steps) {
             BigInteger word = BigInteger.ZERO;
             for (int j = 0; j < driven.size(); j++) {
-                word = word.shiftLeft(driven.get(j).width())
-                        .or(BigInteger.valueOf(step[j] & driven.get(j).max()));
+                word = word.shiftLeft(driven.get(j).width()).or(step[j]);
             }
             sb.append(word.toString(16)).append('\n');
         }

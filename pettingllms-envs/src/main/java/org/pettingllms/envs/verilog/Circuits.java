@@ -77,10 +77,13 @@ public final class Circuits {
         }
         String spec = "y is 1 exactly when (" + vars + ") is " + words(minterms) + "; otherwise y is 0.";
         int flip = rng.nextInt(rows);
+        if (flip == Integer.numberOfTrailingZeros(ones)) { // that row dropped is the third wrong design
+            flip = (flip + 1) % rows;
+        }
         int reversed = 0;
         for (int r = 0; r < rows; r++) {
             if ((ones >> r & 1) == 1) {
-                reversed |= 1 << Integer.reverse(r) >>> (32 - n);
+                reversed |= 1 << (Integer.reverse(r) >>> (32 - n));
             }
         }
         if (reversed == ones) { // a symmetric table: the reversed reading is no mistake; complement instead

@@ -92,7 +92,15 @@ public final class Icarus {
         return false;
     }
 
-    /** Compiles {@code files} (sources end in {@code .v} or {@code .sv}; others are data) with {@code top} as root. */
+    /** How the simulator is walled off (namespaces as root, else limits only). */
+    org.pettingllms.envs.sandbox.Isolation isolation() {
+        return box.isolation();
+    }
+
+    /**
+     * Compiles {@code files} in their map's order (pass an ordered map where the order matters: directives such as
+     * {@code `timescale} carry from one file into the next) ; sources end in {@code .v} or {@code .sv}, others are data; {@code top} is the root module.
+     */
     public Simulation simulate(Map<String, String> files, String top) {
         List<String> sources = new ArrayList<>();
         for (String name : files.keySet()) {

@@ -1,5 +1,6 @@
 package org.pettingllms.envs.verilog;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +27,8 @@ final class Judge {
     private final Icarus icarus;
     /** The reference's outputs on the hidden bench, by item id (trusted and deterministic: computed once). */
     private final Map<String, List<String>> expected = new ConcurrentHashMap<>();
+    /** A dataset harness's verdict on its own reference, by item id. */
+    private final Map<String, long[]> samples = new ConcurrentHashMap<>();
 
     private final SplittableRandom nonces = new SplittableRandom();
 
@@ -67,6 +70,10 @@ final class Judge {
         if (!MODULE_TOP.matcher(design).find()) {
             return new DesignVerdict(0, false, List.of(), "no module " + VerilogItem.TOP);
         }
+        java.util.Optional<String> refused = DesignLint.check(design);
+        if (refused.isPresent()) {
+            return new DesignVerdict(0, false, List.of(), refused.get());
+        }
         List<Stream> streams = new ArrayList<>();
         boolean harness = judged && !item.harness().isEmpty();
         if (judged && !harness) {
@@ -89,16 +96,14 @@ final class Judge {
         }
         double pass;
         if (harness) {
-            String nonce = nonce();
-            Map<String, String> files = new LinkedHashMap<>();
-            files.put("design.sv", design);
-            files.put("ref.sv", item.reference().replaceFirst(MODULE_TOP.pattern(), "module RefModule"));
-            files.put("test.sv", item.harness().replace("\"Mismatches:", "\"" + nonce + " Mismatches:"));
-            Icarus.Simulation sim = icarus.simulate(files, "tb");
-            if (!sim.ok()) {
-                return new DesignVerdict(0, false, List.of(), sim.summary());
+            HarnessRun run = harness(item, design, false);
+            if (!run.sim().ok()) {
+                return new DesignVerdict(0, false, List.of(), run.sim().summary());
             }
-            pass = harnessPass(sim.stdout(), nonce);
+            long[] verdict = harnessVerdict(run.sim().stdout(), run.nonce());
+            long[] own = referenceSamples(item);
+            // the reference's own count of samples: a design that ends the bench early is caught short of it
+            pass = verdict == null || verdict[1] != own[1] ? 0 : (double) (verdict[1] - verdict[0]) / verdict[1];
         } else if (!judged) {
             pass = 0;
         } else {
@@ -123,19 +128,59 @@ final class Judge {
         return new DesignVerdict(pass, pass == 1.0, mismatches, "");
     }
 
-    /** The share of samples a harness's {@code Mismatches: N in M samples} line (ours, by its nonce) says passed. */
-    static double harnessPass(String stdout, String nonce) {
+    private record HarnessRun(Icarus.Simulation sim, String nonce) {}
+
+    /** The harness run with {@code design} as {@code TopModule}; its verdict line marked with a fresh nonce. */
+    private HarnessRun harness(VerilogItem item, String design, boolean trusted) {
+        String nonce = nonce();
+        Map<String, String> files = new LinkedHashMap<>(); // compiled in this order: the design's directives last
+        files.put("ref.sv", item.reference().replaceFirst(MODULE_TOP.pattern(), "module RefModule"));
+        files.put("test.sv", item.harness().replace("\"Mismatches:", "\"" + nonce + " Mismatches:"));
+        files.put("design.sv", design);
+        return new HarnessRun(trusted ? trustedRun(files, "tb") : icarus.simulate(files, "tb"), nonce);
+    }
+
+    /**
+     * A simulation of trusted designs only (references, wrong designs, a dataset's harness), run again once when a limit
+     * stopped it (a loaded machine); its failure is the dataset's or the generator's fault and is thrown.
+     */
+    private Icarus.Simulation trustedRun(Map<String, String> files, String top) {
+        Icarus.Simulation sim = icarus.simulate(files, top);
+        return sim.status() == Icarus.Status.LIMIT ? icarus.simulate(files, top) : sim;
+    }
+
+    /** A harness run of the reference as the design: its sample count, once per item. */
+    private long[] referenceSamples(VerilogItem item) {
+        return samples.computeIfAbsent(item.id(), id -> {
+            HarnessRun run = harness(item, item.reference(), true);
+            Icarus.Simulation sim = run.sim();
+            long[] v = sim.ok() ? harnessVerdict(sim.stdout(), run.nonce()) : null;
+            if (v == null || v[0] != 0 || v[1] == 0) {
+                throw new IllegalStateException(id + ": the reference does not pass its own harness: "
+                        + (sim.ok() ? sim.stdout().strip() : sim.summary()));
+            }
+            return v;
+        });
+    }
+
+    /**
+     * {mismatches, samples} from the one {@code <nonce> Mismatches: N in M samples} line of a harness run; null when
+     * there is not exactly one.
+     */
+    static long[] harnessVerdict(String stdout, String nonce) {
+        long[] found = null;
         for (String line : stdout.split("\n")) {
             if (line.startsWith(nonce + " ")) {
                 Matcher m = MISMATCHES.matcher(line);
                 if (m.find()) {
-                    long bad = Long.parseLong(m.group(1));
-                    long all = Long.parseLong(m.group(2));
-                    return all == 0 ? 0 : Math.max(0, (double) (all - bad) / all);
+                    if (found != null) {
+                        return null;
+                    }
+                    found = new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
                 }
             }
         }
-        return 0;
+        return found;
     }
 
     BenchVerdict bench(VerilogItem item, List<Vector> tests) {
@@ -171,7 +216,7 @@ final class Judge {
      * The outputs of trusted designs (the reference, the item's wrong designs: module {@code TopModule} each) at each
      * of {@code steps}, per design.
      */
-    List<List<String>> trusted(VerilogItem item, List<String> designs, List<long[]> steps) {
+    List<List<String>> trusted(VerilogItem item, List<String> designs, List<BigInteger[]> steps) {
         List<Stream> streams = new ArrayList<>();
         Map<String, String> files = new LinkedHashMap<>();
         for (int k = 0; k < designs.size(); k++) {
@@ -181,7 +226,7 @@ final class Judge {
         }
         String nonce = nonce();
         files.putAll(Bench.files(item, streams, nonce));
-        Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+        Icarus.Simulation sim = trustedRun(files, Bench.TOP);
         if (!sim.ok()) {
             throw new IllegalStateException(item.id() + ": the reference designs do not simulate: " + sim.summary());
         }
@@ -195,7 +240,7 @@ final class Judge {
             String nonce = nonce();
             Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams, nonce));
             files.put("reference.v", rename(item.reference(), "Reference"));
-            Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+            Icarus.Simulation sim = trustedRun(files, Bench.TOP);
             List<String> out =
                     sim.ok() ? Bench.outputs(sim.stdout(), nonce, streams).get(0) : null;
             if (out == null || out.contains(null)) {
@@ -211,7 +256,7 @@ final class Judge {
         }
         String[] bits = printed.split(" ");
         List<Port> outs = item.outputs();
-        for (Map.Entry<Integer, Long> e : v.expected().entrySet()) {
+        for (Map.Entry<Integer, BigInteger> e : v.expected().entrySet()) {
             int j = e.getKey();
             if (j >= bits.length || !bits[j].equals(outs.get(j).bits(e.getValue()))) {
                 return false;
@@ -225,7 +270,7 @@ final class Judge {
         String[] bits = printed == null ? new String[0] : printed.split(" ");
         List<String> want = new ArrayList<>();
         List<String> got = new ArrayList<>();
-        for (Map.Entry<Integer, Long> e : v.expected().entrySet()) {
+        for (Map.Entry<Integer, BigInteger> e : v.expected().entrySet()) {
             int j = e.getKey();
             want.add(outs.get(j).name() + "=" + e.getValue());
             got.add(outs.get(j).name() + "=" + (j < bits.length ? decimal(bits[j]) : "?"));
@@ -235,7 +280,7 @@ final class Judge {
 
     /** Printed bits as a decimal number, or as printed when some are x or z. */
     static String decimal(String bits) {
-        return bits.matches("[01]+") ? Long.toString(Long.parseLong(bits, 2)) : bits;
+        return bits.matches("[01]+") ? new BigInteger(bits, 2).toString() : bits;
     }
 
     static String rename(String design, String module) {

@@ -1,14 +1,16 @@
 package org.pettingllms.envs.verilog;
 
+import java.math.BigInteger;
+
 /**
  * A port of the module a designer writes ({@code TopModule}).
  *
  * @param name  its Verilog name
- * @param width its width in bits (1 to 62: a value fits a {@code long})
+ * @param width its width in bits (1 to {@value #MAX_WIDTH})
  * @param input whether it is an input
  */
 public record Port(String name, int width, boolean input) {
-    public static final int MAX_WIDTH = 62;
+    public static final int MAX_WIDTH = 4096;
 
     public Port {
         if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
@@ -27,9 +29,9 @@ public record Port(String name, int width, boolean input) {
         return new Port(name, width, false);
     }
 
-    /** The largest value the port holds. */
-    public long max() {
-        return (1L << width) - 1;
+    /** Whether the port holds {@code value}. */
+    public boolean holds(BigInteger value) {
+        return value.signum() >= 0 && value.bitLength() <= width;
     }
 
     /** As a module header declares it: {@code input [3:0] a}. */
@@ -38,8 +40,8 @@ public record Port(String name, int width, boolean input) {
     }
 
     /** {@code value} as the simulator prints the port ({@code %b}: {@code width} binary digits). */
-    public String bits(long value) {
-        String b = Long.toBinaryString(value);
+    public String bits(BigInteger value) {
+        String b = value.toString(2);
         return "0".repeat(Math.max(0, width - b.length())) + b;
     }
 }

@@ -1,5 +1,6 @@
 package org.pettingllms.envs.verilog;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -16,10 +17,10 @@ final class Stimulus {
 
     private Stimulus() {}
 
-    static List<long[]> hidden(VerilogItem item) {
+    static List<BigInteger[]> hidden(VerilogItem item) {
         List<Port> driven = item.driven();
         SplittableRandom rng = new SplittableRandom(item.id().hashCode() * 0x9E3779B97F4A7C15L);
-        List<long[]> steps = new ArrayList<>();
+        List<BigInteger[]> steps = new ArrayList<>();
         if (!item.sequential()) {
             int bits = driven.stream().mapToInt(Port::width).sum();
             if (bits <= EXHAUSTIVE_BITS) {
@@ -35,28 +36,33 @@ final class Stimulus {
         }
         int reset = driven.indexOf(Port.in("reset", 1));
         for (int i = 0; i < CYCLES; i++) {
-            long[] step = random(driven, rng);
+            BigInteger[] step = random(driven, rng);
             if (reset >= 0) {
-                step[reset] = i < 2 || rng.nextInt(16) == 0 ? 1 : 0;
+                step[reset] = i < 2 || rng.nextInt(16) == 0 ? BigInteger.ONE : BigInteger.ZERO;
             }
             steps.add(step);
         }
         return steps;
     }
 
-    private static long[] random(List<Port> driven, SplittableRandom rng) {
-        long[] step = new long[driven.size()];
+    private static BigInteger[] random(List<Port> driven, SplittableRandom rng) {
+        BigInteger[] step = new BigInteger[driven.size()];
         for (int j = 0; j < step.length; j++) {
-            step[j] = rng.nextLong() & driven.get(j).max();
+            BigInteger v = BigInteger.ZERO;
+            for (int bits = 0; bits < driven.get(j).width(); bits += 62) {
+                int n = Math.min(62, driven.get(j).width() - bits);
+                v = v.shiftLeft(n).or(BigInteger.valueOf(rng.nextLong() & ((1L << n) - 1)));
+            }
+            step[j] = v;
         }
         return step;
     }
 
     /** The ports' values packed in {@code w} (the first port in the highest bits). */
-    private static long[] unpack(long w, List<Port> driven) {
-        long[] step = new long[driven.size()];
+    private static BigInteger[] unpack(long w, List<Port> driven) {
+        BigInteger[] step = new BigInteger[driven.size()];
         for (int j = driven.size() - 1; j >= 0; j--) {
-            step[j] = w & driven.get(j).max();
+            step[j] = BigInteger.valueOf(w & ((1L << driven.get(j).width()) - 1));
             w >>>= driven.get(j).width();
         }
         return step;

@@ -1,5 +1,6 @@
 package org.pettingllms.envs.verilog;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,19 +18,19 @@ import java.util.regex.Pattern;
  */
 final class Vectors {
     /** One step: every driven input's value, and the outputs it checks (port index in {@link VerilogItem#outputs}). */
-    record Vector(List<Long> inputs, Map<Integer, Long> expected) {
+    record Vector(List<BigInteger> inputs, Map<Integer, BigInteger> expected) {
         Vector {
             inputs = List.copyOf(inputs);
             expected = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(expected)); // in port order
         }
 
-        Vector(long[] inputs, Map<Integer, Long> expected) {
-            this(java.util.Arrays.stream(inputs).boxed().toList(), expected);
+        Vector(BigInteger[] inputs, Map<Integer, BigInteger> expected) {
+            this(List.of(inputs), expected);
         }
 
         /** The driven inputs' values, as the bench takes them. */
-        long[] values() {
-            return inputs.stream().mapToLong(Long::longValue).toArray();
+        BigInteger[] values() {
+            return inputs.toArray(BigInteger[]::new);
         }
 
         String describe(VerilogItem item) {
@@ -49,15 +50,16 @@ final class Vectors {
     static List<Vector> parse(String text, VerilogItem item, int max) {
         List<Port> driven = item.driven();
         List<Port> outs = item.outputs();
-        long[] current = new long[driven.size()];
+        BigInteger[] current = new BigInteger[driven.size()];
+        java.util.Arrays.fill(current, BigInteger.ZERO);
         List<Vector> vectors = new ArrayList<>();
         for (String raw : text.split("\n")) {
             int arrow = raw.indexOf("->");
             if (arrow < 0 || vectors.size() >= max) {
                 continue;
             }
-            long[] inputs = current.clone();
-            Map<Integer, Long> expected = new LinkedHashMap<>();
+            BigInteger[] inputs = current.clone();
+            Map<Integer, BigInteger> expected = new LinkedHashMap<>();
             if (!assign(raw.substring(0, arrow), driven, inputs, null)
                     || !assign(raw.substring(arrow + 2), outs, null, expected)
                     || expected.isEmpty()) {
@@ -70,7 +72,7 @@ final class Vectors {
     }
 
     /** Reads {@code name=value} pairs of {@code ports} into {@code values} (by position) or {@code named}. */
-    private static boolean assign(String part, List<Port> ports, long[] values, Map<Integer, Long> named) {
+    private static boolean assign(String part, List<Port> ports, BigInteger[] values, Map<Integer, BigInteger> named) {
         Matcher m = ASSIGN.matcher(part);
         int end = 0;
         while (m.find()) {
@@ -79,8 +81,8 @@ final class Vectors {
             }
             end = m.end();
             int j = indexOf(ports, m.group(1));
-            Long v = value(m.group(2));
-            if (j < 0 || v == null || v < 0 || v > ports.get(j).max()) {
+            BigInteger v = value(m.group(2));
+            if (j < 0 || v == null || !ports.get(j).holds(v)) {
                 return false;
             }
             if (values != null) {
@@ -102,7 +104,7 @@ final class Vectors {
     }
 
     /** A number as the tester may write it, or null. */
-    static Long value(String s) {
+    static BigInteger value(String s) {
         String t = s.toLowerCase(Locale.ROOT).replace("_", "");
         int radix = 10;
         int tick = t.indexOf('\'');
@@ -125,11 +127,11 @@ final class Vectors {
             radix = 2;
             t = t.substring(2);
         }
-        if (radix == 0 || t.isEmpty() || t.length() > 64) {
+        if (radix == 0 || t.isEmpty() || t.length() > Port.MAX_WIDTH) {
             return null;
         }
         try {
-            return Long.parseLong(t, radix);
+            return new BigInteger(t, radix);
         } catch (NumberFormatException e) {
             return null;
         }

@@ -25,6 +25,8 @@ public final class VerilogEvalRows {
     private static final Pattern REF_HEADER =
             Pattern.compile("\\bmodule\\s+RefModule\\s*(?:#\\s*\\(.*?\\)\\s*)?\\((.*?)\\)\\s*;", Pattern.DOTALL);
     private static final Pattern RANGE = Pattern.compile("\\[\\s*(\\d+)\\s*:\\s*(\\d+)\\s*\\]");
+    private static final Pattern DIRECTION = Pattern.compile("^(input|output|inout)\\b");
+    private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
 
     private VerilogEvalRows() {}
 
@@ -47,7 +49,7 @@ public final class VerilogEvalRows {
                     throw new DatasetException(prompt + ": no " + ref.getFileName() + " and " + test.getFileName()
                             + " beside it (VerilogEval's spec-to-rtl layout)");
                 }
-                out.add(item(name, read(prompt), read(ref), read(test), prompt.toString()));
+                out.add(item(name, read(prompt), read(ref), read(test), ref.toString()));
             }
         } else {
             for (Row row : DatasetFiles.read(path)) {
@@ -75,7 +77,7 @@ public final class VerilogEvalRows {
 
     /** The ports of the reference module's ANSI header ({@code input [7:0] a, b, output reg y}). */
     static List<Port> ports(String ref, String where) {
-        Matcher m = REF_HEADER.matcher(ref.replaceAll("//[^\\n]*", ""));
+        Matcher m = REF_HEADER.matcher(COMMENTS.matcher(ref).replaceAll(" "));
         if (!m.find()) {
             throw new DatasetException(where + ": no 'module RefModule (...);' header");
         }
@@ -87,19 +89,32 @@ public final class VerilogEvalRows {
             if (p.isEmpty()) {
                 continue;
             }
-            if (p.startsWith("input") || p.startsWith("output") || p.startsWith("inout")) {
-                if (p.startsWith("inout")) {
+            p = p.replaceFirst("=.*$", "").strip(); // an initial value: output reg q = 0
+            Matcher d = DIRECTION.matcher(p);
+            if (d.find()) {
+                if (d.group(1).equals("inout")) {
                     throw new DatasetException(where + ": inout port '" + p + "' (the bench drives inputs only)");
                 }
-                input = p.startsWith("input");
-                Matcher r = RANGE.matcher(p);
-                width = r.find() ? Math.abs(Integer.parseInt(r.group(1)) - Integer.parseInt(r.group(2))) + 1 : 1;
+                input = d.group(1).equals("input");
+                width = 1;
+                if (p.contains("[")) {
+                    Matcher r = RANGE.matcher(p);
+                    if (!r.find()) {
+                        throw new DatasetException(where + ": port '" + p + "' has a width that is not two numbers"
+                                + " (parameterised widths are not read)");
+                    }
+                    width = Math.abs(Integer.parseInt(r.group(1)) - Integer.parseInt(r.group(2))) + 1;
+                }
             } else if (input == null) {
                 throw new DatasetException(where + ": port '" + p + "' has no direction (a non-ANSI header)");
             }
             String[] words = p.replaceAll("\\[.*?\\]", " ").strip().split("\\s+");
             String name = words[words.length - 1];
-            ports.add(new Port(name, width, input));
+            try {
+                ports.add(new Port(name, width, input));
+            } catch (IllegalArgumentException e) {
+                throw new DatasetException(where + ": " + e.getMessage());
+            }
         }
         return ports;
     }

@@ -1,5 +1,6 @@
 package org.pettingllms.envs.verilog;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -58,7 +59,7 @@ public final class VerilogOracle implements TextPolicy {
 
     /** Vectors with {@code design}'s outputs that tell the reference from the item's wrong designs. */
     List<Vectors.Vector> vectors(VerilogItem item, String design) {
-        List<long[]> hidden = Stimulus.hidden(item);
+        List<BigInteger[]> hidden = Stimulus.hidden(item);
         List<String> designs = new ArrayList<>();
         designs.add(design);
         designs.add(item.reference());
@@ -73,7 +74,7 @@ public final class VerilogOracle implements TextPolicy {
             Set<Integer> steps = new LinkedHashSet<>();
             for (int k = 2; k < designs.size(); k++) {
                 for (int i = 0; i < hidden.size(); i++) {
-                    if (!out.get(k).get(i).equals(out.get(1).get(i))) {
+                    if (!java.util.Objects.equals(out.get(k).get(i), out.get(1).get(i))) {
                         steps.add(i);
                         break;
                     }
@@ -88,11 +89,14 @@ public final class VerilogOracle implements TextPolicy {
         List<Port> outs = item.outputs();
         List<Vectors.Vector> vectors = new ArrayList<>();
         for (int i : chosen) {
+            if (out.get(0).get(i) == null) {
+                continue;
+            }
             String[] bits = out.get(0).get(i).split(" ");
-            Map<Integer, Long> expected = new LinkedHashMap<>();
-            for (int j = 0; j < outs.size(); j++) {
+            Map<Integer, BigInteger> expected = new LinkedHashMap<>();
+            for (int j = 0; j < Math.min(outs.size(), bits.length); j++) {
                 if (bits[j].matches("[01]+")) {
-                    expected.put(j, Long.parseLong(bits[j], 2));
+                    expected.put(j, new BigInteger(bits[j], 2));
                 }
             }
             if (!expected.isEmpty()) {

@@ -60,7 +60,7 @@ final class VerilogPrompts {
                 .append("\n\nModule header:\n```verilog\n")
                 .append(s.item().header())
                 .append("\n```\n");
-        if (s.item().sequential()) {
+        if (generatedClocked(s.item())) {
             u.append("clk is the clock; reset is synchronous and active high.\n");
         }
         u.append('\n');
@@ -98,10 +98,16 @@ final class VerilogPrompts {
                 .append(example(s.item()))
                 .append("\nAn input you do not set keeps its previous value.");
         if (s.item().sequential()) {
-            u.append(" Each line is one clock cycle, from power-on: start with reset=1.");
+            u.append(" Each line is one clock cycle from power-on (clk is driven for you)");
+            u.append(generatedClocked(s.item()) ? ": start with reset=1." : ".");
         }
         u.append(" Put them in one ``` block.");
         return Prompt.chat(TESTER_SYSTEM, u.toString());
+    }
+
+    /** A generated sequential module: its reset is ours (synchronous, active high); a dataset's spec says its own. */
+    private static boolean generatedClocked(VerilogItem item) {
+        return item.sequential() && item.harness().isEmpty() && item.ports().contains(Port.in("reset", 1));
     }
 
     private static String example(VerilogItem item) {

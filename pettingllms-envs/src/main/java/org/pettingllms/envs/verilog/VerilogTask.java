@@ -31,7 +31,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
 public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
     public static final String DESIGNER = "designer";
     public static final String TESTER = "tester";
-    private static final Pattern MODULE = Pattern.compile("\\bmodule\\s+[A-Za-z_]");
+    private static final Pattern MODULE = Pattern.compile("\\bmodule\\s+" + VerilogItem.TOP + "\\b");
 
     private final Judge judge;
     private final int maxTesterTests;
@@ -73,8 +73,8 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
     }
 
     /**
-     * The design in an answer: its last fenced block, else the whole answer; a body without a module declaration (a
-     * compact answer) is put inside the item's header.
+     * The design in an answer: its last fenced block, else the whole answer; a body that does not declare
+     * {@code TopModule} (a compact answer) is put inside the item's header.
      */
     static String design(String text, VerilogItem item) {
         String code = CodeBlocks.lastFenced(text)
@@ -131,9 +131,15 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
         Judge.BenchVerdict b = judge.bench(s.item(), tests);
         double local = s.item().mutants().isEmpty() ? b.referencePass() : (b.referencePass() + b.caught()) / 2;
         boolean runs = s.design() != null && s.problem().isEmpty();
-        List<Judge.Mismatch> mismatches =
-                runs ? judge.testsOnly(s.item(), s.design(), tests).mismatches() : List.of();
-        VerilogState next = new VerilogState(s.item(), s.design(), s.problem(), tests, mismatches, s.hiddenPass());
+        String problem = s.problem();
+        List<Judge.Mismatch> mismatches = List.of();
+        if (runs) { // the design may fail on inputs the hidden bench never gave it
+            Judge.DesignVerdict v = judge.testsOnly(s.item(), s.design(), tests);
+            mismatches = v.mismatches();
+            problem = v.problem();
+            runs = v.runs();
+        }
+        VerilogState next = new VerilogState(s.item(), s.design(), problem, tests, mismatches, s.hiddenPass());
         boolean done = runs && mismatches.isEmpty();
         return new Transition<>(
                 next,

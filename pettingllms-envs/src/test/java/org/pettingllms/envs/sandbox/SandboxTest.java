@@ -45,6 +45,14 @@ class SandboxTest {
     }
 
     @Test
+    void aProgramThatExitsWithTheSetupFailureCodeIsJustAnError() {
+        // 120 is what a failed sandbox setup exits with; the program's own 120 must not pass for one
+        Execution e = box.run("import sys\nsys.exit(120)", "");
+        assertThat(e.status()).isEqualTo(Execution.Status.ERROR);
+        assertThat(e.exitCode()).isEqualTo(120);
+    }
+
+    @Test
     void anInfiniteLoopIsKilledAtTheWallClockLimit() {
         Execution e = box.run("while True:\n    pass", "", box.limits().withWallTime(Duration.ofMillis(1500)));
         assertThat(e.status()).isEqualTo(Execution.Status.TIMEOUT);

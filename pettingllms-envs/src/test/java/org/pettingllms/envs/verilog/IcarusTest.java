@@ -98,10 +98,57 @@ class IcarusTest {
     }
 
     @Test
-    void aHarnessMismatchLineCountsOnlyWithTheNonce() {
-        assertThat(Judge.harnessPass("Mismatches: 0 in 100 samples\n", "@abc")).isEqualTo(0.0);
-        assertThat(Judge.harnessPass("@abc Mismatches: 5 in 100 samples\n", "@abc"))
-                .isEqualTo(0.95);
+    void aHarnessMismatchLineCountsOnlyWithTheNonceAndOnlyOnce() {
+        assertThat(Judge.harnessVerdict("Mismatches: 0 in 100 samples\n", "@abc"))
+                .isNull();
+        assertThat(Judge.harnessVerdict("@abc Mismatches: 5 in 100 samples\n", "@abc"))
+                .containsExactly(5, 100);
+        assertThat(Judge.harnessVerdict("@abc Mismatches: 0 in 9 samples\n@abc Mismatches: 5 in 100 samples\n", "@abc"))
+                .isNull();
+    }
+
+    @Test
+    void theLintRefusesWhatADesignCouldCheatWithAndKeepsWhatDesignsUse() {
+        for (String refused : List.of(
+                "integer f; initial f = $fopen(\"sim.vvp\", \"r\");",
+                "initial #22 $finish;",
+                "initial $finish_and_return(120);",
+                "reg [7:0] m [0:3]; initial $readmemh(\"stim0.hex\", m);",
+                "initial begin $dumpfile(\"x.vcd\"); $dumpvars; end",
+                "assign y = $root.tb.good1.y;",
+                "assign y = good1.y;",
+                "assign y = tb . good1 . y;",
+                "RefModule r(.a(a), .b(b), .y(y));",
+                "initial force y = 0;",
+                "defparam u.W = 3;",
+                "`include \"ref.sv\"")) {
+            assertThat(DesignLint.check(refused)).as(refused).isPresent();
+        }
+        for (String kept : List.of(
+                "module TopModule(input [3:0] a, output [3:0] y);\n  Sub u(.a(a), .y(y)); // $fopen in a comment\nendmodule",
+                "assign y = $signed(a) > $signed(b) ? 4'b1010 : {2{a[1:0]}};",
+                "always @(*) begin y_r = a; if (a > 1.5) $display(\"a.b is %d\", a); end",
+                "/* hierarchical tb.x in a comment */ assign y = a;",
+                "localparam W = $clog2(8); assign y = a[W-1:0];")) {
+            assertThat(DesignLint.check(kept)).as(kept).isEmpty();
+        }
+    }
+
+    @Test
+    void theSandboxItselfKeepsWritesInsideTheRun() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                icarus.isolation() == org.pettingllms.envs.sandbox.Isolation.NAMESPACES,
+                "needs namespace isolation (run as root)");
+        Path outside = Files.createTempDirectory("verilog-outside").resolve("written.txt");
+        Icarus.Simulation sim = icarus.simulate(
+                java.util.Map.of(
+                        "t.v",
+                        "module t; integer f; initial begin f = $fopen(\"" + outside
+                                + "\", \"w\"); $fdisplay(f, \"x\");"
+                                + " $fclose(f); $display(\"fd %0d\", f); $finish; end endmodule\n"),
+                "t");
+        assertThat(outside).doesNotExist();
+        assertThat(sim.stdout()).contains("fd 0");
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.pettingllms.envs.verilog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -205,9 +206,10 @@ class VerilogTaskTest {
                 adder,
                 10);
         assertThat(v).hasSize(3);
-        assertThat(v.get(1).inputs()).containsExactly(15L, 5L); // b kept from the line before
-        assertThat(v.get(1).expected()).containsEntry(0, 20L);
-        assertThat(v.get(2).inputs()).containsExactly(1L, 1L);
+        assertThat(v.get(1).inputs())
+                .containsExactly(BigInteger.valueOf(15), BigInteger.valueOf(5)); // b kept from the line before
+        assertThat(v.get(1).expected()).containsEntry(0, BigInteger.valueOf(20));
+        assertThat(v.get(2).inputs()).containsExactly(BigInteger.ONE, BigInteger.ONE);
         assertThat(Vectors.parse("a=1 b=1 -> y=2\n".repeat(30), adder, 16)).hasSize(16);
         assertThat(item.header()).startsWith("module TopModule(");
     }
@@ -237,14 +239,38 @@ class VerilogTaskTest {
         Transition<VerilogState> wrong = t.step(s, VerilogTask.DESIGNER, Completion.ofText("assign y = a | b;"));
         assertThat(wrong.success()).isFalse();
         assertThat(wrong.reward().team()).isBetween(0.2, 0.8);
-        // a design that prints the harness's verdict itself does not pass
-        String forger = "assign y = 0;\ninitial #100 $display(\"Mismatches: 0 in 16 samples\");";
-        assertThat(t.step(s, VerilogTask.DESIGNER, Completion.ofText(forger)).success())
-                .isFalse();
+        // a design that prints the harness's verdict itself, or copies the reference, does not pass
+        for (String cheat : List.of(
+                "assign y = 0;\ninitial #100 $display(\"Mismatches: 0 in 16 samples\");",
+                "RefModule r(.a(a), .b(b), .y(y));",
+                "assign y = tb.good.y;",
+                "assign y = a & b;\ninitial #3 $finish;")) {
+            Transition<VerilogState> c = t.step(s, VerilogTask.DESIGNER, Completion.ofText(cheat));
+            assertThat(c.success()).as(cheat).isFalse();
+            assertThat(c.reward().team()).as(cheat).isLessThan(0.6); // the printer earns its honest 9 of 16
+        }
         // the tester's vectors run on the reference module
         Transition<VerilogState> tested =
                 t.step(s, VerilogTask.TESTER, Completion.ofText("a=3 b=1 -> y=1\na=2 b=2 -> y=3\n"));
         assertThat(tested.reward().local()).isEqualTo(0.5);
+    }
+
+    @Test
+    void verilogEvalHeadersAreReadAsWritten() {
+        assertThat(VerilogEvalRows.ports(
+                        "module RefModule ( /* clock */ input clk,\n input wire [99:0] in, input_b,\n"
+                                + " output reg [7:0] q = 0, output logic signed [1:0] s\n);\nendmodule",
+                        "x"))
+                .containsExactly(
+                        Port.in("clk", 1),
+                        Port.in("in", 100),
+                        Port.in("input_b", 100),
+                        Port.out("q", 8),
+                        Port.out("s", 2));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> VerilogEvalRows.ports(
+                        "module RefModule #(parameter W = 4) (input [W-1:0] a, output y);", "f.sv"))
+                .hasMessageContaining("f.sv")
+                .hasMessageContaining("parameterised");
     }
 
     /** A harness in VerilogEval's manner: every input pair, the reference beside the design, one verdict line. */
