@@ -53,7 +53,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(26);
+            assertThat(configs).hasSize(27);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -71,8 +71,8 @@ class CliTest {
                                     "--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME
                                 }
                         : new String[0];
-                // code episodes run every program in the sandbox: two problems are enough to load and play
-                Result r = task.equals("code")
+                // code and verilog episodes run every program or design in the sandbox: two problems are enough
+                Result r = task.equals("code") || task.equals("verilog")
                         ? run(concat(
                                 new String[] {
                                     "rollout",
@@ -92,6 +92,7 @@ class CliTest {
                 String role = switch (task) {
                     case "math" -> "reasoner ";
                     case "code" -> "coder ";
+                    case "verilog" -> "designer ";
                     default -> "plan ";
                 };
                 assertThat(r.out()).as("%s", c).contains("success ").contains(role);
