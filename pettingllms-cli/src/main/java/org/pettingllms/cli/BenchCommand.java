@@ -29,6 +29,7 @@ import org.pettingllms.envs.math.AnswerBench;
 import org.pettingllms.envs.planning.PlaceRewards;
 import org.pettingllms.envs.planning.PlanningTask;
 import org.pettingllms.envs.sandbox.SandboxBench;
+import org.pettingllms.envs.verilog.VerilogBench;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.bench.ModelBench;
 import org.pettingllms.torch.model.Presets;
@@ -50,7 +51,8 @@ import picocli.CommandLine.Spec;
                 + "'rollout' (engine overhead with a scripted sampler), 'program' (the same rollouts through an agent"
                 + " program replayed for per-call groups: the replays' cost), 'model' (embedded model engine throughput) or"
                 + " 'sandbox'"
-                + " (sandboxed executions of a trivial program) or 'remote' (rollouts through serve replicas over loopback vs"
+                + " (sandboxed executions of a trivial program) or 'verilog' (designs judged by Icarus Verilog per second)"
+                + " or 'remote' (rollouts through serve replicas over loopback vs"
                 + " in-process, and adapter publishing) or 'answers' (math answer checks per second by kind of answer) or"
                 + " 'soak' (the main config for many steps, resident memory every 25: long) or 'places' (what fixing"
                 + " each wrong place of a discovery warm-up's tool programs earns: --config, --problems).")
@@ -58,7 +60,7 @@ final class BenchCommand implements Callable<Integer> {
     @Parameters(
             index = "0",
             paramLabel = "WHAT",
-            description = "what to measure: rollout, program, model, sandbox, remote, answers, soak, places")
+            description = "what to measure: rollout, program, model, sandbox, verilog, remote, answers, soak, places")
     String what;
 
     @Option(
@@ -123,7 +125,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "5", description = "unmeasured warm-up rounds")
     int warmup;
 
-    @Option(names = "--slots", defaultValue = "2", description = "sandbox: programs run at once")
+    @Option(
+            names = "--slots",
+            defaultValue = "2",
+            description = "sandbox, verilog: programs or simulations run at once")
     int slots;
 
     @Option(names = "--replicas", defaultValue = "2", description = "remote: serve replicas on loopback")
@@ -189,6 +194,13 @@ final class BenchCommand implements Callable<Integer> {
             print(json);
             return 0;
         }
+        if (what.equals("verilog")) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("benchmark", "verilog");
+            json.putAll(VerilogBench.run(Math.max(8, problems * rounds / 4), slots));
+            print(json);
+            return 0;
+        }
         if (what.equals("answers")) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "answers");
@@ -242,8 +254,9 @@ final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         if (!what.equals("rollout") && !what.equals("program")) {
-            throw new IllegalArgumentException("bench '" + what
-                    + "': available benchmarks: rollout, program, model, sandbox, remote, answers, soak, places");
+            throw new IllegalArgumentException(
+                    "bench '" + what
+                            + "': available benchmarks: rollout, program, model, sandbox, verilog, remote, answers, soak, places");
         }
         Task<?> t = Tasks.create(new RunConfig.TaskSpec(task, PromptStyle.COMPACT, 4, List.of(), Map.of()));
         TextPolicy answers = switch (policy) {
