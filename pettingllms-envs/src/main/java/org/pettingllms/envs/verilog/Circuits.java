@@ -108,10 +108,11 @@ public final class Circuits {
             }
         }
         if (hit.isEmpty()) {
-            return "assign y = 1'b0;";
+            return "assign y = 0;";
         }
-        return "reg y_r;\nalways @(*) begin\n  case (" + select + ")\n    " + String.join(", ", hit)
-                + ": y_r = 1'b1;\n    default: y_r = 1'b0;\n  endcase\nend\nassign y = y_r;";
+        // one comparison per listed row: the specification's rows copied in order
+        return "assign y = "
+                + String.join(" | ", hit.stream().map(h -> select + "==" + h).toList()) + ";";
     }
 
     private static Draft arithmetic(SplittableRandom rng) {
@@ -206,7 +207,7 @@ public final class Circuits {
         if (enable) {
             ports.add(Port.in("en", 1));
         }
-        ports.add(Port.out("q", w));
+        ports.add(Port.outReg("q", w));
         String guard = enable ? "else if (en) " : "else ";
         String next = up ? "q <= (q == " + (mod - 1) + ") ? 0 : q + 1;" : "q <= (q == 0) ? " + (mod - 1) + " : q - 1;";
         String late = up ? "q <= (q == " + mod + ") ? 0 : q + 1;" : "q <= (q == 0) ? " + mod + " : q - 1;";
@@ -221,9 +222,7 @@ public final class Circuits {
     }
 
     private static String seq(String reset, String guard, String next) {
-        return "reg [$bits(q)-1:0] q_r;\nassign q = q_r;\nalways @(posedge clk) begin\n  if (reset) "
-                + reset.replace("q <=", "q_r <=") + "\n  " + guard
-                + next.replace("q <=", "q_r <=").replace("(q ", "(q_r ").replace(": q ", ": q_r ") + "\nend";
+        return "always @(posedge clk)\n  if (reset) " + reset + "\n  " + guard + next;
     }
 
     private static Draft shifter(SplittableRandom rng) {
@@ -232,7 +231,7 @@ public final class Circuits {
         String spec = "On each rising clock edge q shifts " + (left ? "left" : "right") + " by one bit and d enters"
                 + (left ? " at bit 0 (the top bit falls out)" : " at bit " + (w - 1) + " (bit 0 falls out)")
                 + ". When reset is 1 at a rising edge, q becomes 0.";
-        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.out("q", w));
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.outReg("q", w));
         String l = "q <= {q[" + (w - 2) + ":0], d};";
         String r = "q <= {d, q[" + (w - 1) + ":1]};";
         String lInv = "q <= {q[" + (w - 2) + ":0], ~d};";
@@ -248,8 +247,7 @@ public final class Circuits {
     }
 
     private static String shift(String next) {
-        return "reg [$bits(q)-1:0] q_r;\nassign q = q_r;\nalways @(posedge clk) begin\n  if (reset) q_r <= 0;\n  else "
-                + next.replace("q <=", "q_r <=").replaceAll("\\bq\\[", "q_r[") + "\nend";
+        return "always @(posedge clk)\n  if (reset) q <= 0;\n  else " + next;
     }
 
     private static Draft edge(SplittableRandom rng) {
@@ -259,23 +257,23 @@ public final class Circuits {
             "falls (was 1 at the edge before, is 0 now)",
             "changes (differs from its value at the edge before)"
         };
-        String[] expr = {"d & ~prev", "~d & prev", "d ^ prev"};
+        String[] expr = {"d & ~p", "~d & p", "d ^ p"};
         String spec = "At each rising clock edge y becomes 1 if d " + what[kind] + ", else 0. When reset is 1 at a"
                 + " rising edge, y becomes 0 and d's earlier value counts as 0.";
-        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.out("y", 1));
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.outReg("y", 1));
         List<String> wrong = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
             if (k != kind) {
-                wrong.add(edgeBody(expr[k], "prev <= d;"));
+                wrong.add(edgeBody(expr[k], "p <= d;"));
             }
         }
-        wrong.add(edgeBody(expr[kind], "prev <= 1'b0;"));
-        return new Draft(spec, ports, true, edgeBody(expr[kind], "prev <= d;"), wrong);
+        wrong.add(edgeBody(expr[kind], "p <= 0;"));
+        return new Draft(spec, ports, true, edgeBody(expr[kind], "p <= d;"), wrong);
     }
 
     private static String edgeBody(String expr, String remember) {
-        return "reg prev;\nreg y_r;\nassign y = y_r;\nalways @(posedge clk) begin\n  if (reset) begin\n    y_r <= 0;\n"
-                + "    prev <= 0;\n  end else begin\n    y_r <= " + expr + ";\n    " + remember + "\n  end\nend";
+        return "reg p;\nalways @(posedge clk)\n  if (reset) begin y <= 0; p <= 0; end\n  else begin y <= " + expr + "; "
+                + remember + " end";
     }
 
     // ---- helpers ----

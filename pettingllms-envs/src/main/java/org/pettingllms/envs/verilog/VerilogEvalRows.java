@@ -25,6 +25,7 @@ public final class VerilogEvalRows {
     private static final Pattern REF_HEADER =
             Pattern.compile("\\bmodule\\s+RefModule\\s*(?:#\\s*\\(.*?\\)\\s*)?\\((.*?)\\)\\s*;", Pattern.DOTALL);
     private static final Pattern RANGE = Pattern.compile("\\[\\s*(\\d+)\\s*:\\s*(\\d+)\\s*\\]");
+    private static final Pattern TYPE = Pattern.compile("^output\\s+(reg|logic)\\b");
     private static final Pattern DIRECTION = Pattern.compile("^(input|output|inout)\\b");
     private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
 
@@ -84,6 +85,7 @@ public final class VerilogEvalRows {
         List<Port> ports = new ArrayList<>();
         Boolean input = null;
         int width = 1;
+        String type = "";
         for (String part : m.group(1).split(",")) {
             String p = part.strip();
             if (p.isEmpty()) {
@@ -96,6 +98,8 @@ public final class VerilogEvalRows {
                     throw new DatasetException(where + ": inout port '" + p + "' (the bench drives inputs only)");
                 }
                 input = d.group(1).equals("input");
+                Matcher t = TYPE.matcher(p);
+                type = t.find() ? t.group(1) : "";
                 width = 1;
                 if (p.contains("[")) {
                     Matcher r = RANGE.matcher(p);
@@ -111,7 +115,7 @@ public final class VerilogEvalRows {
             String[] words = p.replaceAll("\\[.*?\\]", " ").strip().split("\\s+");
             String name = words[words.length - 1];
             try {
-                ports.add(new Port(name, width, input));
+                ports.add(new Port(name, width, input, type));
             } catch (IllegalArgumentException e) {
                 throw new DatasetException(where + ": " + e.getMessage());
             }

@@ -224,8 +224,8 @@ class VerilogTaskTest {
         List<VerilogItem> items = VerilogEvalRows.load(dir);
         assertThat(items).hasSize(1);
         VerilogItem item = items.get(0);
-        assertThat(item.ports()).containsExactly(Port.in("a", 2), Port.in("b", 2), Port.out("y", 2));
-        assertThat(item.header()).isEqualTo("module TopModule(input [1:0] a, input [1:0] b, output [1:0] y);");
+        assertThat(item.ports()).containsExactly(Port.in("a", 2), Port.in("b", 2), new Port("y", 2, false, "logic"));
+        assertThat(item.header()).isEqualTo("module TopModule(input [1:0] a, input [1:0] b, output logic [1:0] y);");
         VerilogTask t = new VerilogTask(
                 List.of(VerilogTask.DESIGNER, VerilogTask.TESTER),
                 2,
@@ -265,8 +265,8 @@ class VerilogTaskTest {
                         Port.in("clk", 1),
                         Port.in("in", 100),
                         Port.in("input_b", 100),
-                        Port.out("q", 8),
-                        Port.out("s", 2));
+                        Port.outReg("q", 8),
+                        new Port("s", 2, false, "logic"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> VerilogEvalRows.ports(
                         "module RefModule #(parameter W = 4) (input [W-1:0] a, output y);", "f.sv"))
                 .hasMessageContaining("f.sv")
