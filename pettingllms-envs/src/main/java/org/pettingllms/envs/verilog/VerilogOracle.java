@@ -19,8 +19,9 @@ import org.pettingllms.envs.data.ItemLookup;
  * the prompt:
  * the designer answers the reference, the tester vectors with the reference's outputs that catch the item's wrong
  * designs (for a combinational module, a step where each wrong design differs, then other steps; for a sequential
- * one, the hidden bench's cycles from its reset up to the vector cap). With {@code wrong}, the designer answers the
- * item's first wrong design and the tester vectors with the first wrong design's outputs. A reward that scores this
+ * one, the hidden bench's cycles from its reset up to the vector cap). With {@code wrong}, the designer answers one
+ * of the item's wrong designs and the tester vectors with one wrong design's outputs, each drawn per answer (as
+ * imperfect warm-up demonstrations, {@code sft --noise}, misread apart). A reward that scores this
  * oracle's team below 100% (or the wrong one above 0%) is broken.
  */
 public final class VerilogOracle implements TextPolicy {
@@ -49,7 +50,10 @@ public final class VerilogOracle implements TextPolicy {
         }
         boolean tester = text.startsWith("verilog-v1 " + VerilogTask.TESTER + "\n")
                 || text.contains(VerilogPrompts.TESTER_SYSTEM);
-        String design = wrong && !item.mutants().isEmpty() ? item.mutants().get(0) : item.reference();
+        // wrong: one of the item's wrong designs, drawn per answer (a designer and a tester misread apart)
+        String design = wrong && !item.mutants().isEmpty()
+                ? item.mutants().get(rng.nextInt(item.mutants().size()))
+                : item.reference();
         if (tester) {
             String vectors = Vectors.render(vectors(item, design), item);
             return compact ? vectors : "```\n" + vectors + "```";
