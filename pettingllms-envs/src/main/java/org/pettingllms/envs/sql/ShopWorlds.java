@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.pettingllms.core.util.AtomicFiles;
+import org.pettingllms.envs.data.ContentSplit;
 
 /**
  * Generated shop databases at CPU scale ({@code task.options.generator: shop}), one per problem seed: cities,
@@ -58,8 +59,33 @@ public final class ShopWorlds {
 
     private ShopWorlds() {}
 
-    /** The problem of {@code seed}, its database written under {@code dir} (once; later calls reuse the file). */
+    /** A drawn problem before its database is written: the world's stored spellings and the question on it. */
+    private record Draft(
+            String id,
+            String question,
+            String gold,
+            List<String> keys,
+            String naive,
+            long worldSeed,
+            List<String> stored,
+            List<String> codes,
+            int city,
+            int tier) {}
+
+    /**
+     * The problem of {@code seed}, its database written under {@code dir} (once; later calls reuse the file). Problems
+     * are split by seed range and by their question ({@link ContentSplit}): no held-out question (a template with its
+     * city and tier) is ever a training question, whatever world it is asked on.
+     */
     public static SqlItem item(long seed, Path dir) {
+        Draft d = ContentSplit.row(seed, ShopWorlds::draw, Draft::question);
+        // named by the world drawn, not the seed alone: a file of another draw for the same seed is never reused
+        Path db = dir.resolve(d.id() + "-" + Long.toHexString(d.worldSeed() >>> 32) + ".sqlite");
+        ensure(db, d.worldSeed(), d.stored(), d.codes(), d.city(), d.tier());
+        return new SqlItem(d.id(), db.toString(), SCHEMA, d.question(), d.gold(), d.keys(), d.naive());
+    }
+
+    private static Draft draw(long seed, long idSeed) {
         SplittableRandom rng = new SplittableRandom(seed);
         List<String> spoken = new ArrayList<>(CITIES.keySet());
         List<String> stored = new ArrayList<>();
@@ -71,7 +97,6 @@ public final class ShopWorlds {
         int city = rng.nextInt(spoken.size());
         int tier = rng.nextInt(TIERS.size());
         int template = rng.nextInt(4);
-        Path db = dir.resolve(NAME + "-" + Long.toUnsignedString(seed, 36) + ".sqlite");
         long worldSeed = rng.nextLong();
         String c = sql(stored.get(city));
         String t = sql(codes.get(tier));
@@ -105,9 +130,8 @@ public final class ShopWorlds {
             }
         }
         String naive = gold.replace(c, sql(spoken.get(city))).replace(t, sql(TIERS.get(tier)));
-        String id = NAME + "-" + Long.toUnsignedString(seed, 36);
-        ensure(db, worldSeed, stored, codes, city, tier);
-        return new SqlItem(id, db.toString(), SCHEMA, question, gold, keys, naive);
+        String id = NAME + "-" + Long.toUnsignedString(idSeed, 36);
+        return new Draft(id, question, gold, keys, naive, worldSeed, stored, codes, city, tier);
     }
 
     private static String sql(String value) {

@@ -135,6 +135,23 @@ class SqlTaskTest {
     }
 
     @Test
+    void problemsAreSplitByTheirQuestion() {
+        SqlTask t = task(List.of(SqlTask.WRITER));
+        java.util.Map<String, Split> seen = new java.util.HashMap<>();
+        for (Split split : List.of(Split.TRAIN, Split.VALIDATION, Split.TEST)) {
+            for (Problem p : t.problems(4).problems(split, 0, 40)) {
+                String question = t.initialState(p).item().question();
+                assertThat(org.pettingllms.envs.data.ContentSplit.splitOf(question))
+                        .as(question)
+                        .isEqualTo(split);
+                Split before = seen.put(question, split);
+                assertThat(before == null || before == split).as(question).isTrue();
+            }
+        }
+        assertThat(seen.values()).contains(Split.TRAIN, Split.VALIDATION, Split.TEST);
+    }
+
+    @Test
     void aWorldIsTheSameFileForTheSameSeed(@TempDir Path other) throws Exception {
         SqlItem a = ShopWorlds.item(42, dir);
         SqlItem b = ShopWorlds.item(42, other);
