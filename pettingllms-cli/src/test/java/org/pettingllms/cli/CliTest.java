@@ -53,7 +53,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(27);
+            assertThat(configs).hasSize(28);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -93,6 +93,7 @@ class CliTest {
                     case "math" -> "reasoner ";
                     case "code" -> "coder ";
                     case "verilog" -> "designer ";
+                    case "sql" -> "writer ";
                     default -> "plan ";
                 };
                 assertThat(r.out()).as("%s", c).contains("success ").contains(role);
