@@ -41,19 +41,16 @@ public final class ExecutionMatch {
                     p,
                     g);
         }
+        List<List<Object>> a = normal(p.rows());
+        List<List<Object>> b = normal(g.rows());
         if (SqlStatement.ordersResult(gold)) {
-            List<List<Object>> a = normal(p.rows());
-            List<List<Object>> b = normal(g.rows());
             return a.equals(b)
                     ? new Verdict(true, "the same " + b.size() + " rows in the gold query's order", p, g)
                     : new Verdict(false, difference(a, b) + " (the gold query orders its rows; order counts)", p, g);
         }
-        Map<List<Object>, Integer> a = counts(normal(p.rows()));
-        Map<List<Object>, Integer> b = counts(normal(g.rows()));
-        return a.equals(b)
-                ? new Verdict(true, "the same " + g.rows().size() + " rows (as a multiset)", p, g)
-                : new Verdict(
-                        false, difference(normal(p.rows()), normal(g.rows())) + " (compared as a multiset)", p, g);
+        return counts(a).equals(counts(b))
+                ? new Verdict(true, "the same " + b.size() + " rows (as a multiset)", p, g)
+                : new Verdict(false, difference(a, b) + " (compared as a multiset)", p, g);
     }
 
     private static String describe(SqlRunner.Result r) {
