@@ -25,8 +25,8 @@ final class Judge {
     private static final Pattern MODULE_TOP = Pattern.compile("\\bmodule\\s+" + VerilogItem.TOP + "\\b");
 
     private final Icarus icarus;
-    /** The reference's outputs on the hidden bench, by item id (trusted and deterministic: computed once). */
-    private final Map<String, List<String>> expected = new ConcurrentHashMap<>();
+    /** The reference's and wrong designs' outputs on the hidden bench, by item id (trusted, deterministic: once). */
+    private final Map<String, List<List<String>>> expected = new ConcurrentHashMap<>();
     /** A dataset harness's verdict on its own reference, by item id. */
     private final Map<String, long[]> samples = new ConcurrentHashMap<>();
 
@@ -233,24 +233,31 @@ final class Judge {
         return Bench.outputs(sim.stdout(), nonce, streams);
     }
 
-    /** The reference's outputs on the hidden bench (one trusted simulation per item, remembered). */
+    /** The reference's outputs on the hidden bench (computed once per item, with the wrong designs'). */
     List<String> expected(VerilogItem item) {
+        return readings(item).get(0);
+    }
+
+    /**
+     * The outputs of the reference, then of each of the item's wrong designs, on the hidden bench, by step: one trusted
+     * simulation per item, remembered (what the reference expects, and what each misreading would print).
+     */
+    List<List<String>> readings(VerilogItem item) {
         return expected.computeIfAbsent(item.id(), id -> {
-            List<Stream> streams = List.of(new Stream("Reference", Stimulus.hidden(item)));
-            String nonce = nonce();
-            Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams, nonce));
-            files.put("reference.v", rename(item.reference(), "Reference"));
-            Icarus.Simulation sim = trustedRun(files, Bench.TOP);
-            List<String> out =
-                    sim.ok() ? Bench.outputs(sim.stdout(), nonce, streams).get(0) : null;
-            if (out == null || out.contains(null)) {
-                throw new IllegalStateException(id + ": the reference design does not simulate: " + sim.summary());
+            List<String> designs = new ArrayList<>();
+            designs.add(item.reference());
+            designs.addAll(item.mutants());
+            List<List<String>> out = trusted(item, designs, Stimulus.hidden(item));
+            if (out.get(0).contains(null)) {
+                throw new IllegalStateException(id + ": the reference design stopped before the hidden bench's end");
             }
-            return List.copyOf(out);
+            return out.stream()
+                    .map(l -> java.util.Collections.unmodifiableList(new ArrayList<>(l)))
+                    .toList();
         });
     }
 
-    private static boolean passes(VerilogItem item, Vector v, String printed) {
+    static boolean passes(VerilogItem item, Vector v, String printed) {
         if (printed == null) {
             return false;
         }
@@ -265,7 +272,7 @@ final class Judge {
         return true;
     }
 
-    private static Mismatch mismatch(VerilogItem item, Vector v, String printed) {
+    static Mismatch mismatch(VerilogItem item, Vector v, String printed) {
         List<Port> outs = item.outputs();
         String[] bits = printed == null ? new String[0] : printed.split(" ");
         List<String> want = new ArrayList<>();

@@ -65,38 +65,57 @@ public final class VerilogOracle implements TextPolicy {
     List<Vectors.Vector> vectors(VerilogItem item, String design) {
         List<BigInteger[]> hidden = Stimulus.hidden(item);
         List<String> designs = new ArrayList<>();
-        designs.add(design);
         designs.add(item.reference());
         designs.addAll(item.mutants());
+        designs.add(design);
         List<List<String>> out = judge.trusted(item, designs, hidden);
+        List<Integer> steps = steps(item, out.subList(0, designs.size() - 1), maxVectors, null);
+        return vectors(item, hidden, steps, out.get(designs.size() - 1));
+    }
+
+    /**
+     * The hidden bench's steps a tester's vectors use, at most {@code max}: for a combinational module a step where each
+     * wrong design's outputs differ from the reference's ({@code outputs}: the reference's first, then the wrong
+     * designs', on the hidden bench), then other steps (spread evenly, or drawn with {@code rng} when given); for a
+     * sequential module the first cycles from power-on (a prefix of the hidden sequence, so its outputs are the
+     * hidden run's).
+     */
+    static List<Integer> steps(VerilogItem item, List<List<String>> outputs, int max, SplittableRandom rng) {
+        int n = outputs.get(0).size();
         List<Integer> chosen = new ArrayList<>();
         if (item.sequential()) {
-            for (int i = 0; i < Math.min(maxVectors, hidden.size()); i++) {
+            for (int i = 0; i < Math.min(max, n); i++) {
                 chosen.add(i);
             }
-        } else {
-            Set<Integer> steps = new LinkedHashSet<>();
-            for (int k = 2; k < designs.size(); k++) {
-                for (int i = 0; i < hidden.size(); i++) {
-                    if (!java.util.Objects.equals(out.get(k).get(i), out.get(1).get(i))) {
-                        steps.add(i);
-                        break;
-                    }
+            return chosen;
+        }
+        Set<Integer> steps = new LinkedHashSet<>();
+        for (int k = 1; k < outputs.size(); k++) {
+            for (int i = 0; i < n; i++) {
+                if (!java.util.Objects.equals(
+                        outputs.get(k).get(i), outputs.get(0).get(i))) {
+                    steps.add(i);
+                    break;
                 }
             }
-            for (int i = 0; steps.size() < Math.min(maxVectors, hidden.size()) && i < 64 * hidden.size(); i++) {
-                steps.add((int) ((i * 0x9E3779B9L & 0xFFFFFFFFL) % hidden.size()));
-            }
-            chosen.addAll(steps);
-            chosen = chosen.subList(0, Math.min(maxVectors, chosen.size()));
         }
+        for (int i = 0; steps.size() < Math.min(max, n) && i < 64 * n; i++) {
+            steps.add(rng != null ? rng.nextInt(n) : (int) ((i * 0x9E3779B9L & 0xFFFFFFFFL) % n));
+        }
+        chosen.addAll(steps);
+        return chosen.subList(0, Math.min(max, chosen.size()));
+    }
+
+    /** The vectors at {@code steps} of the hidden bench, expecting {@code outputs} (one design's, by step). */
+    static List<Vectors.Vector> vectors(
+            VerilogItem item, List<BigInteger[]> hidden, List<Integer> steps, List<String> outputs) {
         List<Port> outs = item.outputs();
         List<Vectors.Vector> vectors = new ArrayList<>();
-        for (int i : chosen) {
-            if (out.get(0).get(i) == null) {
+        for (int i : steps) {
+            if (outputs.get(i) == null) {
                 continue;
             }
-            String[] bits = out.get(0).get(i).split(" ");
+            String[] bits = outputs.get(i).split(" ");
             Map<Integer, BigInteger> expected = new LinkedHashMap<>();
             for (int j = 0; j < Math.min(outs.size(), bits.length); j++) {
                 if (bits[j].matches("[01]+")) {

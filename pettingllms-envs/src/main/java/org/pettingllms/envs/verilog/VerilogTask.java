@@ -1,6 +1,7 @@
 package org.pettingllms.envs.verilog;
 
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.regex.Pattern;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
@@ -10,6 +11,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -28,7 +30,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * designs); team: the design's share. The episode ends when the design passes all of the tester's vectors, or after
  * T turns. With roles {@code [designer]}: one design.
  */
-public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
+public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> implements Demonstrations {
     public static final String DESIGNER = "designer";
     public static final String TESTER = "tester";
     private static final Pattern MODULE = Pattern.compile("\\bmodule\\s+" + VerilogItem.TOP + "\\b");
@@ -149,6 +151,19 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> {
                 s.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
                 "%d vectors, reference passes %.0f%%, wrong designs caught %.0f%%, design fails %d"
                         .formatted(tests.size(), 100 * b.referencePass(), 100 * b.caught(), mismatches.size()));
+    }
+
+    /**
+     * Warm-up demonstrations: for generated circuits {@link VerilogDemonstrations} (every reading's outputs from one
+     * simulation a problem), for dataset rows the oracle's answers at skill {@code 1 - noise}, turn by turn.
+     */
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        if (items() instanceof Items.Generated<VerilogItem>) {
+            return VerilogDemonstrations.of(this, problem, style, settings, rng);
+        }
+        return Demonstrations.fromScripted(
+                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
     }
 
     /** Judges trusted designs for the oracle. */

@@ -181,6 +181,42 @@ class VerilogTaskTest {
     }
 
     @Test
+    void demonstrationsAreTheReferenceOrAWrongReadingAndGoOnWhereTheVectorsCatchTheDesign() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        var rng = new java.util.SplittableRandom(5);
+        int secondTurns = 0;
+        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 10)) {
+            VerilogItem item = t.initialState(p).item();
+            List<org.pettingllms.core.task.Demonstrations.Demo> right = t.demonstrations(
+                    p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2), rng);
+            assertThat(right).hasSize(2); // the right vectors pass the right design: one turn
+            assertThat(right.get(0).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+            // played on the task, the right demonstrations solve it and earn the tester its full reward on circuits
+            Transition<VerilogState> d = t.step(
+                    t.initialState(p),
+                    VerilogTask.DESIGNER,
+                    Completion.ofText(right.get(0).answer()));
+            Transition<VerilogState> v = t.step(
+                    d.next(), VerilogTask.TESTER, Completion.ofText(right.get(1).answer()));
+            assertThat(v.success()).isTrue();
+            assertThat(v.done()).isTrue();
+            List<org.pettingllms.core.task.Demonstrations.Demo> wrong = t.demonstrations(
+                    p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(1, 0, false, 2), rng);
+            List<String> bodies =
+                    item.mutants().stream().map(VerilogPrompts::body).toList();
+            assertThat(bodies).contains(wrong.get(0).answer());
+            if (wrong.size() == 4) { // the tester's reading caught the designer's: a second turn, with the failures
+                secondTurns++;
+                assertThat(wrong.get(2).prompt().text()).contains("fail ");
+                assertThat(bodies).contains(wrong.get(2).answer());
+            } else {
+                assertThat(wrong).hasSize(2);
+            }
+        }
+        assertThat(secondTurns).isPositive();
+    }
+
+    @Test
     void theGeneratorIsDeterministicAndSplitsByContent() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER));
         Map<String, Split> seen = new HashMap<>();
