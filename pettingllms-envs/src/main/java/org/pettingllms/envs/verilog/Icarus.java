@@ -68,9 +68,16 @@ public final class Icarus {
      * @throws ConfigException naming what to install when it is missing or does not run
      */
     public static Icarus open(int slots, SandboxLimits limits) {
+        return open(slots, limits, TOOL_DIRS);
+    }
+
+    /** The folders the sandbox's PATH holds: where the tools must be. */
+    static final List<String> TOOL_DIRS = List.of("/usr/local/bin", "/usr/bin", "/bin");
+
+    static Icarus open(int slots, SandboxLimits limits, List<String> toolDirs) {
         for (String tool : List.of("iverilog", "vvp")) {
-            if (!onPath(tool)) {
-                throw new ConfigException(INSTALL + " (" + tool + " not found)");
+            if (toolDirs.stream().noneMatch(d -> java.nio.file.Files.isExecutable(java.nio.file.Path.of(d, tool)))) {
+                throw new ConfigException(INSTALL + " (" + tool + " not found in " + String.join(", ", toolDirs) + ")");
             }
         }
         Icarus icarus = new Icarus(Sandbox.forTools(limits, Sandbox.slots(slots)), limits);
@@ -81,15 +88,6 @@ public final class Icarus {
             throw new ConfigException(INSTALL + " (it did not run in the sandbox: " + probe.summary() + ")");
         }
         return icarus;
-    }
-
-    private static boolean onPath(String tool) {
-        for (String dir : List.of("/usr/local/bin", "/usr/bin", "/bin")) {
-            if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, tool))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** How the simulator is walled off (namespaces as root, else limits only). */

@@ -152,6 +152,15 @@ class IcarusTest {
     }
 
     @Test
+    void withoutIcarusTheTaskSaysWhatToInstall(@org.junit.jupiter.api.io.TempDir Path empty) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> Icarus.open(1, Icarus.LIMITS, List.of(empty.toString())))
+                .isInstanceOf(org.pettingllms.core.config.ConfigException.class)
+                .hasMessageContaining("apt-get install iverilog")
+                .hasMessageContaining("iverilog not found");
+    }
+
+    @Test
     void theSimulatorReportsWhatStoppedIt() {
         Icarus.Simulation ok = icarus.simulate(
                 java.util.Map.of("t.v", "module t; initial begin $display(\"hi\"); $finish; end endmodule\n"), "t");
