@@ -47,8 +47,13 @@ class VerilogTaskTest {
         icarus = Icarus.open(2, Icarus.LIMITS);
     }
 
+    private static final Map<List<String>, VerilogTask> TASKS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One task per line-up for the whole class: its judge remembers each problem's simulated readings. */
     static VerilogTask task(List<String> roles) {
-        return new VerilogTask(roles, 2, new Items.Generated<>(Circuits.NAME, Circuits::item), icarus, 16);
+        return TASKS.computeIfAbsent(
+                List.copyOf(roles),
+                r -> new VerilogTask(r, 2, new Items.Generated<>(Circuits.NAME, Circuits::item), icarus, 16));
     }
 
     static List<VerilogItem> items(VerilogTask t, List<Problem> problems) {
