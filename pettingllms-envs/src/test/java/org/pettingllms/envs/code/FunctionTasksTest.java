@@ -14,21 +14,13 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.core.algo.RewardMix;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.backend.TextPolicySampler;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.rollout.RolloutEngine;
-import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -40,6 +32,7 @@ import org.pettingllms.envs.code.FunctionTasks.FunctionTask;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
+import org.pettingllms.testkit.GreedyEvaluation;
 import org.pettingllms.testkit.TaskContract;
 
 /**
@@ -271,17 +264,7 @@ class FunctionTasksTest {
     }
 
     static double evaluate(CodeTask t, TextPolicy policy, List<Problem> problems, PromptStyle style) {
-        PolicyMap pm = PolicyMap.forLevel(Level.L1, t.roles(), "oracle", Set.of());
-        RolloutConfig rc = new RolloutConfig(
-                RolloutConfig.Mode.PARALLEL,
-                1,
-                true,
-                style,
-                new SamplingParams(0, 0, 1, 4096, List.of(), 1),
-                RewardMix.PAPER,
-                16);
-        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
-                .successRate();
+        return GreedyEvaluation.successRate(t, policy, problems, style, 4096);
     }
 
     @Test

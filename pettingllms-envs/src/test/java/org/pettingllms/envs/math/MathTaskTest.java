@@ -4,28 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.pettingllms.core.algo.RewardMix;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.backend.TextPolicySampler;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.rollout.RolloutEngine;
-import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
+import org.pettingllms.testkit.GreedyEvaluation;
 import org.pettingllms.testkit.TaskContract;
 
 /** math-v1: rewards and termination as specified, the task contract, and oracle evaluation on real benchmarks. */
@@ -113,17 +105,7 @@ class MathTaskTest {
     }
 
     static double evaluate(MathTask t, TextPolicy policy, List<Problem> problems) {
-        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", Set.of());
-        RolloutConfig rc = new RolloutConfig(
-                RolloutConfig.Mode.PARALLEL,
-                1,
-                true,
-                PromptStyle.CHAT,
-                new SamplingParams(0, 0, 1, 4096, List.of(), 1),
-                RewardMix.PAPER,
-                16);
-        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
-                .successRate();
+        return GreedyEvaluation.successRate(t, policy, problems, PromptStyle.CHAT, 4096);
     }
 
     @Test

@@ -4,26 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.pettingllms.core.algo.RewardMix;
-import org.pettingllms.core.backend.Level;
-import org.pettingllms.core.backend.PolicyMap;
-import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.backend.TextPolicySampler;
-import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
-import org.pettingllms.core.rollout.RolloutEngine;
-import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.data.Items;
+import org.pettingllms.testkit.GreedyEvaluation;
 import org.pettingllms.testkit.TaskContract;
 
 /**
@@ -48,17 +40,7 @@ class SqlTaskTest {
     }
 
     static double evaluate(SqlTask t, TextPolicy policy, List<Problem> problems, PromptStyle style) {
-        PolicyMap pm = PolicyMap.forLevel(t.roles().size() == 1 ? Level.L0 : Level.L1, t.roles(), "oracle", Set.of());
-        RolloutConfig rc = new RolloutConfig(
-                RolloutConfig.Mode.PARALLEL,
-                1,
-                true,
-                style,
-                new SamplingParams(0, 0, 1, 512, List.of(), 1),
-                RewardMix.PAPER,
-                8);
-        return RolloutStats.of(new RolloutEngine(new TextPolicySampler(policy)).run(t, problems, pm, rc), t.roles())
-                .successRate();
+        return GreedyEvaluation.successRate(t, policy, problems, style, 512);
     }
 
     @Test
