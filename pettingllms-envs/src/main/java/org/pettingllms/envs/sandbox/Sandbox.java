@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
 public final class Sandbox {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
     private static final int SETUP_FAILED = 120;
+    /** The PATH a sandboxed program runs with: the tools it may start are found there. */
+    public static final String PROGRAM_PATH = "/usr/local/bin:/usr/bin:/bin";
+
     private static final int SIGXCPU = 24;
 
     private final SandboxLimits limits;
@@ -183,14 +186,8 @@ public final class Sandbox {
         if (isolation == Isolation.NAMESPACES) {
             program.add("--nproc=" + limits.processes()); // per sandbox user; root ignores it, so BASIC cannot
         }
-        program.addAll(List.of(
-                "--",
-                "env",
-                "-i",
-                "PATH=/usr/local/bin:/usr/bin:/bin",
-                "HOME=" + dir,
-                "TMPDIR=" + dir,
-                "LANG=C.UTF-8"));
+        program.addAll(
+                List.of("--", "env", "-i", "PATH=" + PROGRAM_PATH, "HOME=" + dir, "TMPDIR=" + dir, "LANG=C.UTF-8"));
         program.addAll(command);
         ProcessBuilder pb =
                 new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix)).directory(dir.toFile());

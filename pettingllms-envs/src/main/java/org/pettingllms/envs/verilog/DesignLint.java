@@ -47,6 +47,12 @@ final class DesignLint {
             "$bitstoreal");
 
     private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
+
+    /** Verilog source with its comments made spaces. */
+    static String withoutComments(String source) {
+        return COMMENTS.matcher(source).replaceAll(" ");
+    }
+
     private static final Pattern STRINGS = Pattern.compile("\"(?:[^\"\\\\\\n]|\\\\.)*\"");
     private static final Pattern SYSTEM = Pattern.compile("\\$[A-Za-z_][A-Za-z0-9_$]*");
     /** {@code a.b} where {@code a} is a name (not a number, not a port connection's leading dot). */
@@ -61,7 +67,7 @@ final class DesignLint {
 
     /** Why the design is refused, or empty. */
     static Optional<String> check(String design) {
-        String code = STRINGS.matcher(COMMENTS.matcher(design).replaceAll(" ")).replaceAll("\"\"");
+        String code = STRINGS.matcher(withoutComments(design)).replaceAll("\"\"");
         Matcher m = SYSTEM.matcher(code);
         while (m.find()) {
             if (!ALLOWED.contains(m.group().toLowerCase(Locale.ROOT))) {

@@ -72,7 +72,7 @@ public final class Icarus {
     }
 
     /** The folders the sandbox's PATH holds: where the tools must be. */
-    static final List<String> TOOL_DIRS = List.of("/usr/local/bin", "/usr/bin", "/bin");
+    static final List<String> TOOL_DIRS = List.of(Sandbox.PROGRAM_PATH.split(":"));
 
     static Icarus open(int slots, SandboxLimits limits, List<String> toolDirs) {
         for (String tool : List.of("iverilog", "vvp")) {

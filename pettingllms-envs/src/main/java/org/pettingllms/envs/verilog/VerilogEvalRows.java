@@ -27,7 +27,6 @@ public final class VerilogEvalRows {
     private static final Pattern RANGE = Pattern.compile("\\[\\s*(\\d+)\\s*:\\s*(\\d+)\\s*\\]");
     private static final Pattern TYPE = Pattern.compile("^output\\s+(reg|logic)\\b");
     private static final Pattern DIRECTION = Pattern.compile("^(input|output|inout)\\b");
-    private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*.*?\\*/", Pattern.DOTALL);
 
     private VerilogEvalRows() {}
 
@@ -78,7 +77,7 @@ public final class VerilogEvalRows {
 
     /** The ports of the reference module's ANSI header ({@code input [7:0] a, b, output reg y}). */
     static List<Port> ports(String ref, String where) {
-        Matcher m = REF_HEADER.matcher(COMMENTS.matcher(ref).replaceAll(" "));
+        Matcher m = REF_HEADER.matcher(DesignLint.withoutComments(ref));
         if (!m.find()) {
             throw new DatasetException(where + ": no 'module RefModule (...);' header");
         }
