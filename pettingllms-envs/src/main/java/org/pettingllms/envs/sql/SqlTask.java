@@ -3,6 +3,7 @@ package org.pettingllms.envs.sql;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.SplittableRandom;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -11,6 +12,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.envs.data.DatasetTask;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.CodeBlocks;
@@ -27,7 +29,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * The episode ends when the writer's query runs (its answer is given) or after T turns; success is the writer's
  * latest query being right. With roles {@code [writer]} it is the single-agent variant.
  */
-public final class SqlTask extends DatasetTask<SqlState, SqlItem> {
+public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Demonstrations {
     public static final String EXPLORER = "explorer";
     public static final String WRITER = "writer";
 
@@ -148,6 +150,19 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> {
                 v.correct(),
                 v.correct() ? StepOutcome.SOLVED : StepOutcome.OK,
                 (v.correct() ? "right: " : "wrong: ") + v.reason());
+    }
+
+    /**
+     * Warm-up demonstrations: for generated shops {@link SqlDemonstrations} (a writer that copies stored values only
+     * from rows it was shown), for dataset rows the oracle's answers at skill {@code 1 - noise}.
+     */
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        if (row(problem).keys().isEmpty()) {
+            return Demonstrations.fromScripted(
+                    this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+        }
+        return SqlDemonstrations.of(this, problem, style, settings, rng);
     }
 
     @Override

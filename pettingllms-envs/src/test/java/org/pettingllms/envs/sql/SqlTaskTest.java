@@ -13,6 +13,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.testkit.GreedyEvaluation;
@@ -89,6 +90,47 @@ class SqlTaskTest {
             assertThat(written.success()).isTrue();
             assertThat(written.reward().team()).isEqualTo(1.0);
         }
+    }
+
+    @Test
+    void demonstrationsCopyStoredValuesOnlyFromRowsTheWriterSaw() {
+        SqlTask team = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
+        SqlTask alone = task(List.of(SqlTask.WRITER));
+        List<Problem> ps = team.problems(1).problems(Split.TRAIN, 0, 40);
+        var rng = new java.util.SplittableRandom(7);
+        int copied = 0;
+        int writers = 0;
+        for (Problem p : ps) {
+            SqlItem item = team.initialState(p).item();
+            // noise 0: the explorer shows every needed value and the writer copies them into the gold query
+            var right = team.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(0, 0), rng);
+            assertThat(right).extracting(Demonstrations.Demo::role).containsExactly(SqlTask.EXPLORER, SqlTask.WRITER);
+            assertThat(right.get(1).prompt().text())
+                    .contains("explored: " + right.get(0).answer());
+            for (String key : item.keys()) {
+                assertThat(right.get(1).prompt().text()).as(item.id()).contains(key);
+            }
+            assertThat(right.get(1).answer()).isEqualTo(item.gold());
+            // noise 1: a useless look, so the writer writes on the wording
+            var wrong = team.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(1, 0), rng);
+            assertThat(SqlDemonstrations.USELESS).contains(wrong.get(0).answer());
+            assertThat(wrong.get(1).answer()).isEqualTo(item.naive());
+            // the writer alone never saw a row: it writes on the wording whatever the noise
+            var single = alone.demonstrations(p, PromptStyle.CHAT, new Demonstrations.Settings(0, 0), rng);
+            assertThat(single).hasSize(1);
+            assertThat(single.get(0).answer()).isEqualTo("```sql\n" + item.naive() + "\n```");
+            // noise 0.5: a writer copies only where its rows show the values
+            for (int i = 0; i < 5; i++) {
+                var mixed = team.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(0.5, 0), rng);
+                boolean shown = !SqlDemonstrations.USELESS.contains(mixed.get(0).answer());
+                writers++;
+                if (mixed.get(1).answer().equals(item.gold())) {
+                    copied++;
+                    assertThat(shown).as(item.id()).isTrue();
+                }
+            }
+        }
+        assertThat((double) copied / writers).isBetween(0.15, 0.35); // about (1 - 0.5) x (1 - 0.5)
     }
 
     @Test
