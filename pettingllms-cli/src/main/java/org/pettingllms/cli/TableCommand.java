@@ -46,8 +46,9 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "table",
         mixinStandardHelpOptions = true,
-        description = "Reproduce the shape of the paper's tables on the planning games, math and code (a benchmark:"
-                + " long).")
+        description =
+                "Reproduce the shape of the paper's tables on the planning games, math, code and SQL (a benchmark:"
+                        + " long).")
 final class TableCommand implements Callable<Integer> {
     static final List<String> METHODS = List.of(
             "single agent",
@@ -66,8 +67,8 @@ final class TableCommand implements Callable<Integer> {
             names = "--games",
             split = ",",
             defaultValue = "plan-path,sokoban,sudoku",
-            description = "tasks with a two-role team and a single-agent config (plan-path, sokoban, sudoku, math,"
-                    + " code)")
+            description = "tasks with a two-role team and L0-L2 configs (plan-path, sokoban, sudoku, math, code, sql,"
+                    + " vision-plan-path)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")
