@@ -771,7 +771,7 @@ class CliTest {
             var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml"))
                     .sorted()
                     .toList();
-            assertThat(l0).hasSize(6);
+            assertThat(l0).hasSize(7);
             for (Path c : l0) {
                 var cfg = ConfigLoader.load(c, List.of());
                 assertThat(cfg.rollout().mode()).as("%s", c).isEqualTo(RolloutConfig.Mode.PARALLEL);
