@@ -18,8 +18,8 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * the query on the question's wording ({@link SqlItem#naive}), which runs and answers wrongly. So the warm-up shows the
  * format and that rows can be copied, never a stored spelling the writer could not have seen: finding that the rows
  * hold the answer's values is left to reinforcement learning. The writer alone (the single agent) has no rows and
- * writes on the wording. ({@code adopt} and {@code turns} have no meaning here: both queries run, so an episode ends
- * in its first turn.)
+ * writes on the wording. ({@code adopt} and {@code turns} have no meaning here: the gold query and the wording's
+ * both run, so an episode ends in its first turn; only the explorer's query is run here, for the writer's rows.)
  */
 final class SqlDemonstrations {
     /** Explorations of no use to any generated question (no row holds a city name or a tier code). */
@@ -43,15 +43,14 @@ final class SqlDemonstrations {
                 query = right ? exploration(item) : USELESS.get(rng.nextInt(USELESS.size()));
             } else {
                 boolean shown = state.explorer() != null
-                        && SqlTask.found(item, state.explorer().seen(), true) == 1.0;
+                        && SqlTask.found(item, state.explorer().seen(), false) == 1.0; // the item has keys
                 query = right && shown ? item.gold() : item.naive();
             }
             out.add(new Demo(role, prompt, style == PromptStyle.COMPACT ? query : "```sql\n" + query + "\n```"));
-            var t = task.step(state, role, Completion.ofText(query));
-            if (t.done()) {
-                break;
+            if (role.equals(
+                    SqlTask.EXPLORER)) { // its rows go into the writer's prompt; the writer's query needs no run
+                state = task.step(state, role, Completion.ofText(query)).next();
             }
-            state = t.next();
         }
         return out;
     }
