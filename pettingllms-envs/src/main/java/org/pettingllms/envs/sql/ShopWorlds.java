@@ -42,6 +42,21 @@ public final class ShopWorlds {
         CITIES.put("Salt Lake City", List.of("SLC", "S.L.C.", "SALT LAKE CITY", "salt lake city"));
     }
 
+    /**
+     * The pattern an explorer looks a city up with ({@code SELECT name FROM city WHERE name LIKE ...}): SQLite's LIKE
+     * ignores ASCII case, and each pattern matches its own city's spellings and no other city's ({@code
+     * SqlTaskTest}), so the look returns the one stored name the question means. The warm-up's explorer demonstrates
+     * this look rather than the whole city table: given all six names, the project's base model did not learn to pick
+     * the asked city's row (docs/learning-diagnosis.md, section 9); given one, the writer has a name to copy.
+     */
+    private static final Map<String, String> LOOKUPS = Map.of(
+            "New York", "n%y%",
+            "Saint Louis", "%louis",
+            "Los Angeles", "l%a%",
+            "Fort Worth", "f%w%",
+            "San Francisco", "s%f%",
+            "Salt Lake City", "s%l%c%");
+
     private static final List<String> TIERS = List.of("gold", "silver", "bronze");
     private static final List<List<String>> TIER_CODES = List.of(
             List.of("G", "S", "B"),
@@ -157,6 +172,30 @@ public final class ShopWorlds {
         String naive = gold.replace(c, sql(spoken.get(city))).replace(t, sql(TIERS.get(tier)));
         String id = NAME + "-" + Long.toUnsignedString(idSeed, 36);
         return new Draft(id, question, gold, keys, naive, worldSeed, stored, codes, city, tier);
+    }
+
+    /**
+     * The query that shows the stored values a generated question needs ({@link SqlItem#keys}): a city looked up by
+     * its pattern, the tier codes, or both in one result. Empty for keys that are neither (a dataset row has none).
+     */
+    public static String lookup(List<String> keys) {
+        List<String> parts = new ArrayList<>();
+        for (String key : keys) {
+            CITIES.forEach((spoken, spellings) -> {
+                if (spellings.contains(key)) {
+                    parts.add(0, "SELECT name FROM city WHERE name LIKE " + sql(LOOKUPS.get(spoken)));
+                }
+            });
+            if (TIER_CODES.stream().anyMatch(codes -> codes.contains(key))) {
+                parts.add("SELECT DISTINCT tier FROM customer");
+            }
+        }
+        return String.join(" UNION ALL ", parts);
+    }
+
+    /** Each city's stored spellings, for tests. */
+    static List<List<String>> spellingsByCity() {
+        return List.copyOf(CITIES.values());
     }
 
     private static String sql(String value) {

@@ -11,7 +11,8 @@ import org.pettingllms.core.task.Demonstrations.Settings;
 
 /**
  * Warm-up demonstrations of generated shops, deliberately imperfect. The explorer looks at what the question needs
- * (the city names for a city, the tier codes for a tier, both for both) with probability {@code 1 - noise}, else at
+ * (the city, by a LIKE pattern that finds its stored name; the tier codes; both in one result) with probability
+ * {@code 1 - noise}, else at
  * something of no use (an order count, a few customers). Its query runs on the database, and the writer sees the rows
  * as it would in an episode. Where those rows show every stored value the question needs, the writer copies them
  * into the gold query with probability {@code 1 - noise}, else (and always where the rows do not show them) writes
@@ -55,13 +56,8 @@ final class SqlDemonstrations {
         return out;
     }
 
-    /** The query that shows what the question needs: the stored city names, the tier codes, or both. */
+    /** The query that shows what the question needs: the city looked up by a pattern, the tier codes, or both. */
     static String exploration(SqlItem item) {
-        boolean city = item.gold().contains("city.name");
-        boolean tier = item.gold().contains("tier =");
-        if (city && tier) {
-            return SqlOracle.exploration(item);
-        }
-        return city ? "SELECT name FROM city" : "SELECT DISTINCT tier FROM customer";
+        return ShopWorlds.lookup(item.keys());
     }
 }

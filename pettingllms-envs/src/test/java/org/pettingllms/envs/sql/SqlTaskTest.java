@@ -93,6 +93,36 @@ class SqlTaskTest {
     }
 
     @Test
+    void eachCityLookupFindsItsOwnSpellingsAndNoOtherCitys() throws Exception {
+        List<List<String>> cities = ShopWorlds.spellingsByCity();
+        try (var conn = java.sql.DriverManager.getConnection("jdbc:sqlite::memory:");
+                var st = conn.createStatement()) {
+            st.execute("CREATE TABLE city(id INTEGER PRIMARY KEY, name TEXT)");
+            for (List<String> spellings : cities) {
+                for (String name : spellings) {
+                    st.execute("INSERT INTO city(name) VALUES ('" + name.replace("'", "''") + "')");
+                }
+            }
+            for (List<String> spellings : cities) {
+                for (String name : spellings) {
+                    String look = ShopWorlds.lookup(List.of(name));
+                    List<String> found = new java.util.ArrayList<>();
+                    try (var rs = st.executeQuery(look)) {
+                        while (rs.next()) {
+                            found.add(rs.getString(1));
+                        }
+                    }
+                    assertThat(found).as(look).containsExactlyInAnyOrderElementsOf(spellings);
+                }
+            }
+        }
+        assertThat(ShopWorlds.lookup(List.of("GLD", "St Louis")))
+                .isEqualTo(
+                        "SELECT name FROM city WHERE name LIKE '%louis' UNION ALL SELECT DISTINCT tier FROM customer");
+        assertThat(ShopWorlds.lookup(List.of("AU"))).isEqualTo("SELECT DISTINCT tier FROM customer");
+    }
+
+    @Test
     void demonstrationsCopyStoredValuesOnlyFromRowsTheWriterSaw() {
         SqlTask team = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
         SqlTask alone = task(List.of(SqlTask.WRITER));
@@ -111,6 +141,18 @@ class SqlTaskTest {
                 assertThat(right.get(1).prompt().text()).as(item.id()).contains(key);
             }
             assertThat(right.get(1).answer()).isEqualTo(item.gold());
+            if (right.get(0).answer().contains("FROM city")) { // the look finds the one city the question means
+                assertThat(right.get(1).prompt().text()).doesNotContain("(no rows)");
+                long cityRows = right.get(1)
+                        .prompt()
+                        .text()
+                        .lines()
+                        .filter(ShopWorlds.spellingsByCity().stream()
+                                .flatMap(List::stream)
+                                .toList()::contains)
+                        .count();
+                assertThat(cityRows).as(item.id()).isEqualTo(1);
+            }
             // noise 1: a useless look, so the writer writes on the wording
             var wrong = team.demonstrations(p, PromptStyle.COMPACT, new Demonstrations.Settings(1, 0), rng);
             assertThat(SqlDemonstrations.USELESS).contains(wrong.get(0).answer());
