@@ -386,7 +386,8 @@ final class TableCommand implements Callable<Integer> {
                 .append(" x ")
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(". One-role rows: that role plays on the other role's trained adapter, the other keeps its own")
-                .append(" (first role: the tool, or the coder; second: the planner, reasoner or tester).");
+                .append(
+                        " (first role: the tool, the coder or the explorer; second: the planner, reasoner, tester or writer).");
         if (!results.get(NEW_PROGRAMS).isEmpty()) {
             sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
                     .append(
