@@ -180,15 +180,13 @@ public final class ShopWorlds {
      */
     public static String lookup(List<String> keys) {
         List<String> parts = new ArrayList<>();
-        for (String key : keys) {
-            CITIES.forEach((spoken, spellings) -> {
-                if (spellings.contains(key)) {
-                    parts.add(0, "SELECT name FROM city WHERE name LIKE " + sql(LOOKUPS.get(spoken)));
-                }
-            });
-            if (TIER_CODES.stream().anyMatch(codes -> codes.contains(key))) {
-                parts.add("SELECT DISTINCT tier FROM customer");
+        CITIES.forEach((spoken, spellings) -> {
+            if (keys.stream().anyMatch(spellings::contains)) {
+                parts.add("SELECT name FROM city WHERE name LIKE " + sql(LOOKUPS.get(spoken)));
             }
+        });
+        if (keys.stream().anyMatch(key -> TIER_CODES.stream().anyMatch(codes -> codes.contains(key)))) {
+            parts.add("SELECT DISTINCT tier FROM customer");
         }
         return String.join(" UNION ALL ", parts);
     }

@@ -12,9 +12,8 @@ import org.pettingllms.core.task.Demonstrations.Settings;
 /**
  * Warm-up demonstrations of generated shops, deliberately imperfect. The explorer looks at what the question needs
  * (the city, by a LIKE pattern that finds its stored name; the tier codes; both in one result) with probability
- * {@code 1 - noise}, else at
- * something of no use (an order count, a few customers). Its query runs on the database, and the writer sees the rows
- * as it would in an episode. Where those rows show every stored value the question needs, the writer copies them
+ * {@code 1 - noise}, else at something of no use (an order count, a few customers). Its query runs on the database,
+ * and the writer sees the rows as it would in an episode. Where those rows show every stored value the question needs, the writer copies them
  * into the gold query with probability {@code 1 - noise}, else (and always where the rows do not show them) writes
  * the query on the question's wording ({@link SqlItem#naive}), which runs and answers wrongly. So the warm-up shows the
  * format and that rows can be copied, never a stored spelling the writer could not have seen: finding that the rows
