@@ -27,7 +27,13 @@ public final class Circuits {
         return ContentSplit.row(seed, Circuits::draw, i -> i.spec() + "\n" + i.header());
     }
 
-    private record Draft(String spec, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {}
+    /** A problem before its module header is put around the bodies; {@code brief} empty: the designer reads spec. */
+    private record Draft(
+            String spec, String brief, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {
+        Draft(String spec, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {
+            this(spec, "", ports, sequential, body, wrongBodies);
+        }
+    }
 
     private static VerilogItem draw(long seed, long idSeed) {
         SplittableRandom rng = new SplittableRandom(seed);
@@ -47,7 +53,8 @@ public final class Circuits {
                 d.sequential(),
                 module(header, d.body()),
                 d.wrongBodies().stream().map(b -> module(header, b)).toList(),
-                "");
+                "",
+                d.brief());
     }
 
     private static String module(String header, String body) {
@@ -56,6 +63,12 @@ public final class Circuits {
 
     // ---- combinational ----
 
+    /**
+     * A truth table in words. The tester reads every row where y is 1; the designer's brief leaves one of them out
+     * (drawn), so the designer needs the tester's failing vectors to get it right. The reference lists the brief's rows
+     * in order and the left-out row last (as a designer adds the row a failure shows); the wrong designs: another row
+     * flipped, the inputs read in reverse, and the brief's table to the letter (the left-out row dropped, last).
+     */
     private static Draft truthTable(SplittableRandom rng) {
         int n = 2 + rng.nextInt(3);
         int rows = 1 << n;
@@ -69,50 +82,72 @@ public final class Circuits {
         }
         ports.add(Port.out("y", 1));
         String vars = String.join(", ", List.of(NAMES).subList(0, n));
-        List<String> minterms = new ArrayList<>();
+        String select = "{" + vars + "}";
+        List<Integer> oneRows = new ArrayList<>();
         for (int r = 0; r < rows; r++) {
             if ((ones >> r & 1) == 1) {
-                minterms.add(bits(r, n));
+                oneRows.add(r);
             }
         }
-        String spec = "y is 1 exactly when (" + vars + ") is " + words(minterms) + "; otherwise y is 0.";
+        String spec = "y is 1 exactly when (" + vars + ") is " + words(bitsOf(oneRows, n)) + "; otherwise y is 0.";
+        int hidden = oneRows.get(rng.nextInt(oneRows.size()));
+        List<Integer> briefRows = new ArrayList<>(oneRows);
+        briefRows.remove(Integer.valueOf(hidden));
+        String brief = briefRows.isEmpty()
+                ? "y is 1 for exactly one row of (" + vars + "), not given here; otherwise y is 0."
+                : "y is 1 exactly when (" + vars + ") is " + words(bitsOf(briefRows, n))
+                        + ", and for one more row, not given here; otherwise y is 0.";
+        List<Integer> referenceRows = new ArrayList<>(briefRows);
+        referenceRows.add(hidden);
         int flip = rng.nextInt(rows);
-        if (flip == Integer.numberOfTrailingZeros(ones)) { // that row dropped is the third wrong design
+        if (flip == hidden) { // that row dropped is the brief's design, the third wrong one
             flip = (flip + 1) % rows;
         }
         int reversed = 0;
-        for (int r = 0; r < rows; r++) {
-            if ((ones >> r & 1) == 1) {
-                reversed |= 1 << (Integer.reverse(r) >>> (32 - n));
-            }
+        for (int r : oneRows) {
+            reversed |= 1 << (Integer.reverse(r) >>> (32 - n));
         }
         if (reversed == ones) { // a symmetric table: the reversed reading is no mistake; complement instead
             reversed = ~ones & ((1 << rows) - 1);
         }
         return new Draft(
                 spec,
+                brief,
                 ports,
                 false,
-                table(ones, n, "{" + vars + "}"),
+                table(referenceRows, n, select),
                 List.of(
-                        table(ones ^ (1 << flip), n, "{" + vars + "}"),
-                        table(reversed, n, "{" + vars + "}"),
-                        table(ones & ~(1 << Integer.numberOfTrailingZeros(ones)), n, "{" + vars + "}")));
+                        table(rowsOf(ones ^ (1 << flip), rows), n, select),
+                        table(rowsOf(reversed, rows), n, select),
+                        table(briefRows, n, select)));
     }
 
-    private static String table(int ones, int n, String select) {
-        List<String> hit = new ArrayList<>();
-        for (int r = 0; r < 1 << n; r++) {
+    private static List<Integer> rowsOf(int ones, int rows) {
+        List<Integer> out = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
             if ((ones >> r & 1) == 1) {
-                hit.add(n + "'b" + bits(r, n));
+                out.add(r);
             }
         }
-        if (hit.isEmpty()) {
+        return out;
+    }
+
+    private static List<String> bitsOf(List<Integer> rows, int n) {
+        return rows.stream().map(r -> bits(r, n)).toList();
+    }
+
+    private static String table(List<Integer> rows, int n, String select) {
+        if (rows.isEmpty()) {
             return "assign y = 0;";
         }
-        // one comparison per listed row: the specification's rows copied in order
+        // one comparison per listed row, in the order given
         return "assign y = "
-                + String.join(" | ", hit.stream().map(h -> select + "==" + h).toList()) + ";";
+                + String.join(
+                        " | ",
+                        rows.stream()
+                                .map(r -> select + "==" + n + "'b" + bits(r, n))
+                                .toList())
+                + ";";
     }
 
     private static Draft arithmetic(SplittableRandom rng) {

@@ -10,12 +10,14 @@ import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.Demonstrations.Settings;
 
 /**
- * Warm-up demonstrations of generated circuits, deliberately imperfect. Each role reads the specification right with
- * probability {@code 1 - noise}, else as one of the problem's wrong designs (drawn per answer, the designer's and the
- * tester's apart): the designer writes that reading's module, the tester writes vectors with that reading's outputs
- * at the steps that tell the reference from the wrong designs ({@link VerilogOracle#steps}, the rest drawn). Where the
- * tester's vectors catch the design, a second turn is demonstrated too: both roles see the failures and answer afresh,
- * drawn as before (the warm-up shows the format, not how to fix: that is left to reinforcement learning). One trusted
+ * Warm-up demonstrations of generated circuits, deliberately imperfect. Each answer follows what its role can read
+ * with probability {@code 1 - noise}, else one of the problem's other readings (drawn per answer, the designer's and
+ * the tester's apart). The designer's first module is the design its specification describes to the letter (the
+ * reference, or where it reads a brief that leaves a row out, the brief's table: {@link VerilogItem#briefReading});
+ * the tester writes vectors with the reference's outputs at the steps that tell the reference from the wrong designs
+ * ({@link VerilogOracle#steps}, the rest drawn). Where the tester's vectors catch the design, a second turn is
+ * demonstrated too: the designer, shown the failures, writes the first reading (reference first) that passes all of
+ * the tester's vectors (for a brief's table: the failing row added), and the tester answers afresh. One trusted
  * simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no other
  * simulation runs. ({@code adopt} has no meaning here.)
  */
@@ -34,7 +36,14 @@ final class VerilogDemonstrations {
         for (int turn = 0; turn < Math.min(settings.turns(), task.maxTurns()); turn++) {
             for (String role : task.roles()) {
                 var prompt = task.prompt(state, role, turn, style);
-                int reading = reading(item, settings.noise(), rng);
+                int reading;
+                if (!role.equals(VerilogTask.DESIGNER)) {
+                    reading = reading(item, 0, settings.noise(), rng);
+                } else if (turn == 0) {
+                    reading = reading(item, item.briefReading(), settings.noise(), rng);
+                } else {
+                    reading = reading(item, passing(state.tests(), testSteps, readings, item), settings.noise(), rng);
+                }
                 if (role.equals(VerilogTask.DESIGNER)) {
                     design = reading;
                     String text =
@@ -52,6 +61,9 @@ final class VerilogDemonstrations {
                             state.tests(),
                             mismatches(item, state.tests(), testSteps, readings.get(design)),
                             share(readings.get(design), readings.get(0)));
+                    if (!state.tests().isEmpty() && state.mismatches().isEmpty()) {
+                        return out; // the revised design passes the tester's vectors: the episode ends here
+                    }
                     continue;
                 }
                 List<Vectors.Vector> tests = new ArrayList<>();
@@ -80,11 +92,27 @@ final class VerilogDemonstrations {
         return out;
     }
 
-    /** 0 (the reference) with probability {@code 1 - noise}, else one of the wrong designs, 1-based. */
-    private static int reading(VerilogItem item, double noise, SplittableRandom rng) {
-        return item.mutants().isEmpty() || rng.nextDouble() >= noise
-                ? 0
-                : 1 + rng.nextInt(item.mutants().size());
+    /**
+     * {@code right} (0: the reference, else a 1-based wrong design) with probability {@code 1 - noise}, else one of
+     * the other readings.
+     */
+    private static int reading(VerilogItem item, int right, double noise, SplittableRandom rng) {
+        if (item.mutants().isEmpty() || rng.nextDouble() >= noise) {
+            return right;
+        }
+        int other = rng.nextInt(item.mutants().size()); // one of the readings 0..mutants, skipping right
+        return other >= right ? other + 1 : other;
+    }
+
+    /** The first reading (the reference first) that passes every one of the tester's vectors; else the reference. */
+    private static int passing(
+            List<Vectors.Vector> tests, List<Integer> steps, List<List<String>> readings, VerilogItem item) {
+        for (int k = 0; k < readings.size(); k++) {
+            if (mismatches(item, tests, steps, readings.get(k)).isEmpty()) {
+                return k;
+            }
+        }
+        return 0;
     }
 
     private static double share(List<String> design, List<String> reference) {

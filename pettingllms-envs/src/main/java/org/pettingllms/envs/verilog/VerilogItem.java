@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
  * One hardware design problem: a specification in words of the module {@code TopModule} with the given ports, and the
  * hidden reference design the judge compares against.
  *
- * @param spec       the specification the designer and the tester read
+ * @param spec       the specification the tester reads (and the designer, unless {@code brief} is given)
  * @param ports      the module's ports in header order; a sequential module has the clock {@code clk} (and, when
  *                   generated, a synchronous active-high {@code reset})
  * @param sequential whether the module is clocked: the judge drives {@code clk} and samples after each rising edge
@@ -16,6 +16,10 @@ import java.util.stream.Collectors;
  *                   the tester's discrimination reward; empty for a dataset row
  * @param harness    a dataset's own test harness (its reference module and testbench, as VerilogEval ships them),
  *                   run with the design instead of the generated hidden bench; empty for a generated row
+ * @param brief      what the designer reads instead of {@code spec} where the tester's specification says more
+ *                   (a generated truth table: the designer's copy leaves one row out, so a designer alone must guess
+ *                   it and a team learns it from the tester's failing vectors); empty when both read {@code spec}.
+ *                   The design the brief describes, read to the letter, is the last of {@code mutants}
  */
 public record VerilogItem(
         String id,
@@ -24,7 +28,8 @@ public record VerilogItem(
         boolean sequential,
         String reference,
         List<String> mutants,
-        String harness) {
+        String harness,
+        String brief) {
     public static final String TOP = "TopModule";
 
     public VerilogItem {
@@ -33,6 +38,34 @@ public record VerilogItem(
         if (sequential && !ports.contains(Port.in("clk", 1))) {
             throw new IllegalArgumentException(id + ": a sequential module has a 1-bit input clk");
         }
+        if (!brief.isEmpty() && mutants.isEmpty()) {
+            throw new IllegalArgumentException(id + ": a brief names the wrong design it describes, the last one");
+        }
+    }
+
+    /** An item whose designer and tester read the same specification. */
+    public VerilogItem(
+            String id,
+            String spec,
+            List<Port> ports,
+            boolean sequential,
+            String reference,
+            List<String> mutants,
+            String harness) {
+        this(id, spec, ports, sequential, reference, mutants, harness, "");
+    }
+
+    /** The specification the designer reads. */
+    public String designerSpec() {
+        return brief.isEmpty() ? spec : brief;
+    }
+
+    /**
+     * The design the designer's specification describes read to the letter: 0 for the reference, else the 1-based
+     * wrong design (the last one, where the designer reads a brief).
+     */
+    public int briefReading() {
+        return brief.isEmpty() ? 0 : mutants.size();
     }
 
     /** The module header the designer must implement. */

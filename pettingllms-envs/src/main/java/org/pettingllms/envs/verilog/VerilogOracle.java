@@ -40,10 +40,12 @@ public final class VerilogOracle implements TextPolicy {
     @Override
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        VerilogItem item = ItemLookup.in(
-                text,
-                items.stream().filter(i -> text.contains(i.header())).toList(),
-                i -> i.spec().strip());
+        List<VerilogItem> headed =
+                items.stream().filter(i -> text.contains(i.header())).toList();
+        VerilogItem item = ItemLookup.in(text, headed, i -> i.spec().strip());
+        if (item == null) { // a designer's prompt with its brief
+            item = ItemLookup.in(text, headed, i -> i.designerSpec().strip());
+        }
         boolean compact = prompt.style() == PromptStyle.COMPACT;
         if (item == null) {
             return compact ? "assign y = 0;" : "```verilog\nmodule TopModule(); endmodule\n```";

@@ -3,7 +3,8 @@ package org.pettingllms.envs.verilog;
 import org.pettingllms.core.data.Prompt;
 
 /**
- * Prompts of the hardware team. Both roles read the specification and the module header. The designer writes the
+ * Prompts of the hardware team. Both roles read the specification (the designer its brief, where it has one:
+ * {@link VerilogItem#brief}) and the module header. The designer writes the
  * module ({@code chat}: in a ```verilog``` block; {@code compact}: the module's body alone, the header is given); from
  * its second turn it sees its latest design, why it did not compile, and its failures on the tester's vectors
  * (inputs, expected, got). The tester writes one vector a line, {@code a=3 b=5 -> y=8} ({@link Vectors}); it sees the
@@ -25,7 +26,7 @@ final class VerilogPrompts {
                 .append(' ')
                 .append(role)
                 .append('\n')
-                .append(s.item().spec().strip())
+                .append(spec(s.item(), role))
                 .append('\n')
                 .append(s.item().header())
                 .append('\n');
@@ -56,7 +57,7 @@ final class VerilogPrompts {
 
     static Prompt chat(VerilogState s, String role) {
         StringBuilder u = new StringBuilder("Specification:\n")
-                .append(s.item().spec().strip())
+                .append(spec(s.item(), role))
                 .append("\n\nModule header:\n```verilog\n")
                 .append(s.item().header())
                 .append("\n```\n");
@@ -103,6 +104,11 @@ final class VerilogPrompts {
         }
         u.append(" Put them in one ``` block.");
         return Prompt.chat(TESTER_SYSTEM, u.toString());
+    }
+
+    /** The designer reads its brief where it has one (the tester's specification says more), the tester the spec. */
+    private static String spec(VerilogItem item, String role) {
+        return (role.equals(VerilogTask.DESIGNER) ? item.designerSpec() : item.spec()).strip();
     }
 
     /** A generated sequential module: its reset is ours (synchronous, active high); a dataset's spec says its own. */

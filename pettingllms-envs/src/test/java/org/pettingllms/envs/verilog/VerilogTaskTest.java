@@ -168,39 +168,102 @@ class VerilogTaskTest {
     }
 
     @Test
-    void demonstrationsAreTheReferenceOrAWrongReadingAndGoOnWhereTheVectorsCatchTheDesign() {
+    void demonstrationsAreWhatEachRoleCanReadOrAnotherReadingAndGoOnWhereTheVectorsCatchTheDesign() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         var rng = new java.util.SplittableRandom(5);
         int secondTurns = 0;
-        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 10)) {
+        int briefs = 0;
+        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 16)) {
             VerilogItem item = t.initialState(p).item();
             List<org.pettingllms.core.task.Demonstrations.Demo> right = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2), rng);
-            assertThat(right).hasSize(2); // the right vectors pass the right design: one turn
-            assertThat(right.get(0).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
-            // played on the task, the right demonstrations solve it and earn the tester its full reward on circuits
-            Transition<VerilogState> d = t.step(
-                    t.initialState(p),
-                    VerilogTask.DESIGNER,
-                    Completion.ofText(right.get(0).answer()));
-            Transition<VerilogState> v = t.step(
-                    d.next(), VerilogTask.TESTER, Completion.ofText(right.get(1).answer()));
-            assertThat(v.success()).isTrue();
-            assertThat(v.done()).isTrue();
+            // played on the task, the right demonstrations solve it: at once, or (a brief's table) on the revision
+            VerilogState s = t.initialState(p);
+            Transition<VerilogState> last = null;
+            for (var demo : right) {
+                assertThat(t.prompt(s, demo.role(), 0, PromptStyle.COMPACT).text())
+                        .isEqualTo(demo.prompt().text());
+                last = t.step(s, demo.role(), Completion.ofText(demo.answer()));
+                s = last.next();
+            }
+            assertThat(last.success()).as(item.id()).isTrue();
+            assertThat(last.done()).as(item.id()).isTrue();
+            if (item.brief().isEmpty()) {
+                assertThat(right).hasSize(2); // the right vectors pass the right design: one turn
+                assertThat(right.get(0).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+            } else { // designer (the brief's table), tester, designer (the failing row added)
+                briefs++;
+                assertThat(right).hasSize(3);
+                assertThat(right.get(0).answer())
+                        .isEqualTo(VerilogPrompts.body(item.mutants().get(2)));
+                assertThat(right.get(2).prompt().text()).contains("fail ");
+                assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+            }
             List<org.pettingllms.core.task.Demonstrations.Demo> wrong = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(1, 0, false, 2), rng);
-            List<String> bodies =
-                    item.mutants().stream().map(VerilogPrompts::body).toList();
-            assertThat(bodies).contains(wrong.get(0).answer());
-            if (wrong.size() == 4) { // the tester's reading caught the designer's: a second turn, with the failures
+            List<String> readings = new ArrayList<>();
+            readings.add(VerilogPrompts.body(item.reference()));
+            item.mutants().forEach(m -> readings.add(VerilogPrompts.body(m)));
+            readings.remove(item.briefReading()); // noise 1: never what the role can read
+            assertThat(readings).contains(wrong.get(0).answer());
+            if (wrong.size() > 2) { // the tester's reading caught the designer's: a second turn, with the failures
                 secondTurns++;
                 assertThat(wrong.get(2).prompt().text()).contains("fail ");
-                assertThat(bodies).contains(wrong.get(2).answer());
             } else {
                 assertThat(wrong).hasSize(2);
             }
         }
         assertThat(secondTurns).isPositive();
+        assertThat(briefs).isPositive();
+    }
+
+    @Test
+    void aTruthTablesDesignerReadsABriefWithoutOneRowThatTheTestersSpecificationGives() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        int tables = 0;
+        for (Problem p : t.problems(8).problems(Split.TRAIN, 0, 40)) {
+            VerilogState s = t.initialState(p);
+            VerilogItem item = s.item();
+            if (!item.spec().startsWith("y is 1 exactly when")) {
+                assertThat(item.brief()).as(item.id()).isEmpty();
+                continue;
+            }
+            tables++;
+            String designer =
+                    t.prompt(s, VerilogTask.DESIGNER, 0, PromptStyle.COMPACT).text();
+            String tester =
+                    t.prompt(s, VerilogTask.TESTER, 0, PromptStyle.COMPACT).text();
+            assertThat(designer)
+                    .contains(item.brief())
+                    .doesNotContain(item.spec())
+                    .contains("not given here");
+            assertThat(tester).contains(item.spec()).doesNotContain("not given here");
+            assertThat(t.prompt(s, VerilogTask.DESIGNER, 0, PromptStyle.CHAT).text())
+                    .contains(item.brief())
+                    .doesNotContain(item.spec());
+            // every row the brief lists is a row of the specification, and one row of the specification is missing
+            java.util.regex.Matcher rows =
+                    java.util.regex.Pattern.compile("\\b[01]{2,4}\\b").matcher(item.spec());
+            List<String> specRows = new ArrayList<>();
+            while (rows.find()) {
+                specRows.add(rows.group());
+            }
+            java.util.regex.Matcher briefMatcher =
+                    java.util.regex.Pattern.compile("\\b[01]{2,4}\\b").matcher(item.brief());
+            List<String> briefRows = new ArrayList<>();
+            while (briefMatcher.find()) {
+                briefRows.add(briefMatcher.group());
+            }
+            assertThat(specRows).containsAll(briefRows).hasSize(briefRows.size() + 1);
+            // the brief's table to the letter is the last wrong design: it fails the hidden bench
+            Transition<VerilogState> literal = t.step(
+                    s,
+                    VerilogTask.DESIGNER,
+                    Completion.ofText(VerilogPrompts.body(item.mutants().get(2))));
+            assertThat(literal.success()).isFalse();
+            assertThat(literal.reward().team()).isGreaterThan(0.5);
+        }
+        assertThat(tables).isGreaterThan(5);
     }
 
     @Test
