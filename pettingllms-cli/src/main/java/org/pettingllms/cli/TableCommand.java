@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
         name = "table",
         mixinStandardHelpOptions = true,
         description =
-                "Reproduce the shape of the paper's tables on the planning games, math, code and SQL (a benchmark:"
+                "Reproduce the shape of the paper's tables on the planning games, math, code, SQL and Verilog (a benchmark:"
                         + " long).")
 final class TableCommand implements Callable<Integer> {
     static final List<String> METHODS = List.of(
@@ -67,8 +67,9 @@ final class TableCommand implements Callable<Integer> {
             names = "--games",
             split = ",",
             defaultValue = "plan-path,sokoban,sudoku",
-            description = "tasks with a two-role team and L0-L2 configs (plan-path, sokoban, sudoku, math, code, sql,"
-                    + " vision-plan-path)")
+            description =
+                    "tasks with a two-role team and L0-L2 configs (plan-path, sokoban, sudoku, math, code, sql, verilog,"
+                            + " vision-plan-path)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")
@@ -387,7 +388,7 @@ final class TableCommand implements Callable<Integer> {
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(". One-role rows: that role plays on the other role's trained adapter, the other keeps its own")
                 .append(
-                        " (first role: the tool, the coder or the explorer; second: the planner, reasoner, tester or writer).");
+                        " (first role: the tool, the coder, the explorer or the designer; second: the planner, reasoner, tester or writer).");
         if (!results.get(NEW_PROGRAMS).isEmpty()) {
             sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
                     .append(

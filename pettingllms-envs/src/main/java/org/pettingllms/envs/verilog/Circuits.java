@@ -11,8 +11,9 @@ import org.pettingllms.envs.data.ContentSplit;
  * ENVIRONMENTS.md, Verilog): combinational logic from worded truth tables and from arithmetic (sums with and without
  * the carry, differences, comparisons, the larger of two, counts of 1 bits, a multiplexer), and small sequential
  * modules (counters with a modulus, an enable and a direction; shift registers; edge detectors), with a synchronous,
- * active-high reset. Each has its reference design and three plausible wrong designs (a row of the table flipped,
- * the carry dropped, the comparison made inclusive, the count wrapped one late, the shift the other way) that a good
+ * active-high reset. A truth table's designer reads a brief that leaves one row out (the tester reads all of it:
+ * {@link VerilogItem#brief}). Each has its reference design and three plausible wrong designs (a row of the table
+ * flipped, the brief's table to the letter, the carry dropped, the comparison made inclusive, the count wrapped one late, the shift the other way) that a good
  * testbench tells apart from the reference. Problems are split by content ({@link ContentSplit}: the specification's
  * words), so no held-out specification is a training one.
  */

@@ -15,7 +15,7 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * the tester's apart). The designer's first module is the design its specification describes to the letter (the
  * reference, or where it reads a brief that leaves a row out, the brief's table: {@link VerilogItem#briefReading});
  * the tester writes vectors with the reference's outputs at the steps that tell the reference from the wrong designs
- * ({@link VerilogOracle#steps}, the rest drawn). Where the tester's vectors catch the design, a second turn is
+ * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the tester's vectors catch the design, a second turn is
  * demonstrated too: the designer, shown the failures, writes the first reading (reference first) that passes all of
  * the tester's vectors (for a brief's table: the failing row added), and the tester answers afresh. One trusted
  * simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no other
@@ -68,7 +68,11 @@ final class VerilogDemonstrations {
                 }
                 List<Vectors.Vector> tests = new ArrayList<>();
                 List<Integer> kept = new ArrayList<>();
-                for (int step : VerilogOracle.steps(item, readings, task.maxTesterTests(), rng)) {
+                List<Integer> steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));
+                if (!item.sequential()) {
+                    steps.sort(null); // in the inputs' order: a truth table's rows as its specification lists them
+                }
+                for (int step : steps) {
                     for (Vectors.Vector v : VerilogOracle.vectors(item, hidden, List.of(step), readings.get(reading))) {
                         tests.add(v);
                         kept.add(step);

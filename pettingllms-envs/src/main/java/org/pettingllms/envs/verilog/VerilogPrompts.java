@@ -9,7 +9,8 @@ import org.pettingllms.core.data.Prompt;
  * its second turn it sees its latest design, why it did not compile, and its failures on the tester's vectors
  * (inputs, expected, got). The tester writes one vector a line, {@code a=3 b=5 -> y=8} ({@link Vectors}); it sees the
  * latest design's failures on its previous vectors. The compact style (small models) keeps a header line, the
- * specification, the module header, at most three failures, and a {@code >} cue.
+ * specification, the module header, at most three failures, for a designer's revision its latest body (last, so that
+ * a small model's answer starts from it, not from the failure lines above), and a {@code >} cue.
  */
 final class VerilogPrompts {
     static final String DESIGNER_SYSTEM =
@@ -30,11 +31,9 @@ final class VerilogPrompts {
                 .append('\n')
                 .append(s.item().header())
                 .append('\n');
-        if (role.equals(VerilogTask.DESIGNER) && s.design() != null) {
-            sb.append(clip(body(s.design()).strip())).append('\n');
-            if (!s.problem().isEmpty()) {
-                sb.append("error ").append(oneLine(s.problem())).append('\n');
-            }
+        boolean revising = role.equals(VerilogTask.DESIGNER) && s.design() != null;
+        if (revising && !s.problem().isEmpty()) {
+            sb.append("error ").append(oneLine(s.problem())).append('\n');
         }
         for (Judge.Mismatch m : s.mismatches()
                 .subList(0, Math.min(MAX_COMPACT_FAILS, s.mismatches().size()))) {
@@ -51,6 +50,9 @@ final class VerilogPrompts {
                 && s.design() != null
                 && s.problem().isEmpty()) {
             sb.append("pass ").append(s.tests().size()).append('\n');
+        }
+        if (revising) { // the design last, just before the cue: a small model revises what it has just read
+            sb.append(clip(body(s.design()).strip())).append('\n');
         }
         return Prompt.compact(sb.append('>').toString());
     }
