@@ -53,7 +53,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(31);
+            assertThat(configs).hasSize(34);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -771,7 +771,7 @@ class CliTest {
             var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml"))
                     .sorted()
                     .toList();
-            assertThat(l0).hasSize(7);
+            assertThat(l0).hasSize(8);
             for (Path c : l0) {
                 var cfg = ConfigLoader.load(c, List.of());
                 assertThat(cfg.rollout().mode()).as("%s", c).isEqualTo(RolloutConfig.Mode.PARALLEL);

@@ -196,7 +196,9 @@ class VerilogTaskTest {
                 assertThat(right).hasSize(3);
                 assertThat(right.get(0).answer())
                         .isEqualTo(VerilogPrompts.body(item.mutants().get(2)));
-                assertThat(right.get(2).prompt().text()).contains("fail ");
+                assertThat(right.get(2).prompt().text())
+                        .contains("fail ")
+                        .endsWith("\n" + right.get(0).answer() + "\n>"); // the design last, before the cue
                 assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
             }
             List<org.pettingllms.core.task.Demonstrations.Demo> wrong = t.demonstrations(
