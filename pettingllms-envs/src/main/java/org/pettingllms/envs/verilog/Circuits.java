@@ -13,9 +13,9 @@ import org.pettingllms.envs.data.ContentSplit;
  * modules (counters with a modulus, an enable and a direction; shift registers; edge detectors), with a synchronous,
  * active-high reset. A truth table's designer reads a brief that leaves one row out (the tester reads all of it:
  * {@link VerilogItem#brief}). Each has its reference design and three plausible wrong designs (a row of the table
- * flipped, the brief's table to the letter, the carry dropped, the comparison made inclusive, the count wrapped one late, the shift the other way) that a good
- * testbench tells apart from the reference. Problems are split by content ({@link ContentSplit}: the specification's
- * words), so no held-out specification is a training one.
+ * flipped, the brief's table to the letter, the carry dropped, the comparison made inclusive, the count wrapped one
+ * late, the shift the other way) that a good testbench tells apart from the reference. Problems are split by content
+ * ({@link ContentSplit}: the specification's words), so no held-out specification is a training one.
  */
 public final class Circuits {
     public static final String NAME = "circuits";

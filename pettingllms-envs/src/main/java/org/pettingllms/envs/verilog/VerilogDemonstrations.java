@@ -15,11 +15,12 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * the tester's apart). The designer's first module is the design its specification describes to the letter (the
  * reference, or where it reads a brief that leaves a row out, the brief's table: {@link VerilogItem#briefReading});
  * the tester writes vectors with the reference's outputs at the steps that tell the reference from the wrong designs
- * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the tester's vectors catch the design, a second turn is
- * demonstrated too: the designer, shown the failures, writes the first reading (reference first) that passes all of
- * the tester's vectors (for a brief's table: the failing row added), and the tester answers afresh. One trusted
- * simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no other
- * simulation runs. ({@code adopt} has no meaning here.)
+ * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
+ * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
+ * the failures, writes the first reading (reference first) that passes all of the tester's vectors (for a brief's
+ * table: the failing row added); the episode ends there when it passes, as the task's does, else the tester answers
+ * afresh. One trusted simulation per problem gives every reading's outputs on the hidden bench
+ * ({@link Judge#readings}); no other simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
     private VerilogDemonstrations() {}
