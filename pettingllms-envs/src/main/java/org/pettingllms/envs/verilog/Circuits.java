@@ -45,7 +45,7 @@ public final class Circuits {
             case 4 -> shifter(rng);
             default -> edge(rng);
         };
-        VerilogItem shell = new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "");
+        VerilogItem shell = new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "", "");
         String header = shell.header();
         return new VerilogItem(
                 shell.id(),
@@ -84,12 +84,7 @@ public final class Circuits {
         ports.add(Port.out("y", 1));
         String vars = String.join(", ", List.of(NAMES).subList(0, n));
         String select = "{" + vars + "}";
-        List<Integer> oneRows = new ArrayList<>();
-        for (int r = 0; r < rows; r++) {
-            if ((ones >> r & 1) == 1) {
-                oneRows.add(r);
-            }
-        }
+        List<Integer> oneRows = rowsOf(ones, rows);
         String spec = "y is 1 exactly when (" + vars + ") is " + words(bitsOf(oneRows, n)) + "; otherwise y is 0.";
         int hidden = oneRows.get(rng.nextInt(oneRows.size()));
         List<Integer> briefRows = new ArrayList<>(oneRows);

@@ -37,15 +37,10 @@ final class VerilogDemonstrations {
         for (int turn = 0; turn < Math.min(settings.turns(), task.maxTurns()); turn++) {
             for (String role : task.roles()) {
                 var prompt = task.prompt(state, role, turn, style);
-                int reading;
-                if (!role.equals(VerilogTask.DESIGNER)) {
-                    reading = reading(item, 0, settings.noise(), rng);
-                } else if (turn == 0) {
-                    reading = reading(item, item.briefReading(), settings.noise(), rng);
-                } else {
-                    reading = reading(item, passing(state.tests(), testSteps, readings, item), settings.noise(), rng);
-                }
                 if (role.equals(VerilogTask.DESIGNER)) {
+                    // first its document to the letter; on a revision, what passes the tester's vectors
+                    int right = turn == 0 ? item.briefReading() : passing(state.tests(), testSteps, readings, item);
+                    int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
                     String text =
                             reading == 0 ? item.reference() : item.mutants().get(reading - 1);
@@ -67,6 +62,7 @@ final class VerilogDemonstrations {
                     }
                     continue;
                 }
+                int reading = reading(item, 0, settings.noise(), rng);
                 List<Vectors.Vector> tests = new ArrayList<>();
                 List<Integer> kept = new ArrayList<>();
                 List<Integer> steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));

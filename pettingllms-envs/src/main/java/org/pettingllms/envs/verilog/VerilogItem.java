@@ -43,18 +43,6 @@ public record VerilogItem(
         }
     }
 
-    /** An item whose designer and tester read the same specification. */
-    public VerilogItem(
-            String id,
-            String spec,
-            List<Port> ports,
-            boolean sequential,
-            String reference,
-            List<String> mutants,
-            String harness) {
-        this(id, spec, ports, sequential, reference, mutants, harness, "");
-    }
-
     /** The specification the designer reads. */
     public String designerSpec() {
         return brief.isEmpty() ? spec : brief;

@@ -36,6 +36,7 @@ class IcarusTest {
                         false,
                         "module TopModule(input [3:0] a, input [3:0] b, output [4:0] y);\n  assign y = a + b;\nendmodule\n",
                         List.of(),
+                        "",
                         ""),
                 null,
                 "",
