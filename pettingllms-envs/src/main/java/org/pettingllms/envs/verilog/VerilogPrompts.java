@@ -10,7 +10,7 @@ import org.pettingllms.core.data.Prompt;
  * (inputs, expected, got). The tester writes one vector a line, {@code a=3 b=5 -> y=8} ({@link Vectors}); it sees the
  * latest design's failures on its previous vectors. The compact style (small models) keeps a header line, the
  * specification, the module header, at most three failures, for a designer's revision its latest body (last, so that
- * a small model's answer starts from it, not from the failure lines above), and a {@code >} cue.
+ * a small model's revision starts from it), and a {@code >} cue.
  */
 final class VerilogPrompts {
     static final String DESIGNER_SYSTEM =
