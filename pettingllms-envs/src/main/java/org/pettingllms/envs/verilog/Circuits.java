@@ -20,6 +20,8 @@ import org.pettingllms.envs.data.ContentSplit;
 public final class Circuits {
     public static final String NAME = "circuits";
     private static final String[] NAMES = {"a", "b", "c", "d"};
+    /** The most rows where a truth table's y is 1. */
+    static final int MAX_ONES = 6;
 
     private Circuits() {}
 
@@ -71,12 +73,14 @@ public final class Circuits {
      * flipped, the inputs read in reverse, and the brief's table to the letter (the left-out row dropped, last).
      */
     private static Draft truthTable(SplittableRandom rng) {
+        // at most MAX_ONES listed rows: a tester that writes one vector per listed row checks every one of them
+        // within the configs' six vectors (maxTesterTests), the left-out row included
         int n = 2 + rng.nextInt(3);
         int rows = 1 << n;
         int ones;
         do {
             ones = rng.nextInt(1 << rows);
-        } while (ones == 0 || ones == (1 << rows) - 1);
+        } while (ones == 0 || ones == (1 << rows) - 1 || Integer.bitCount(ones) > MAX_ONES);
         List<Port> ports = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ports.add(Port.in(NAMES[i], 1));

@@ -14,7 +14,8 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * with probability {@code 1 - noise}, else one of the problem's other readings (drawn per answer, the designer's and
  * the tester's apart). The designer's first module is the design its specification describes to the letter (the
  * reference, or where it reads a brief that leaves a row out, the brief's table: {@link VerilogItem#briefReading});
- * the tester writes vectors with the reference's outputs at the steps that tell the reference from the wrong designs
+ * the tester writes vectors with the reference's outputs: for a truth table, its listed rows copied in order (y is 1)
+ * and then other rows (y is 0); otherwise at the steps that tell the reference from the wrong designs
  * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
  * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
  * the failures, writes the first reading (reference first) that passes all of the tester's vectors (for a brief's
@@ -65,9 +66,14 @@ final class VerilogDemonstrations {
                 int reading = reading(item, 0, settings.noise(), rng);
                 List<Vectors.Vector> tests = new ArrayList<>();
                 List<Integer> kept = new ArrayList<>();
-                List<Integer> steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));
-                if (!item.sequential()) {
-                    steps.sort(null); // in the inputs' order: a truth table's rows as its specification lists them
+                List<Integer> steps;
+                if (!item.brief().isEmpty()) {
+                    steps = tableRows(readings.get(0), task.maxTesterTests());
+                } else {
+                    steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));
+                    if (!item.sequential()) {
+                        steps.sort(null); // in the inputs' order
+                    }
                 }
                 for (int step : steps) {
                     for (Vectors.Vector v : VerilogOracle.vectors(item, hidden, List.of(step), readings.get(reading))) {
@@ -91,6 +97,23 @@ final class VerilogDemonstrations {
             }
         }
         return out;
+    }
+
+    /**
+     * A truth table's rows as a tester copies them: every row where the reference's y is 1, in the order its
+     * specification lists them (ascending), then rows where y is 0, ascending; at most {@code max}. (A row's step of
+     * the exhaustive hidden bench is its number, the first input the most significant bit.)
+     */
+    private static List<Integer> tableRows(List<String> reference, int max) {
+        List<Integer> rows = new ArrayList<>();
+        for (String y : List.of("1", "0")) {
+            for (int r = 0; r < reference.size() && rows.size() < max; r++) {
+                if (y.equals(reference.get(r))) {
+                    rows.add(r);
+                }
+            }
+        }
+        return rows;
     }
 
     /**

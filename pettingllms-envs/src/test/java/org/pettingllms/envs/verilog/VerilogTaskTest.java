@@ -196,6 +196,20 @@ class VerilogTaskTest {
                 assertThat(right).hasSize(3);
                 assertThat(right.get(0).answer())
                         .isEqualTo(VerilogPrompts.body(item.mutants().get(2)));
+                // the tester copies the specification's rows in order (y is 1), then other rows (y is 0)
+                List<String> specRows = tableRows(item.spec());
+                List<String> lines = right.get(1).answer().lines().toList();
+                for (int k = 0; k < lines.size(); k++) {
+                    String row =
+                            lines.get(k).replaceAll("[a-d]=([01])\\s*", "$1").replaceAll("\\s*->.*", "");
+                    if (k < specRows.size()) {
+                        assertThat(row).isEqualTo(specRows.get(k));
+                        assertThat(lines.get(k)).endsWith("-> y=1");
+                    } else {
+                        assertThat(specRows).doesNotContain(row);
+                        assertThat(lines.get(k)).endsWith("-> y=0");
+                    }
+                }
                 assertThat(right.get(2).prompt().text())
                         .contains("fail ")
                         .endsWith("\n" + right.get(0).answer() + "\n>"); // the design last, before the cue
@@ -244,19 +258,11 @@ class VerilogTaskTest {
                     .contains(item.brief())
                     .doesNotContain(item.spec());
             // every row the brief lists is a row of the specification, and one row of the specification is missing
-            java.util.regex.Matcher rows =
-                    java.util.regex.Pattern.compile("\\b[01]{2,4}\\b").matcher(item.spec());
-            List<String> specRows = new ArrayList<>();
-            while (rows.find()) {
-                specRows.add(rows.group());
-            }
-            java.util.regex.Matcher briefMatcher =
-                    java.util.regex.Pattern.compile("\\b[01]{2,4}\\b").matcher(item.brief());
-            List<String> briefRows = new ArrayList<>();
-            while (briefMatcher.find()) {
-                briefRows.add(briefMatcher.group());
-            }
+            List<String> specRows = tableRows(item.spec());
+            List<String> briefRows = tableRows(item.brief());
             assertThat(specRows).containsAll(briefRows).hasSize(briefRows.size() + 1);
+            // a tester's six vectors (the configs' maxTesterTests) can check every row the specification lists
+            assertThat(specRows).hasSizeLessThanOrEqualTo(Circuits.MAX_ONES);
             // the brief's table to the letter is the last wrong design: it fails the hidden bench
             Transition<VerilogState> literal = t.step(
                     s,
@@ -266,6 +272,17 @@ class VerilogTaskTest {
             assertThat(literal.reward().team()).isGreaterThan(0.5);
         }
         assertThat(tables).isGreaterThan(5);
+    }
+
+    /** The rows a truth table's wording lists ("... (a, b, c) is 001, 100 or 111 ..."), in its order. */
+    private static List<String> tableRows(String words) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("\\b[01]{2,4}\\b").matcher(words);
+        List<String> rows = new ArrayList<>();
+        while (m.find()) {
+            rows.add(m.group());
+        }
+        return rows;
     }
 
     @Test
