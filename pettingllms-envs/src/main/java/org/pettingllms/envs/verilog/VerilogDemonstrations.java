@@ -18,9 +18,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * and then other rows (y is 0); otherwise at the steps that tell the reference from the wrong designs
  * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
  * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
- * the failures, writes the first reading (reference first) that passes all of the tester's vectors (for a brief's
- * table: the failing row added); the episode ends there when it passes, as the task's does, else the tester answers
- * afresh. One trusted simulation per problem gives every reading's outputs on the hidden bench
+ * the failures, writes what its document and the vectors together say ({@link #revision}: the reference for a full
+ * specification, whatever the vectors expect; for a brief's table the left-out row added where a vector shows it);
+ * the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh. One trusted simulation per problem gives every reading's outputs on the hidden bench
  * ({@link Judge#readings}); no other simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
@@ -40,7 +40,7 @@ final class VerilogDemonstrations {
                 var prompt = task.prompt(state, role, turn, style);
                 if (role.equals(VerilogTask.DESIGNER)) {
                     // first its document to the letter; on a revision, what passes the tester's vectors
-                    int right = turn == 0 ? item.briefReading() : passing(state.tests(), testSteps, readings, item);
+                    int right = turn == 0 ? item.briefReading() : revision(item, state.tests(), testSteps, readings);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
                     String text =
@@ -128,15 +128,27 @@ final class VerilogDemonstrations {
         return other >= right ? other + 1 : other;
     }
 
-    /** The first reading (the reference first) that passes every one of the tester's vectors; else the reference. */
-    private static int passing(
-            List<Vectors.Vector> tests, List<Integer> steps, List<List<String>> readings, VerilogItem item) {
-        for (int k = 0; k < readings.size(); k++) {
-            if (mismatches(item, tests, steps, readings.get(k)).isEmpty()) {
-                return k;
+    /**
+     * The design a designer who trusts its document writes when shown the tester's failures. A specification given in
+     * full describes the reference: a vector that disagrees with it is the tester's mistake, so the revision is the
+     * reference again (the tester's vectors do not talk it out of a right design). A brief's table is missing one row:
+     * the revision adds it (the reference) where one of the tester's vectors shows it, the reference's output at the
+     * step where the reference and the brief's table differ; else it keeps the brief's table.
+     */
+    static int revision(
+            VerilogItem item, List<Vectors.Vector> tests, List<Integer> steps, List<List<String>> readings) {
+        int brief = item.briefReading();
+        if (brief == 0) {
+            return 0;
+        }
+        for (int k = 0; k < tests.size(); k++) {
+            int step = steps.get(k);
+            String reference = readings.get(0).get(step);
+            if (!reference.equals(readings.get(brief).get(step)) && Judge.passes(item, tests.get(k), reference)) {
+                return 0;
             }
         }
-        return 0;
+        return brief;
     }
 
     private static double share(List<String> design, List<String> reference) {

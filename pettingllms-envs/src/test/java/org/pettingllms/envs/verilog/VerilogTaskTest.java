@@ -274,6 +274,53 @@ class VerilogTaskTest {
         assertThat(tables).isGreaterThan(5);
     }
 
+    @Test
+    void aDemonstratedRevisionTrustsTheDesignersDocumentAndAddsABriefsRowOnlyWhereAVectorShowsIt() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        int briefs = 0;
+        int full = 0;
+        for (Problem p : t.problems(9).problems(Split.TRAIN, 0, 24)) {
+            VerilogItem item = t.initialState(p).item();
+            List<List<String>> readings = t.judge().readings(item);
+            List<BigInteger[]> hidden = Stimulus.hidden(item);
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < Math.min(16, hidden.size()); i++) {
+                all.add(i);
+            }
+            if (item.brief().isEmpty()) {
+                full++;
+                // vectors of a wrong design catch the reference; the revision is the reference all the same
+                List<Integer> steps = VerilogOracle.steps(item, readings, 16, new java.util.SplittableRandom(1));
+                var wrong = VerilogOracle.vectors(item, hidden, steps, readings.get(1));
+                assertThat(VerilogDemonstrations.revision(item, wrong, steps, readings))
+                        .isZero();
+                continue;
+            }
+            briefs++;
+            int brief = item.briefReading();
+            List<Integer> showing = new ArrayList<>(); // the step where the reference and the brief's table differ
+            List<Integer> others = new ArrayList<>();
+            for (int i : all) {
+                (readings.get(0).get(i).equals(readings.get(brief).get(i)) ? others : showing).add(i);
+            }
+            assertThat(showing).as(item.id()).hasSize(1);
+            assertThat(VerilogDemonstrations.revision(
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(0)), all, readings))
+                    .as("the reference's vectors show the left-out row")
+                    .isZero();
+            assertThat(VerilogDemonstrations.revision(
+                            item, VerilogOracle.vectors(item, hidden, others, readings.get(0)), others, readings))
+                    .as("right vectors that skip the left-out row")
+                    .isEqualTo(brief);
+            assertThat(VerilogDemonstrations.revision(
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(brief)), all, readings))
+                    .as("vectors that say the left-out row is 0")
+                    .isEqualTo(brief);
+        }
+        assertThat(briefs).isPositive();
+        assertThat(full).isPositive();
+    }
+
     /** The rows a truth table's wording lists ("... (a, b, c) is 001, 100 or 111 ..."), in its order. */
     private static List<String> tableRows(String words) {
         java.util.regex.Matcher m =
