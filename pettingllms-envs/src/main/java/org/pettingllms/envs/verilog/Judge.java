@@ -282,7 +282,7 @@ final class Judge {
             want.add(outs.get(j).name() + "=" + e.getValue());
             got.add(outs.get(j).name() + "=" + (j < bits.length ? decimal(bits[j]) : "?"));
         }
-        return new Mismatch(v.describe(item), String.join(" ", want), String.join(" ", got));
+        return new Mismatch(v.row(item), String.join(" ", want), String.join(" ", got));
     }
 
     /** Printed bits as a decimal number, or as printed when some are x or z. */

@@ -33,6 +33,21 @@ final class Vectors {
             return inputs.toArray(BigInteger[]::new);
         }
 
+        /**
+         * The inputs as a failure line shows them: a combinational module of one-bit inputs as a row of its truth
+         * table, {@code {a, b, c}=110}, the notation of its specification's rows and of the designs that list them
+         * (a row a designer can copy); otherwise as the tester writes them ({@link #describe}).
+         */
+        String row(VerilogItem item) {
+            List<Port> driven = item.driven();
+            if (item.sequential() || driven.size() < 2 || driven.stream().anyMatch(p -> p.width() != 1)) {
+                return describe(item);
+            }
+            StringBuilder bits = new StringBuilder();
+            inputs.forEach(bits::append);
+            return "{" + String.join(", ", driven.stream().map(Port::name).toList()) + "}=" + bits;
+        }
+
         String describe(VerilogItem item) {
             List<Port> driven = item.driven();
             List<String> parts = new ArrayList<>();

@@ -214,6 +214,14 @@ class VerilogTaskTest {
                         .contains("fail ")
                         .endsWith("\n" + right.get(0).answer() + "\n>"); // the design last, before the cue
                 assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+                // the failure shows the left-out row as the specification writes rows; the revision adds it last
+                java.util.regex.Matcher shown = java.util.regex.Pattern.compile(
+                                "fail \\{[a-d, ]+\\}=([01]{2,4}) -> y=1")
+                        .matcher(right.get(2).prompt().text());
+                assertThat(shown.find()).as(right.get(2).prompt().text()).isTrue();
+                assertThat(tableRows(item.spec())).contains(shown.group(1));
+                assertThat(tableRows(item.brief())).doesNotContain(shown.group(1));
+                assertThat(right.get(2).answer()).endsWith("'b" + shown.group(1) + ";");
             }
             List<org.pettingllms.core.task.Demonstrations.Demo> wrong = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(1, 0, false, 2), rng);
