@@ -20,8 +20,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
  * the failures, writes what its document and the vectors together say ({@link #revision}: the reference for a full
  * specification, whatever the vectors expect; for a brief's table the left-out row added where a vector shows it);
- * the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh. One trusted simulation per problem gives every reading's outputs on the hidden bench
- * ({@link Judge#readings}); no other simulation runs. ({@code adopt} has no meaning here.)
+ * the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh. One trusted
+ * simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no other
+ * simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
     private VerilogDemonstrations() {}
@@ -39,7 +40,7 @@ final class VerilogDemonstrations {
             for (String role : task.roles()) {
                 var prompt = task.prompt(state, role, turn, style);
                 if (role.equals(VerilogTask.DESIGNER)) {
-                    // first its document to the letter; on a revision, what passes the tester's vectors
+                    // first its document to the letter; on a revision, what its document and the vectors say
                     int right = turn == 0 ? item.briefReading() : revision(item, state.tests(), testSteps, readings);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;

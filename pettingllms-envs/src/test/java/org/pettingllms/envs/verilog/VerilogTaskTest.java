@@ -297,7 +297,7 @@ class VerilogTaskTest {
             }
             if (item.brief().isEmpty()) {
                 full++;
-                // vectors of a wrong design catch the reference; the revision is the reference all the same
+                // vectors with a wrong design's outputs: the revision is the reference all the same
                 List<Integer> steps = VerilogOracle.steps(item, readings, 16, new java.util.SplittableRandom(1));
                 var wrong = VerilogOracle.vectors(item, hidden, steps, readings.get(1));
                 assertThat(VerilogDemonstrations.revision(item, wrong, steps, readings))
