@@ -20,7 +20,6 @@ import org.pettingllms.core.train.Checkpoints;
 import org.pettingllms.text.backend.LearnerBackend;
 import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.engine.EmbeddedEngine;
-import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -149,22 +148,8 @@ final class EvaluateCommand implements Callable<Integer> {
         if (checkpoint == null) {
             return;
         }
-        Map<PolicyRef, Path> folders = Checkpoints.find(checkpoint, setup.policies());
-        for (Map.Entry<PolicyRef, Path> f : folders.entrySet()) {
-            PolicyRef ref = f.getKey();
-            if (ref.adapter() != null) {
-                engine.registry()
-                        .putAdapter(
-                                ref,
-                                LoraAdapter.load(
-                                        ref.adapter(), engine.registry().model(ref.model()), f.getValue()));
-            } else {
-                engine.registry()
-                        .setWeights(ref.model(), SafeTensors.read(f.getValue().resolve("model.safetensors")));
-            }
-        }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("loaded " + folders.values().iterator().next().getParent() + ": " + folders.size() + " policies");
+        out.println(CheckpointLoader.load(engine, setup, checkpoint));
         out.flush();
     }
 

@@ -1,6 +1,7 @@
 package org.pettingllms.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -59,6 +60,13 @@ final class RolloutCommand implements Callable<Integer> {
     @Option(names = "--show", defaultValue = "2", description = "episodes to print in full")
     int show;
 
+    @Option(
+            names = "--checkpoint",
+            paramLabel = "DIR",
+            description = "with --policy model: every trained policy of a run's checkpoint, as evaluate loads it:"
+                    + " runs/<run>/checkpoints (the latest) or runs/<run>/checkpoints/step-<N>")
+    Path checkpoint;
+
     @Spec
     CommandSpec spec;
 
@@ -66,6 +74,9 @@ final class RolloutCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (!policy.equals("scripted") && !policy.equals("model")) {
             throw new IllegalArgumentException("--policy must be 'scripted' or 'model', got '" + policy + "'");
+        }
+        if (checkpoint != null && !policy.equals("model")) {
+            throw new IllegalArgumentException("--checkpoint needs --policy model");
         }
         RunSetup setup =
                 runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
@@ -78,6 +89,9 @@ final class RolloutCommand implements Callable<Integer> {
         RolloutResult result;
         if (policy.equals("model")) {
             try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
+                if (checkpoint != null) {
+                    spec.commandLine().getOut().println(CheckpointLoader.load(embedded, setup, checkpoint));
+                }
                 result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
             }
         } else {

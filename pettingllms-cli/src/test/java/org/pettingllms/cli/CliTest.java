@@ -456,6 +456,31 @@ class CliTest {
                 .isEqualTo(
                         adapters.out().lines().filter(l -> l.startsWith("  ")).toList())
                 .isNotEmpty();
+        // rollout shows a trained run's transcripts through the same loader
+        Result rollout = run(
+                "rollout",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--policy",
+                "model",
+                "--set",
+                "policy.model=fresh:tiny",
+                "--set",
+                "rollout.sampling.maxTokens=6",
+                "--problems",
+                "1",
+                "--checkpoint",
+                runDir.resolve("checkpoints").toString());
+        assertThat(rollout.code()).as(rollout.err()).isZero();
+        assertThat(rollout.out())
+                .contains("loaded " + runDir.resolve("checkpoints/step-2"))
+                .contains("=== episode");
+        Result scriptedWithCheckpoint = run(
+                "rollout",
+                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                "--checkpoint",
+                runDir.resolve("checkpoints").toString());
+        assertThat(scriptedWithCheckpoint.code()).isEqualTo(2);
+        assertThat(scriptedWithCheckpoint.err()).isEqualToIgnoringNewLines("error: --checkpoint needs --policy model");
         Result wrong = run(
                 "evaluate",
                 CONFIGS.resolve("plan-path/L1.yaml").toString(),
