@@ -66,7 +66,7 @@ public final class AdamW implements AutoCloseable {
         float lr = (float) config.learningRate();
         float lrT = (float) (config.learningRate() * Math.sqrt(bc2) / bc1);
         float epsT = (float) (config.eps() * Math.sqrt(bc2));
-        // a scope per tensor: the native call's temporaries are freed inside it; the master's rounded copy is ours
+        // the native call frees its own temporaries; only a master's rounded copy needs a scope (one per tensor)
         for (Map.Entry<String, NDArray> e : params.entrySet()) {
             NDArray held = e.getValue();
             NDArray p = master.getOrDefault(e.getKey(), held);
