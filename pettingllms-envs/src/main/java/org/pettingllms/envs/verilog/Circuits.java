@@ -11,9 +11,9 @@ import org.pettingllms.envs.data.ContentSplit;
  * ENVIRONMENTS.md, Verilog): combinational logic from worded truth tables and from arithmetic (sums with and without
  * the carry, differences, comparisons, the larger of two, counts of 1 bits, a multiplexer), and small sequential
  * modules (counters with a modulus, an enable and a direction; shift registers; edge detectors), with a synchronous,
- * active-high reset. A truth table's designer reads a brief that leaves one row out (the tester reads all of it:
- * {@link VerilogItem#brief}). Each has its reference design and three plausible wrong designs (a row of the table
- * flipped, the brief's table to the letter, the carry dropped, the comparison made inclusive, the count wrapped one
+ * active-high reset. A truth table's designer reads a brief that does not say whether y is active high or low (the
+ * tester reads it: {@link VerilogItem#brief}). Each has its reference design and three plausible wrong designs (a row
+ * of the table flipped, the other level, the carry dropped, the comparison made inclusive, the count wrapped one
  * late, the shift the other way) that a good testbench tells apart from the reference. Problems are split by content
  * ({@link ContentSplit}: the specification's words), so no held-out specification is a training one.
  */
@@ -32,9 +32,15 @@ public final class Circuits {
 
     /** A problem before its module header is put around the bodies; {@code brief} empty: the designer reads spec. */
     private record Draft(
-            String spec, String brief, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {
+            String spec,
+            String brief,
+            int briefReading,
+            List<Port> ports,
+            boolean sequential,
+            String body,
+            List<String> wrongBodies) {
         Draft(String spec, List<Port> ports, boolean sequential, String body, List<String> wrongBodies) {
-            this(spec, "", ports, sequential, body, wrongBodies);
+            this(spec, "", 0, ports, sequential, body, wrongBodies);
         }
     }
 
@@ -57,7 +63,8 @@ public final class Circuits {
                 module(header, d.body()),
                 d.wrongBodies().stream().map(b -> module(header, b)).toList(),
                 "",
-                d.brief());
+                d.brief(),
+                d.briefReading());
     }
 
     private static String module(String header, String body) {
@@ -67,20 +74,25 @@ public final class Circuits {
     // ---- combinational ----
 
     /**
-     * A truth table in words. The tester reads every row where y is 1; the designer's brief leaves one of them out
-     * (drawn), so the designer needs the tester's failing vectors to get it right. The reference lists the brief's rows
-     * in order and the left-out row last (as a designer adds the row a failure shows); the wrong designs: another row
-     * flipped, the inputs read in reverse, and the brief's table to the letter (the left-out row dropped, last).
+     * A truth table in words, with y active high or active low (drawn). The tester reads which: "y is 1 exactly when
+     * (a, b) is 01 or 10; otherwise y is 0", or "y is 0 exactly when ...; otherwise y is 1". The designer's brief lists
+     * the same rows but not y's level there ("y is asserted exactly when (a, b) is 01 or 10; whether asserted is 1 or
+     * 0 is not given here"), as a functional description leaves an output's polarity to the pin table, so a designer
+     * alone must guess it and a team learns it from the tester's failing vectors. Read to the letter the brief is
+     * active high ({@link VerilogItem#briefReading}: the reference, or the last wrong design where y is active low).
+     * An active-low design is the active-high table inverted, {@code assign y = ~(...);}. The wrong designs: a row
+     * flipped, the inputs read in reverse (where the table is symmetric, another row flipped), the other level.
      */
     private static Draft truthTable(SplittableRandom rng) {
         // at most MAX_ONES listed rows: a tester that writes one vector per listed row checks every one of them
-        // within the configs' six vectors (maxTesterTests), the left-out row included
+        // within the configs' six vectors (maxTesterTests)
         int n = 2 + rng.nextInt(3);
         int rows = 1 << n;
         int ones;
         do {
             ones = rng.nextInt(1 << rows);
         } while (ones == 0 || ones == (1 << rows) - 1 || Integer.bitCount(ones) > MAX_ONES);
+        boolean low = rng.nextBoolean();
         List<Port> ports = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             ports.add(Port.in(NAMES[i], 1));
@@ -88,38 +100,29 @@ public final class Circuits {
         ports.add(Port.out("y", 1));
         String vars = String.join(", ", List.of(NAMES).subList(0, n));
         String select = "{" + vars + "}";
-        List<Integer> oneRows = rowsOf(ones, rows);
-        String spec = "y is 1 exactly when (" + vars + ") is " + words(bitsOf(oneRows, n)) + "; otherwise y is 0.";
-        int hidden = oneRows.get(rng.nextInt(oneRows.size()));
-        List<Integer> briefRows = new ArrayList<>(oneRows);
-        briefRows.remove(Integer.valueOf(hidden));
-        String brief = briefRows.isEmpty()
-                ? "y is 1 for exactly one row of (" + vars + "), not given here; otherwise y is 0."
-                : "y is 1 exactly when (" + vars + ") is " + words(bitsOf(briefRows, n))
-                        + ", and for one more row, not given here; otherwise y is 0.";
-        List<Integer> referenceRows = new ArrayList<>(briefRows);
-        referenceRows.add(hidden);
+        String listed = "(" + vars + ") is " + words(bitsOf(rowsOf(ones, rows), n));
+        String spec =
+                "y is " + (low ? "0" : "1") + " exactly when " + listed + "; otherwise y is " + (low ? "1" : "0") + ".";
+        String brief = "y is asserted exactly when " + listed + "; whether asserted is 1 or 0 is not given here.";
         int flip = rng.nextInt(rows);
-        if (flip == hidden) { // that row dropped is the brief's design, the third wrong one
-            flip = (flip + 1) % rows;
-        }
         int reversed = 0;
-        for (int r : oneRows) {
-            reversed |= 1 << (Integer.reverse(r) >>> (32 - n));
+        for (int r = 0; r < rows; r++) {
+            reversed |= (ones >> r & 1) << (Integer.reverse(r) >>> (32 - n));
         }
-        if (reversed == ones) { // a symmetric table: the reversed reading is no mistake; complement instead
-            reversed = ~ones & ((1 << rows) - 1);
+        if (reversed == ones) { // a symmetric table: the reversed reading is no mistake; flip another row instead
+            reversed = ones ^ (1 << ((flip + 1) % rows));
         }
         return new Draft(
                 spec,
                 brief,
+                low ? 3 : 0,
                 ports,
                 false,
-                table(referenceRows, n, select),
+                table(ones, n, select, low),
                 List.of(
-                        table(rowsOf(ones ^ (1 << flip), rows), n, select),
-                        table(rowsOf(reversed, rows), n, select),
-                        table(briefRows, n, select)));
+                        table(ones ^ (1 << flip), n, select, low),
+                        table(reversed, n, select, low),
+                        table(ones, n, select, !low)));
     }
 
     private static List<Integer> rowsOf(int ones, int rows) {
@@ -136,19 +139,16 @@ public final class Circuits {
         return rows.stream().map(r -> bits(r, n)).toList();
     }
 
-    private static String table(List<Integer> rows, int n, String select) {
-        if (rows.isEmpty()) {
-            return "assign y = 0;";
-        }
-        // one comparison per listed row, in the order given
-        return "assign y = "
-                + String.join(
-                        " | ",
-                        rows.stream()
-                                .map(r -> select + "==" + n + "'b" + bits(r, n))
-                                .toList())
-                + ";";
+    /** One comparison per row where the table is asserted, ascending; active low: the same inverted. */
+    private static String table(int ones, int n, String select, boolean low) {
+        List<Integer> rows = rowsOf(ones, 1 << n);
+        String high = rows.isEmpty()
+                ? "0"
+                : rows.stream().map(r -> select + "==" + n + "'b" + bits(r, n)).collect(Collectors.joining(" | "));
+        return "assign y = " + (low ? "~(" + high + ")" : high) + ";";
     }
+
+    // ---- arithmetic ----
 
     private static Draft arithmetic(SplittableRandom rng) {
         int w = 2 + rng.nextInt(4);

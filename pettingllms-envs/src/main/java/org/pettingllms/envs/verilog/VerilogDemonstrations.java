@@ -13,16 +13,16 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * Warm-up demonstrations of generated circuits, deliberately imperfect. Each answer follows what its role can read
  * with probability {@code 1 - noise}, else one of the problem's other readings (drawn per answer, the designer's and
  * the tester's apart). The designer's first module is the design its specification describes to the letter (the
- * reference, or where it reads a brief that leaves a row out, the brief's table: {@link VerilogItem#briefReading});
- * the tester writes vectors with the reference's outputs: for a truth table, its listed rows copied in order (y is 1)
- * and then other rows (y is 0); otherwise at the steps that tell the reference from the wrong designs
- * ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
+ * reference, or where it reads a brief that leaves y's level out, the table active high:
+ * {@link VerilogItem#briefReading}); the tester writes vectors with the reference's outputs: for a truth table, its
+ * listed rows copied in order and then other rows; otherwise at the steps that tell the reference from the wrong
+ * designs ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
  * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
  * the failures, writes what its document and the vectors together say ({@link #revision}: the reference for a full
- * specification, whatever the vectors expect; for a brief's table the left-out row added where a vector shows it);
- * the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh. One trusted
- * simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no other
- * simulation runs. ({@code adopt} has no meaning here.)
+ * specification, whatever the vectors expect; for a brief, of the two levels it allows, the one more of the vectors
+ * agree with); the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh.
+ * One trusted simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no
+ * other simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
     private VerilogDemonstrations() {}
@@ -69,7 +69,7 @@ final class VerilogDemonstrations {
                 List<Integer> kept = new ArrayList<>();
                 List<Integer> steps;
                 if (!item.brief().isEmpty()) {
-                    steps = tableRows(readings.get(0), task.maxTesterTests());
+                    steps = tableRows(readings.get(item.briefReading()), task.maxTesterTests());
                 } else {
                     steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));
                     if (!item.sequential()) {
@@ -101,15 +101,15 @@ final class VerilogDemonstrations {
     }
 
     /**
-     * A truth table's rows as a tester copies them: every row where the reference's y is 1, in the order its
-     * specification lists them (ascending), then rows where y is 0, ascending; at most {@code max}. (A row's step of
+     * A truth table's rows as a tester copies them: every row its specification lists (where {@code listed}, the
+     * table read active high, is 1), ascending, then the other rows, ascending; at most {@code max}. (A row's step of
      * the exhaustive hidden bench is its number, the first input the most significant bit.)
      */
-    private static List<Integer> tableRows(List<String> reference, int max) {
+    private static List<Integer> tableRows(List<String> listed, int max) {
         List<Integer> rows = new ArrayList<>();
         for (String y : List.of("1", "0")) {
-            for (int r = 0; r < reference.size() && rows.size() < max; r++) {
-                if (y.equals(reference.get(r))) {
+            for (int r = 0; r < listed.size() && rows.size() < max; r++) {
+                if (y.equals(listed.get(r))) {
                     rows.add(r);
                 }
             }
@@ -132,24 +132,24 @@ final class VerilogDemonstrations {
     /**
      * The design a designer who trusts its document writes when shown the tester's failures. A specification given in
      * full describes the reference: a vector that disagrees with it is the tester's mistake, so the revision is the
-     * reference again (the tester's vectors do not talk it out of a right design). A brief's table is missing one row:
-     * the revision adds it (the reference) where one of the tester's vectors shows it, the reference's output at the
-     * step where the reference and the brief's table differ; else it keeps the brief's table.
+     * reference again (the tester's vectors do not talk it out of a right design). A brief allows two designs, the
+     * table active high and active low, which differ at every row: the revision is the one more of the tester's
+     * vectors pass (a tester that wrote one row wrong does not turn the design over), the letter's on a tie.
      */
     static int revision(
             VerilogItem item, List<Vectors.Vector> tests, List<Integer> steps, List<List<String>> readings) {
-        int brief = item.briefReading();
-        if (brief == 0) {
+        if (item.brief().isEmpty()) {
             return 0;
         }
+        int letter = item.briefReading();
+        int other = item.briefAlternative();
+        int votes = 0;
         for (int k = 0; k < tests.size(); k++) {
             int step = steps.get(k);
-            String reference = readings.get(0).get(step);
-            if (!reference.equals(readings.get(brief).get(step)) && Judge.passes(item, tests.get(k), reference)) {
-                return 0;
-            }
+            votes += Judge.passes(item, tests.get(k), readings.get(other).get(step)) ? 1 : 0;
+            votes -= Judge.passes(item, tests.get(k), readings.get(letter).get(step)) ? 1 : 0;
         }
-        return brief;
+        return votes > 0 ? other : letter;
     }
 
     private static double share(List<String> design, List<String> reference) {

@@ -17,9 +17,12 @@ import java.util.stream.Collectors;
  * @param harness    a dataset's own test harness (its reference module and testbench, as VerilogEval ships them),
  *                   run with the design instead of the generated hidden bench; empty for a generated row
  * @param brief      what the designer reads instead of {@code spec} where the tester's specification says more
- *                   (a generated truth table: the designer's copy leaves one row out, so a designer alone must guess
- *                   it and a team learns it from the tester's failing vectors); empty when both read {@code spec}.
- *                   The design the brief describes, read to the letter, is the last of {@code mutants}
+ *                   (a generated truth table: the designer's copy does not say whether y is active high or low, so a
+ *                   designer alone must guess and a team learns it from the tester's failing vectors); empty when
+ *                   both read {@code spec}. The brief allows two designs: the reference and the last of
+ *                   {@code mutants}
+ * @param briefReading the design the brief describes read to the letter: 0 for the reference, else the 1-based wrong
+ *                   design (the last); 0 without a brief
  */
 public record VerilogItem(
         String id,
@@ -29,7 +32,8 @@ public record VerilogItem(
         String reference,
         List<String> mutants,
         String harness,
-        String brief) {
+        String brief,
+        int briefReading) {
     public static final String TOP = "TopModule";
 
     public VerilogItem {
@@ -39,8 +43,25 @@ public record VerilogItem(
             throw new IllegalArgumentException(id + ": a sequential module has a 1-bit input clk");
         }
         if (!brief.isEmpty() && mutants.isEmpty()) {
-            throw new IllegalArgumentException(id + ": a brief names the wrong design it describes, the last one");
+            throw new IllegalArgumentException(id + ": a brief allows the reference and the last wrong design");
         }
+        if (briefReading != 0 && (brief.isEmpty() || briefReading != mutants.size())) {
+            throw new IllegalArgumentException(
+                    id + ": a brief's reading to the letter is the reference (0) or the last wrong design");
+        }
+    }
+
+    /** A problem whose designer, if it reads a brief, reads the last wrong design in it. */
+    public VerilogItem(
+            String id,
+            String spec,
+            List<Port> ports,
+            boolean sequential,
+            String reference,
+            List<String> mutants,
+            String harness,
+            String brief) {
+        this(id, spec, ports, sequential, reference, mutants, harness, brief, brief.isEmpty() ? 0 : mutants.size());
     }
 
     /** The specification the designer reads. */
@@ -49,11 +70,11 @@ public record VerilogItem(
     }
 
     /**
-     * The design the designer's specification describes read to the letter: 0 for the reference, else the 1-based
-     * wrong design (the last one, where the designer reads a brief).
+     * The other design a brief allows (the reference where the letter is the last wrong design, else that one); 0
+     * without a brief.
      */
-    public int briefReading() {
-        return brief.isEmpty() ? 0 : mutants.size();
+    public int briefAlternative() {
+        return brief.isEmpty() ? 0 : briefReading == 0 ? mutants.size() : 0;
     }
 
     /** The module header the designer must implement. */

@@ -173,7 +173,8 @@ class VerilogTaskTest {
         var rng = new java.util.SplittableRandom(5);
         int secondTurns = 0;
         int briefs = 0;
-        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 16)) {
+        int lowBriefs = 0;
+        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 24)) {
             VerilogItem item = t.initialState(p).item();
             List<org.pettingllms.core.task.Demonstrations.Demo> right = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2), rng);
@@ -188,15 +189,19 @@ class VerilogTaskTest {
             }
             assertThat(last.success()).as(item.id()).isTrue();
             assertThat(last.done()).as(item.id()).isTrue();
-            if (item.brief().isEmpty()) {
-                assertThat(right).hasSize(2); // the right vectors pass the right design: one turn
+            if (item.brief().isEmpty() || item.briefReading() == 0) {
+                // a full specification, or a brief whose letter (active high) is right: the right vectors pass the
+                // right design, one turn
+                briefs += item.brief().isEmpty() ? 0 : 1;
+                assertThat(right).hasSize(2);
                 assertThat(right.get(0).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
-            } else { // designer (the brief's table), tester, designer (the failing row added)
-                briefs++;
+            } else { // designer (the brief's table active high), tester, designer (the table inverted)
+                lowBriefs++;
                 assertThat(right).hasSize(3);
                 assertThat(right.get(0).answer())
-                        .isEqualTo(VerilogPrompts.body(item.mutants().get(2)));
-                // the tester copies the specification's rows in order (y is 1), then other rows (y is 0)
+                        .isEqualTo(VerilogPrompts.body(item.mutants().get(2)))
+                        .doesNotContain("~");
+                // the tester copies the specification's rows in order (y is 0 there), then other rows (y is 1)
                 List<String> specRows = tableRows(item.spec());
                 List<String> lines = right.get(1).answer().lines().toList();
                 for (int k = 0; k < lines.size(); k++) {
@@ -204,24 +209,21 @@ class VerilogTaskTest {
                             lines.get(k).replaceAll("[a-d]=([01])\\s*", "$1").replaceAll("\\s*->.*", "");
                     if (k < specRows.size()) {
                         assertThat(row).isEqualTo(specRows.get(k));
-                        assertThat(lines.get(k)).endsWith("-> y=1");
+                        assertThat(lines.get(k)).endsWith("-> y=0");
                     } else {
                         assertThat(specRows).doesNotContain(row);
-                        assertThat(lines.get(k)).endsWith("-> y=0");
+                        assertThat(lines.get(k)).endsWith("-> y=1");
                     }
                 }
                 assertThat(right.get(2).prompt().text())
                         .contains("fail ")
                         .endsWith("\n" + right.get(0).answer() + "\n>"); // the design last, before the cue
-                assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
-                // the failure shows the left-out row as the specification writes rows; the revision adds it last
-                java.util.regex.Matcher shown = java.util.regex.Pattern.compile(
-                                "fail \\{[a-d, ]+\\}=([01]{2,4}) -> y=1")
-                        .matcher(right.get(2).prompt().text());
-                assertThat(shown.find()).as(right.get(2).prompt().text()).isTrue();
-                assertThat(tableRows(item.spec())).contains(shown.group(1));
-                assertThat(tableRows(item.brief())).doesNotContain(shown.group(1));
-                assertThat(right.get(2).answer()).endsWith("'b" + shown.group(1) + ";");
+                // the revision is the first design inverted
+                String first = right.get(0).answer();
+                assertThat(right.get(2).answer())
+                        .isEqualTo(VerilogPrompts.body(item.reference()))
+                        .isEqualTo(
+                                "assign y = ~(" + first.substring("assign y = ".length(), first.length() - 1) + ");");
             }
             List<org.pettingllms.core.task.Demonstrations.Demo> wrong = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(1, 0, false, 2), rng);
@@ -239,20 +241,31 @@ class VerilogTaskTest {
         }
         assertThat(secondTurns).isPositive();
         assertThat(briefs).isPositive();
+        assertThat(lowBriefs).isPositive();
     }
 
     @Test
-    void aTruthTablesDesignerReadsABriefWithoutOneRowThatTheTestersSpecificationGives() {
+    void aTruthTablesDesignerReadsABriefWithoutYsLevelThatTheTestersSpecificationGives() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
-        int tables = 0;
-        for (Problem p : t.problems(8).problems(Split.TRAIN, 0, 40)) {
+        int high = 0;
+        int low = 0;
+        for (Problem p : t.problems(8).problems(Split.TRAIN, 0, 60)) {
             VerilogState s = t.initialState(p);
             VerilogItem item = s.item();
-            if (!item.spec().startsWith("y is 1 exactly when")) {
+            if (!item.spec().matches("y is [01] exactly when .*")) {
                 assertThat(item.brief()).as(item.id()).isEmpty();
+                assertThat(item.briefReading()).isZero();
                 continue;
             }
-            tables++;
+            boolean activeLow = item.spec().startsWith("y is 0");
+            int letter = activeLow ? 3 : 0;
+            if (activeLow) {
+                low++;
+            } else {
+                high++;
+            }
+            assertThat(item.briefReading()).as(item.id()).isEqualTo(letter);
+            assertThat(item.briefAlternative()).isEqualTo(3 - letter);
             String designer =
                     t.prompt(s, VerilogTask.DESIGNER, 0, PromptStyle.COMPACT).text();
             String tester =
@@ -260,30 +273,38 @@ class VerilogTaskTest {
             assertThat(designer)
                     .contains(item.brief())
                     .doesNotContain(item.spec())
-                    .contains("not given here");
+                    .contains("not given here")
+                    .doesNotContain("y is 0")
+                    .doesNotContain("y is 1");
             assertThat(tester).contains(item.spec()).doesNotContain("not given here");
             assertThat(t.prompt(s, VerilogTask.DESIGNER, 0, PromptStyle.CHAT).text())
                     .contains(item.brief())
                     .doesNotContain(item.spec());
-            // every row the brief lists is a row of the specification, and one row of the specification is missing
-            List<String> specRows = tableRows(item.spec());
-            List<String> briefRows = tableRows(item.brief());
-            assertThat(specRows).containsAll(briefRows).hasSize(briefRows.size() + 1);
+            // the brief lists the specification's rows: only the level is missing, so both levels read alike
+            assertThat(tableRows(item.brief())).isEqualTo(tableRows(item.spec()));
             // a tester's six vectors (the configs' maxTesterTests) can check every row the specification lists
-            assertThat(specRows).hasSizeLessThanOrEqualTo(Circuits.MAX_ONES);
-            // the brief's table to the letter is the last wrong design: it fails the hidden bench
-            Transition<VerilogState> literal = t.step(
+            assertThat(tableRows(item.spec())).hasSizeLessThanOrEqualTo(Circuits.MAX_ONES);
+            // the brief's two designs: the reference, and the other level, wrong at every step of the hidden bench
+            Transition<VerilogState> other = t.step(
                     s,
                     VerilogTask.DESIGNER,
                     Completion.ofText(VerilogPrompts.body(item.mutants().get(2))));
-            assertThat(literal.success()).isFalse();
-            assertThat(literal.reward().team()).isGreaterThan(0.5);
+            assertThat(other.success()).isFalse();
+            assertThat(other.reward().team()).isZero();
+            Transition<VerilogState> reference =
+                    t.step(s, VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
+            assertThat(reference.success()).isTrue();
+            // read to the letter, the brief is the table active high
+            String literal = VerilogPrompts.body(
+                    letter == 0 ? item.reference() : item.mutants().get(2));
+            assertThat(literal).startsWith("assign y = {").doesNotContain("~");
         }
-        assertThat(tables).isGreaterThan(5);
+        assertThat(high).isGreaterThan(3);
+        assertThat(low).isGreaterThan(3);
     }
 
     @Test
-    void aDemonstratedRevisionTrustsTheDesignersDocumentAndAddsABriefsRowOnlyWhereAVectorShowsIt() {
+    void aDemonstratedRevisionTrustsTheDesignersDocumentAndTakesTheLevelMoreVectorsShow() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         int briefs = 0;
         int full = 0;
@@ -305,25 +326,31 @@ class VerilogTaskTest {
                 continue;
             }
             briefs++;
-            int brief = item.briefReading();
-            List<Integer> showing = new ArrayList<>(); // the step where the reference and the brief's table differ
-            List<Integer> others = new ArrayList<>();
-            for (int i : all) {
-                (readings.get(0).get(i).equals(readings.get(brief).get(i)) ? others : showing).add(i);
-            }
-            assertThat(showing).as(item.id()).hasSize(1);
+            int letter = item.briefReading();
             assertThat(VerilogDemonstrations.revision(
                             item, VerilogOracle.vectors(item, hidden, all, readings.get(0)), all, readings))
-                    .as("the reference's vectors show the left-out row")
+                    .as("the reference's vectors show its level")
                     .isZero();
             assertThat(VerilogDemonstrations.revision(
-                            item, VerilogOracle.vectors(item, hidden, others, readings.get(0)), others, readings))
-                    .as("right vectors that skip the left-out row")
-                    .isEqualTo(brief);
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(3)), all, readings))
+                    .as("vectors of the other level")
+                    .isEqualTo(3);
+            // a tester that wrote one row wrong (the flipped-row design's vectors): the other rows show the
+            // reference's level, one wrong row does not turn the design over
+            List<Integer> flipped = new ArrayList<>();
+            for (int i : all) {
+                if (!readings.get(1).get(i).equals(readings.get(0).get(i))) {
+                    flipped.add(i);
+                }
+            }
+            assertThat(flipped).as(item.id()).hasSize(1);
             assertThat(VerilogDemonstrations.revision(
-                            item, VerilogOracle.vectors(item, hidden, all, readings.get(brief)), all, readings))
-                    .as("vectors that say the left-out row is 0")
-                    .isEqualTo(brief);
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(1)), all, readings))
+                    .as("one wrong row does not turn the design over")
+                    .isZero();
+            assertThat(VerilogDemonstrations.revision(item, List.of(), List.of(), readings))
+                    .as("no vectors: the letter")
+                    .isEqualTo(letter);
         }
         assertThat(briefs).isPositive();
         assertThat(full).isPositive();
