@@ -53,7 +53,8 @@ public final class Circuits {
             case 4 -> shifter(rng);
             default -> edge(rng);
         };
-        VerilogItem shell = new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "", "");
+        VerilogItem shell =
+                new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "", "", 0);
         String header = shell.header();
         return new VerilogItem(
                 shell.id(),

@@ -72,7 +72,7 @@ public final class VerilogEvalRows {
         List<Port> ports = ports(ref, where);
         boolean sequential = ports.contains(Port.in("clk", 1));
         String reference = ref.replaceFirst("\\bmodule\\s+RefModule\\b", "module " + VerilogItem.TOP);
-        return new VerilogItem(id, prompt.strip(), ports, sequential, reference, List.of(), test, "");
+        return new VerilogItem(id, prompt.strip(), ports, sequential, reference, List.of(), test, "", 0);
     }
 
     /** The ports of the reference module's ANSI header ({@code input [7:0] a, b, output reg y}). */

@@ -51,19 +51,6 @@ public record VerilogItem(
         }
     }
 
-    /** A problem whose designer, if it reads a brief, reads the last wrong design in it. */
-    public VerilogItem(
-            String id,
-            String spec,
-            List<Port> ports,
-            boolean sequential,
-            String reference,
-            List<String> mutants,
-            String harness,
-            String brief) {
-        this(id, spec, ports, sequential, reference, mutants, harness, brief, brief.isEmpty() ? 0 : mutants.size());
-    }
-
     /** The specification the designer reads. */
     public String designerSpec() {
         return brief.isEmpty() ? spec : brief;

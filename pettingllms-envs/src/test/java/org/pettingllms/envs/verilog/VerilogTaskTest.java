@@ -387,7 +387,15 @@ class VerilogTaskTest {
     void vectorsParseAsATesterWritesThem() {
         VerilogItem item = Circuits.item(1);
         VerilogItem adder = new VerilogItem(
-                "adder", "", List.of(Port.in("a", 4), Port.in("b", 4), Port.out("y", 5)), false, "", List.of(), "", "");
+                "adder",
+                "",
+                List.of(Port.in("a", 4), Port.in("b", 4), Port.out("y", 5)),
+                false,
+                "",
+                List.of(),
+                "",
+                "",
+                0);
         List<Vectors.Vector> v = Vectors.parse(
                 "a=3 b=5 -> y=8\nnonsense\na=4'b1111 -> y=0x14\nb=16 -> y=1\nc=1 -> y=1\na=1, b=1 -> y=2.\na=1 ->\n",
                 adder,
