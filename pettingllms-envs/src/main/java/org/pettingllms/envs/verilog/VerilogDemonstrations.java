@@ -16,11 +16,12 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * reference, or where it reads a brief that leaves y's level out, the table active high:
  * {@link VerilogItem#briefReading}); the tester writes vectors with the reference's outputs: for a truth table, its
  * listed rows copied in order and then other rows; otherwise at the steps that tell the reference from the wrong
- * designs ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). Where the
- * tester's vectors catch the design, a second turn is demonstrated too ({@code sft --turns 2}): the designer, shown
- * the failures, writes what its document and the vectors together say ({@link #revision}: the reference for a full
- * specification, whatever the vectors expect; for a brief, of the two levels it allows, the one more of the vectors
- * agree with); the episode ends there when it passes the vectors, as the task's does, else the tester answers afresh.
+ * designs ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). A
+ * second turn is demonstrated too ({@code sft --turns 2}), as the task has one whatever the vectors said: the designer,
+ * shown that its design passes the tester's vectors, writes the same design again; shown the failures, it writes what
+ * its document and the vectors together say ({@link #revision}: the reference for a full specification, whatever the
+ * vectors expect; for a brief, of the two levels it allows, the one more of the vectors agree with); the episode ends
+ * there when it passes the vectors, as the task's does, else the tester answers afresh.
  * One trusted simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no
  * other simulation runs. ({@code adopt} has no meaning here.)
  */
@@ -40,8 +41,13 @@ final class VerilogDemonstrations {
             for (String role : task.roles()) {
                 var prompt = task.prompt(state, role, turn, style);
                 if (role.equals(VerilogTask.DESIGNER)) {
-                    // first its document to the letter; on a revision, what its document and the vectors say
-                    int right = turn == 0 ? item.briefReading() : revision(item, state.tests(), testSteps, readings);
+                    // first its document to the letter; shown the vectors pass, the same design again; shown
+                    // failures, what its document and the vectors say
+                    int right = turn == 0
+                            ? item.briefReading()
+                            : state.mismatches().isEmpty()
+                                    ? design
+                                    : revision(item, state.tests(), testSteps, readings);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
                     String text =
@@ -60,7 +66,7 @@ final class VerilogDemonstrations {
                             mismatches(item, state.tests(), testSteps, readings.get(design)),
                             share(readings.get(design), readings.get(0)));
                     if (!state.tests().isEmpty() && state.mismatches().isEmpty()) {
-                        return out; // the revised design passes the tester's vectors: the episode ends here
+                        return out; // the second design passes the tester's vectors: the episode ends here
                     }
                     continue;
                 }
@@ -93,8 +99,8 @@ final class VerilogDemonstrations {
                         mismatches(item, tests, testSteps, readings.get(design)),
                         state.hiddenPass());
             }
-            if (task.roles().size() == 1 || state.mismatches().isEmpty()) {
-                break; // the episode ends: one role, or the design passes the tester's vectors
+            if (task.roles().size() == 1) {
+                break; // one role: one design
             }
         }
         return out;

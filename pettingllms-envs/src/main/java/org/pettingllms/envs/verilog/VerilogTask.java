@@ -139,16 +139,16 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
             Judge.DesignVerdict v = judge.testsOnly(s.item(), s.design(), tests);
             mismatches = v.mismatches();
             problem = v.problem();
-            runs = v.runs();
         }
         VerilogState next = new VerilogState(s.item(), s.design(), problem, tests, mismatches, s.hiddenPass());
-        boolean done = runs && mismatches.isEmpty();
+        // The tester never ends the episode: the designer reads its verdict, failures or "pass N", and answers once
+        // more (the episode ends when that answer passes the vectors, or after T turns).
         return new Transition<>(
                 next,
                 new RewardParts(local, s.hiddenPass(), 0),
-                done,
+                false,
                 s.success(),
-                s.success() && done ? StepOutcome.SOLVED : StepOutcome.OK,
+                StepOutcome.OK,
                 "%d vectors, reference passes %.0f%%, wrong designs caught %.0f%%, design fails %d"
                         .formatted(tests.size(), 100 * b.referencePass(), 100 * b.caught(), mismatches.size()));
     }

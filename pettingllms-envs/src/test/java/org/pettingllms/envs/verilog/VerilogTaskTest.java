@@ -165,20 +165,43 @@ class VerilogTaskTest {
         assertThat(t.prompt(broken.next(), VerilogTask.DESIGNER, 1, PromptStyle.COMPACT)
                         .text())
                 .contains("error ");
+        // vectors that pass the design do not end the episode: the designer reads "pass N" and answers once more,
+        // rewarded as any design (keeping a right design solves it, trading it for a wrong one does not)
+        Transition<VerilogState> right = t.step(
+                s, VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
+        Transition<VerilogState> passed = t.step(right.next(), VerilogTask.TESTER, Completion.ofText(bench));
+        assertThat(passed.done()).isFalse();
+        assertThat(passed.next().mismatches()).isEmpty();
+        assertThat(t.prompt(passed.next(), VerilogTask.DESIGNER, 1, PromptStyle.COMPACT)
+                        .text())
+                .doesNotContain("fail ")
+                .contains("\npass " + passed.next().tests().size() + "\n");
+        Transition<VerilogState> kept = t.step(
+                passed.next(), VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
+        assertThat(kept.done()).isTrue();
+        assertThat(kept.outcome()).isEqualTo(StepOutcome.SOLVED);
+        assertThat(kept.reward().local()).isEqualTo(1.0);
+        Transition<VerilogState> traded = t.step(
+                passed.next(), VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
+        assertThat(traded.done()).isFalse(); // the vectors catch it: the tester answers again (or the turns end)
+        assertThat(traded.success()).isFalse();
+        assertThat(traded.reward().local()).isLessThan(1.0);
     }
 
     @Test
-    void demonstrationsAreWhatEachRoleCanReadOrAnotherReadingAndGoOnWhereTheVectorsCatchTheDesign() {
+    void demonstrationsAreWhatEachRoleCanReadOrAnotherReadingWithASecondDesignWhateverTheVectorsSay() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         var rng = new java.util.SplittableRandom(5);
         int secondTurns = 0;
+        int passedTurns = 0;
         int briefs = 0;
         int lowBriefs = 0;
         for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 24)) {
             VerilogItem item = t.initialState(p).item();
             List<org.pettingllms.core.task.Demonstrations.Demo> right = t.demonstrations(
                     p, PromptStyle.COMPACT, new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2), rng);
-            // played on the task, the right demonstrations solve it: at once, or (a brief's table) on the revision
+            // played on the task, the right demonstrations solve it: on the first design, kept when the vectors
+            // pass it, or (a brief's table active low) on the revision
             VerilogState s = t.initialState(p);
             Transition<VerilogState> last = null;
             for (var demo : right) {
@@ -191,10 +214,15 @@ class VerilogTaskTest {
             assertThat(last.done()).as(item.id()).isTrue();
             if (item.brief().isEmpty() || item.briefReading() == 0) {
                 // a full specification, or a brief whose letter (active high) is right: the right vectors pass the
-                // right design, one turn
+                // right design, and the designer, shown so, writes it again
                 briefs += item.brief().isEmpty() ? 0 : 1;
-                assertThat(right).hasSize(2);
+                assertThat(right).hasSize(3);
                 assertThat(right.get(0).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+                assertThat(right.get(2).prompt().text())
+                        .doesNotContain("fail ")
+                        .contains("\npass ")
+                        .endsWith("\n" + right.get(0).answer() + "\n>");
+                assertThat(right.get(2).answer()).isEqualTo(right.get(0).answer());
             } else { // designer (the brief's table active high), tester, designer (the table inverted)
                 lowBriefs++;
                 assertThat(right).hasSize(3);
@@ -232,14 +260,19 @@ class VerilogTaskTest {
             item.mutants().forEach(m -> readings.add(VerilogPrompts.body(m)));
             readings.remove(item.briefReading()); // noise 1: never what the role can read
             assertThat(readings).contains(wrong.get(0).answer());
-            if (wrong.size() > 2) { // the tester's reading caught the designer's: a second turn, with the failures
+            // a second design whatever the tester's vectors said: with the failures where they caught the first,
+            // else shown that they pass (and at noise 1 a design other than the one that passed)
+            assertThat(wrong.size()).isGreaterThanOrEqualTo(3);
+            if (wrong.get(2).prompt().text().contains("fail ")) {
                 secondTurns++;
-                assertThat(wrong.get(2).prompt().text()).contains("fail ");
             } else {
-                assertThat(wrong).hasSize(2);
+                passedTurns++;
+                assertThat(wrong.get(2).prompt().text()).contains("\npass ");
+                assertThat(wrong.get(2).answer()).isNotEqualTo(wrong.get(0).answer());
             }
         }
         assertThat(secondTurns).isPositive();
+        assertThat(passedTurns).isPositive();
         assertThat(briefs).isPositive();
         assertThat(lowBriefs).isPositive();
     }
