@@ -167,8 +167,8 @@ class VerilogTaskTest {
                 .contains("error ");
         // vectors that pass the design do not end the episode: the designer reads "pass N" and answers once more,
         // rewarded as any design (keeping a right design solves it, trading it for a wrong one does not)
-        Transition<VerilogState> right = t.step(
-                s, VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
+        Transition<VerilogState> right =
+                t.step(s, VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
         Transition<VerilogState> passed = t.step(right.next(), VerilogTask.TESTER, Completion.ofText(bench));
         assertThat(passed.done()).isFalse();
         assertThat(passed.next().mismatches()).isEmpty();
@@ -176,13 +176,15 @@ class VerilogTaskTest {
                         .text())
                 .doesNotContain("fail ")
                 .contains("\npass " + passed.next().tests().size() + "\n");
-        Transition<VerilogState> kept = t.step(
-                passed.next(), VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
+        Transition<VerilogState> kept =
+                t.step(passed.next(), VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.reference())));
         assertThat(kept.done()).isTrue();
         assertThat(kept.outcome()).isEqualTo(StepOutcome.SOLVED);
         assertThat(kept.reward().local()).isEqualTo(1.0);
         Transition<VerilogState> traded = t.step(
-                passed.next(), VerilogTask.DESIGNER, Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
+                passed.next(),
+                VerilogTask.DESIGNER,
+                Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
         assertThat(traded.done()).isFalse(); // the vectors catch it: the tester answers again (or the turns end)
         assertThat(traded.success()).isFalse();
         assertThat(traded.reward().local()).isLessThan(1.0);
