@@ -27,8 +27,10 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * sequential ones); 0 when it does not compile or run. Success: all of them. Tester, local: half the share of its
  * vectors the reference passes (a vector the reference fails is a wrong expectation) and half the share of the
  * item's wrong designs a vector the reference passes catches (only the former for a dataset row, which has no wrong
- * designs); team: the design's share. The episode ends when the design passes all of the tester's vectors, or after
- * T turns. With roles {@code [designer]}: one design.
+ * designs); team: the design's share. The tester's answer never ends the episode: the designer reads its verdict
+ * (failures, or {@code pass N}) and answers again, so that a revision which keeps a design is trained beside one
+ * which changes it; the episode ends when a design from the second turn on passes all of the tester's vectors, or
+ * after T turns. With roles {@code [designer]}: one design.
  */
 public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> implements Demonstrations {
     public static final String DESIGNER = "designer";
