@@ -20,6 +20,12 @@ import org.pettingllms.envs.data.ContentSplit;
 public final class Circuits {
     public static final String NAME = "circuits";
     private static final String[] NAMES = {"a", "b", "c", "d"};
+    /** A one-bit serial input's names (edge detectors, shift registers), the outputs', an edge detector's words. */
+    private static final String[] EDGE_INPUTS = {"d", "x", "s", "w", "u", "n"};
+
+    private static final String[] EDGE_OUTPUTS = {"y", "z", "v"};
+    private static final String[] SHIFT_OUTPUTS = {"q", "r", "o"};
+    private static final String EDGE_SPEC = "At each rising clock edge ";
     /** The most rows where a truth table's y is 1. */
     static final int MAX_ONES = 6;
 
@@ -261,55 +267,82 @@ public final class Circuits {
         return "always @(posedge clk)\n  if (reset) " + reset + "\n  " + guard + next;
     }
 
+    /**
+     * A shift register, its serial input and its output named from {@link #EDGE_INPUTS} and {@link #SHIFT_OUTPUTS}:
+     * with widths and directions alone (eight wordings), the content split left some of them to one split only (a
+     * 5-bit left shift never trained on).
+     */
     private static Draft shifter(SplittableRandom rng) {
         int w = 3 + rng.nextInt(4);
         boolean left = rng.nextBoolean();
-        String spec = "On each rising clock edge q shifts " + (left ? "left" : "right") + " by one bit and d enters"
-                + (left ? " at bit 0 (the top bit falls out)" : " at bit " + (w - 1) + " (bit 0 falls out)")
-                + ". When reset is 1 at a rising edge, q becomes 0.";
-        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.outReg("q", w));
-        String l = "q <= {q[" + (w - 2) + ":0], d};";
-        String r = "q <= {d, q[" + (w - 1) + ":1]};";
-        String lInv = "q <= {q[" + (w - 2) + ":0], ~d};";
-        String rInv = "q <= {~d, q[" + (w - 1) + ":1]};";
-        String lRot = "q <= {q[" + (w - 2) + ":0], q[" + (w - 1) + "]};";
-        String rRot = "q <= {q[0], q[" + (w - 1) + ":1]};";
+        String d = EDGE_INPUTS[rng.nextInt(EDGE_INPUTS.length)];
+        String q = SHIFT_OUTPUTS[rng.nextInt(SHIFT_OUTPUTS.length)];
+        String spec = "On each rising clock edge " + q + " shifts " + (left ? "left" : "right") + " by one bit and " + d
+                + " enters" + (left ? " at bit 0 (the top bit falls out)" : " at bit " + (w - 1) + " (bit 0 falls out)")
+                + ". When reset is 1 at a rising edge, " + q + " becomes 0.";
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in(d, 1), Port.outReg(q, w));
+        String top = q + "[" + (w - 2) + ":0]";
+        String bottom = q + "[" + (w - 1) + ":1]";
+        String l = "{" + top + ", " + d + "}";
+        String r = "{" + d + ", " + bottom + "}";
+        String lInv = "{" + top + ", ~" + d + "}";
+        String rInv = "{~" + d + ", " + bottom + "}";
+        String lRot = "{" + top + ", " + q + "[" + (w - 1) + "]}";
+        String rRot = "{" + q + "[0], " + bottom + "}";
         return new Draft(
                 spec,
                 ports,
                 true,
-                shift(left ? l : r),
-                List.of(shift(left ? r : l), shift(left ? lInv : rInv), shift(left ? lRot : rRot)));
+                shift(q, left ? l : r),
+                List.of(shift(q, left ? r : l), shift(q, left ? lInv : rInv), shift(q, left ? lRot : rRot)));
     }
 
-    private static String shift(String next) {
-        return "always @(posedge clk)\n  if (reset) q <= 0;\n  else " + next;
+    private static String shift(String q, String next) {
+        return "always @(posedge clk)\n  if (reset) " + q + " <= 0;\n  else " + q + " <= " + next + ";";
     }
 
+    /**
+     * An edge detector: y is 1 after the input rises, falls or changes. Its input and output are named from
+     * {@link #EDGE_INPUTS} and {@link #EDGE_OUTPUTS}: with the three kinds alone, the content split put each kind in
+     * one split only (training saw only "changes", validation only "falls", test only "rises"), so no held-out edge
+     * detector could be learnt; with the names, every kind has 15 wordings and each split holds every kind. Its wrong
+     * designs: the other two kinds, then the right kind that forgets the input ({@code p <= 0}); the first three
+     * readings are the three kinds ({@link #edgeDetector}).
+     */
     private static Draft edge(SplittableRandom rng) {
         int kind = rng.nextInt(3);
+        String d = EDGE_INPUTS[rng.nextInt(EDGE_INPUTS.length)];
+        String y = EDGE_OUTPUTS[rng.nextInt(EDGE_OUTPUTS.length)];
         String[] what = {
             "rises (was 0 at the edge before, is 1 now)",
             "falls (was 1 at the edge before, is 0 now)",
             "changes (differs from its value at the edge before)"
         };
-        String[] expr = {"d & ~p", "~d & p", "d ^ p"};
-        String spec = "At each rising clock edge y becomes 1 if d " + what[kind] + ", else 0. When reset is 1 at a"
-                + " rising edge, y becomes 0 and d's earlier value counts as 0.";
-        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in("d", 1), Port.outReg("y", 1));
+        String[] expr = {d + " & ~p", "~" + d + " & p", d + " ^ p"};
+        String spec = EDGE_SPEC + y + " becomes 1 if " + d + " " + what[kind] + ", else 0. When reset is 1 at a"
+                + " rising edge, " + y + " becomes 0 and " + d + "'s earlier value counts as 0.";
+        List<Port> ports = List.of(Port.in("clk", 1), Port.in("reset", 1), Port.in(d, 1), Port.outReg(y, 1));
         List<String> wrong = new ArrayList<>();
         for (int k = 0; k < 3; k++) {
             if (k != kind) {
-                wrong.add(edgeBody(expr[k], "p <= d;"));
+                wrong.add(edgeBody(y, expr[k], "p <= " + d + ";"));
             }
         }
-        wrong.add(edgeBody(expr[kind], "p <= 0;"));
-        return new Draft(spec, ports, true, edgeBody(expr[kind], "p <= d;"), wrong);
+        wrong.add(edgeBody(y, expr[kind], "p <= 0;"));
+        return new Draft(spec, ports, true, edgeBody(y, expr[kind], "p <= " + d + ";"), wrong);
     }
 
-    private static String edgeBody(String expr, String remember) {
-        return "reg p;\nalways @(posedge clk)\n  if (reset) begin y <= 0; p <= 0; end\n  else begin y <= " + expr + "; "
-                + remember + " end";
+    private static String edgeBody(String y, String expr, String remember) {
+        return "reg p;\nalways @(posedge clk)\n  if (reset) begin " + y + " <= 0; p <= 0; end\n  else begin " + y
+                + " <= " + expr + "; " + remember + " end";
+    }
+
+    /**
+     * Whether a generated problem is an edge detector, whose first three readings (the reference and its first two
+     * wrong designs) are the three kinds of edge.
+     */
+    static boolean edgeDetector(VerilogItem item) {
+        return item.harness().isEmpty() && item.spec().startsWith(EDGE_SPEC);
     }
 
     // ---- helpers ----

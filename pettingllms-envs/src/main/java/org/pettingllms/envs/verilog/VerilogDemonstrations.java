@@ -14,7 +14,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * with probability {@code 1 - noise}, else one of the problem's other readings (drawn per answer, the designer's and
  * the tester's apart). The designer's first module is the design its specification describes to the letter (the
  * reference, or where it reads a brief that leaves y's level out, the table active high:
- * {@link VerilogItem#briefReading}); the tester writes vectors with the reference's outputs: for a truth table, its
+ * {@link VerilogItem#briefReading}), except an edge detector's: one of the three kinds of edge drawn in equal shares,
+ * whatever its words say, so that which word is which edge is left for reinforcement learning to find from the
+ * simulator's reward (the learning check of docs/RESULTS.md, "Verilog"; the tester knows them); the tester writes vectors with the reference's outputs: for a truth table, its
  * listed rows copied in order and then other rows; otherwise at the steps that tell the reference from the wrong
  * designs ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). A
  * second turn is demonstrated too ({@code sft --turns 2}), as the task has one whatever the vectors said: the designer,
@@ -26,6 +28,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * other simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
+    /** An edge detector's first readings: the three kinds of edge (rises, falls, changes). */
+    private static final int EDGE_KINDS = 3;
+
     private VerilogDemonstrations() {}
 
     static List<Demo> of(
@@ -44,10 +49,10 @@ final class VerilogDemonstrations {
                     // first its document to the letter; shown the vectors pass, the same design again; shown
                     // failures, what its document and the vectors say
                     int right = turn == 0
-                            ? item.briefReading()
+                            ? Circuits.edgeDetector(item) ? rng.nextInt(EDGE_KINDS) : item.briefReading()
                             : state.mismatches().isEmpty()
                                     ? design
-                                    : revision(item, state.tests(), testSteps, readings);
+                                    : revision(item, state.tests(), testSteps, readings, design);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
                     String text =
@@ -136,26 +141,49 @@ final class VerilogDemonstrations {
     }
 
     /**
-     * The design a designer who trusts its document writes when shown the tester's failures. A specification given in
-     * full describes the reference: a vector that disagrees with it is the tester's mistake, so the revision is the
-     * reference again (the tester's vectors do not talk it out of a right design). A brief allows two designs, the
-     * table active high and active low, which differ at every row: the revision is the one more of the tester's
-     * vectors pass (a tester that wrote one row wrong does not turn the design over), the letter's on a tie.
+     * The design a designer who trusts its document writes when shown the tester's failures ({@code current}: the
+     * design that failed). A specification given in full describes the reference: a vector that disagrees with it is
+     * the tester's mistake, so the revision is the reference again (the tester's vectors do not talk it out of a right
+     * design). A brief allows two designs, the table active high and active low, which differ at every row: the
+     * revision is the one more of the tester's vectors pass (a tester that wrote one row wrong does not turn the
+     * design over), the letter's on a tie. An edge detector's designer was never shown which word is which edge (its
+     * first design is one of the three kinds, drawn): it takes the kind more of the vectors pass, its own on a tie.
      */
     static int revision(
-            VerilogItem item, List<Vectors.Vector> tests, List<Integer> steps, List<List<String>> readings) {
+            VerilogItem item,
+            List<Vectors.Vector> tests,
+            List<Integer> steps,
+            List<List<String>> readings,
+            int current) {
+        if (Circuits.edgeDetector(item)) {
+            int best = current < EDGE_KINDS ? current : 0;
+            int most = passing(item, tests, steps, readings.get(best));
+            for (int kind = 0; kind < EDGE_KINDS; kind++) {
+                int n = passing(item, tests, steps, readings.get(kind));
+                if (n > most) {
+                    best = kind;
+                    most = n;
+                }
+            }
+            return best;
+        }
         if (item.brief().isEmpty()) {
             return 0;
         }
         int letter = item.briefReading();
         int other = item.briefAlternative();
-        int votes = 0;
+        return passing(item, tests, steps, readings.get(other)) > passing(item, tests, steps, readings.get(letter))
+                ? other
+                : letter;
+    }
+
+    /** How many of {@code tests} a design with these outputs on the hidden bench passes. */
+    private static int passing(VerilogItem item, List<Vectors.Vector> tests, List<Integer> steps, List<String> design) {
+        int n = 0;
         for (int k = 0; k < tests.size(); k++) {
-            int step = steps.get(k);
-            votes += Judge.passes(item, tests.get(k), readings.get(other).get(step)) ? 1 : 0;
-            votes -= Judge.passes(item, tests.get(k), readings.get(letter).get(step)) ? 1 : 0;
+            n += Judge.passes(item, tests.get(k), design.get(steps.get(k))) ? 1 : 0;
         }
-        return votes > 0 ? other : letter;
+        return n;
     }
 
     private static double share(List<String> design, List<String> reference) {

@@ -198,6 +198,7 @@ class VerilogTaskTest {
         int passedTurns = 0;
         int briefs = 0;
         int lowBriefs = 0;
+        int edges = 0;
         for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 24)) {
             VerilogItem item = t.initialState(p).item();
             List<org.pettingllms.core.task.Demonstrations.Demo> right = t.demonstrations(
@@ -214,7 +215,18 @@ class VerilogTaskTest {
             }
             assertThat(last.success()).as(item.id()).isTrue();
             assertThat(last.done()).as(item.id()).isTrue();
-            if (item.brief().isEmpty() || item.briefReading() == 0) {
+            if (Circuits.edgeDetector(item)) {
+                // an edge detector's first design is one of the three kinds whatever its words say; the right
+                // vectors catch a wrong kind, and the revision takes the kind they show
+                edges++;
+                assertThat(right).hasSize(3);
+                assertThat(List.of(
+                                VerilogPrompts.body(item.reference()),
+                                VerilogPrompts.body(item.mutants().get(0)),
+                                VerilogPrompts.body(item.mutants().get(1))))
+                        .contains(right.get(0).answer());
+                assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
+            } else if (item.brief().isEmpty() || item.briefReading() == 0) {
                 // a full specification, or a brief whose letter (active high) is right: the right vectors pass the
                 // right design, and the designer, shown so, writes it again
                 briefs += item.brief().isEmpty() ? 0 : 1;
@@ -260,7 +272,9 @@ class VerilogTaskTest {
             List<String> readings = new ArrayList<>();
             readings.add(VerilogPrompts.body(item.reference()));
             item.mutants().forEach(m -> readings.add(VerilogPrompts.body(m)));
-            readings.remove(item.briefReading()); // noise 1: never what the role can read
+            if (!Circuits.edgeDetector(item)) {
+                readings.remove(item.briefReading()); // noise 1: never what the role can read
+            }
             assertThat(readings).contains(wrong.get(0).answer());
             // a second design whatever the tester's vectors said: with the failures where they caught the first,
             // else shown that they pass (and at noise 1 a design other than the one that passed)
@@ -277,6 +291,59 @@ class VerilogTaskTest {
         assertThat(passedTurns).isPositive();
         assertThat(briefs).isPositive();
         assertThat(lowBriefs).isPositive();
+        assertThat(edges).isPositive();
+    }
+
+    @Test
+    void everySplitHoldsEveryKindOfEdgeAndTheWarmUpDrawsTheKindWhateverTheWords() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        var problems = t.problems(1);
+        List<Problem> trainEdges = new ArrayList<>();
+        for (Split split : List.of(Split.TRAIN, Split.VALIDATION, Split.TEST)) {
+            java.util.Set<String> kinds = new java.util.TreeSet<>();
+            java.util.Set<String> shifts = new java.util.TreeSet<>();
+            for (Problem p : problems.problems(split, 0, 600)) {
+                VerilogItem item = t.initialState(p).item();
+                if (Circuits.edgeDetector(item)) {
+                    kinds.add(item.spec().replaceAll(".* becomes 1 if \\w+ (\\w+) .*", "$1"));
+                    if (split == Split.TRAIN) {
+                        trainEdges.add(p);
+                    }
+                } else if (item.spec().contains(" shifts ")) {
+                    shifts.add(item.spec().contains("left") ? "left" : "right");
+                    shifts.add("width " + item.outputs().get(0).width());
+                }
+            }
+            // no kind is held out whole (with three wordings, training saw only "changes"), nor a shift's width
+            assertThat(kinds).as(split.label()).containsExactly("changes", "falls", "rises");
+            assertThat(shifts)
+                    .as(split.label())
+                    .containsExactlyInAnyOrder("left", "right", "width 3", "width 4", "width 5", "width 6");
+        }
+        // the warm-up's first design of an edge detector: each of the three kinds in about equal shares, whatever
+        // the words say (noise 0)
+        int[] drawn = new int[3];
+        var rng = new java.util.SplittableRandom(3);
+        for (Problem p : trainEdges.subList(0, 30)) {
+            VerilogItem item = t.initialState(p).item();
+            String first = t.demonstrations(
+                            p,
+                            PromptStyle.COMPACT,
+                            new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 1),
+                            rng)
+                    .get(0)
+                    .answer();
+            int kind = List.of(
+                            VerilogPrompts.body(item.reference()),
+                            VerilogPrompts.body(item.mutants().get(0)),
+                            VerilogPrompts.body(item.mutants().get(1)))
+                    .indexOf(first);
+            assertThat(kind).as(first).isNotNegative();
+            drawn[kind]++;
+        }
+        assertThat(java.util.Arrays.stream(drawn).min().orElseThrow())
+                .as("fewest of a kind")
+                .isGreaterThanOrEqualTo(5);
     }
 
     @Test
@@ -343,7 +410,8 @@ class VerilogTaskTest {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         int briefs = 0;
         int full = 0;
-        for (Problem p : t.problems(9).problems(Split.TRAIN, 0, 24)) {
+        int edges = 0;
+        for (Problem p : t.problems(9).problems(Split.TRAIN, 0, 48)) {
             VerilogItem item = t.initialState(p).item();
             List<List<String>> readings = t.judge().readings(item);
             List<BigInteger[]> hidden = Stimulus.hidden(item);
@@ -356,18 +424,31 @@ class VerilogTaskTest {
                 // vectors with a wrong design's outputs: the revision is the reference all the same
                 List<Integer> steps = VerilogOracle.steps(item, readings, 16, new java.util.SplittableRandom(1));
                 var wrong = VerilogOracle.vectors(item, hidden, steps, readings.get(1));
-                assertThat(VerilogDemonstrations.revision(item, wrong, steps, readings))
+                if (Circuits.edgeDetector(item)) {
+                    // an edge detector's designer follows the vectors among the three kinds (it was never shown
+                    // which word is which), and keeps its own kind where no other passes more
+                    edges++;
+                    assertThat(VerilogDemonstrations.revision(item, wrong, steps, readings, 0))
+                            .isEqualTo(1);
+                    var right = VerilogOracle.vectors(item, hidden, steps, readings.get(0));
+                    assertThat(VerilogDemonstrations.revision(item, right, steps, readings, 2))
+                            .isZero();
+                    assertThat(VerilogDemonstrations.revision(item, List.of(), List.of(), readings, 2))
+                            .isEqualTo(2);
+                    continue;
+                }
+                assertThat(VerilogDemonstrations.revision(item, wrong, steps, readings, 1))
                         .isZero();
                 continue;
             }
             briefs++;
             int letter = item.briefReading();
             assertThat(VerilogDemonstrations.revision(
-                            item, VerilogOracle.vectors(item, hidden, all, readings.get(0)), all, readings))
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(0)), all, readings, 3))
                     .as("the reference's vectors show its level")
                     .isZero();
             assertThat(VerilogDemonstrations.revision(
-                            item, VerilogOracle.vectors(item, hidden, all, readings.get(3)), all, readings))
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(3)), all, readings, 0))
                     .as("vectors of the other level")
                     .isEqualTo(3);
             // a tester that wrote one row wrong (the flipped-row design's vectors): the other rows show the
@@ -380,15 +461,16 @@ class VerilogTaskTest {
             }
             assertThat(flipped).as(item.id()).hasSize(1);
             assertThat(VerilogDemonstrations.revision(
-                            item, VerilogOracle.vectors(item, hidden, all, readings.get(1)), all, readings))
+                            item, VerilogOracle.vectors(item, hidden, all, readings.get(1)), all, readings, 0))
                     .as("one wrong row does not turn the design over")
                     .isZero();
-            assertThat(VerilogDemonstrations.revision(item, List.of(), List.of(), readings))
+            assertThat(VerilogDemonstrations.revision(item, List.of(), List.of(), readings, 3 - letter))
                     .as("no vectors: the letter")
                     .isEqualTo(letter);
         }
         assertThat(briefs).isPositive();
         assertThat(full).isPositive();
+        assertThat(edges).isPositive();
     }
 
     /** The rows a truth table's wording lists ("... (a, b, c) is 001, 100 or 111 ..."), in its order. */
