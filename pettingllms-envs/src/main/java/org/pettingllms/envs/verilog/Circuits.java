@@ -20,11 +20,13 @@ import org.pettingllms.envs.data.ContentSplit;
 public final class Circuits {
     public static final String NAME = "circuits";
     private static final String[] NAMES = {"a", "b", "c", "d"};
-    /** A one-bit serial input's names (edge detectors, shift registers), the outputs', an edge detector's words. */
+    /** The names of a one-bit serial input: an edge detector's, a shift register's. */
     private static final String[] EDGE_INPUTS = {"d", "x", "s", "w", "u", "n"};
-
+    /** The names of an edge detector's output. */
     private static final String[] EDGE_OUTPUTS = {"y", "z", "v"};
+    /** The names of a shift register's output. */
     private static final String[] SHIFT_OUTPUTS = {"q", "r", "o"};
+    /** An edge detector's specification's first words (only its begins so). */
     private static final String EDGE_SPEC = "At each rising clock edge ";
     /** The most rows where a truth table's y is 1. */
     static final int MAX_ONES = 6;
@@ -305,7 +307,7 @@ public final class Circuits {
      * An edge detector: y is 1 after the input rises, falls or changes. Its input and output are named from
      * {@link #EDGE_INPUTS} and {@link #EDGE_OUTPUTS}: with the three kinds alone, the content split put each kind in
      * one split only (training saw only "changes", validation only "falls", test only "rises"), so no held-out edge
-     * detector could be learnt; with the names, every kind has 15 wordings and each split holds every kind. Its wrong
+     * detector could be learnt; with the names, every kind has 18 wordings and each split holds every kind. Its wrong
      * designs: the other two kinds, then the right kind that forgets the input ({@code p <= 0}); the first three
      * readings are the three kinds ({@link #edgeDetector}).
      */

@@ -16,13 +16,14 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * reference, or where it reads a brief that leaves y's level out, the table active high:
  * {@link VerilogItem#briefReading}), except an edge detector's: one of the three kinds of edge drawn in equal shares,
  * whatever its words say, so that which word is which edge is left for reinforcement learning to find from the
- * simulator's reward (the learning check of docs/RESULTS.md, "Verilog"; the tester knows them); the tester writes vectors with the reference's outputs: for a truth table, its
- * listed rows copied in order and then other rows; otherwise at the steps that tell the reference from the wrong
- * designs ({@link VerilogOracle#steps}, the rest drawn; a combinational module's in the order of its inputs). A
- * second turn is demonstrated too ({@code sft --turns 2}), as the task has one whatever the vectors said: the designer,
- * shown that its design passes the tester's vectors, writes the same design again; shown the failures, it writes what
- * its document and the vectors together say ({@link #revision}: the reference for a full specification, whatever the
- * vectors expect; for a brief, of the two levels it allows, the one more of the vectors agree with); the episode ends
+ * simulator's reward (the learning check of docs/RESULTS.md, "Verilog"; the tester knows them). The tester writes
+ * vectors with the reference's outputs: for a truth table, its listed rows copied in order and then other rows;
+ * otherwise at the steps that tell the reference from the wrong designs ({@link VerilogOracle#steps}, the rest drawn;
+ * a combinational module's in the order of its inputs). A second turn is demonstrated too ({@code sft --turns 2}), as
+ * the task has one whatever the vectors said: the designer, shown that its design passes the tester's vectors, writes
+ * the same design again; shown the failures, it writes what its document and the vectors together say
+ * ({@link #revision}: the reference for a full specification, whatever the vectors expect; for a brief, of the two
+ * levels it allows, the one more of the vectors agree with; for an edge detector, the kind they pass); the episode ends
  * there when it passes the vectors, as the task's does, else the tester answers afresh.
  * One trusted simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no
  * other simulation runs. ({@code adopt} has no meaning here.)
