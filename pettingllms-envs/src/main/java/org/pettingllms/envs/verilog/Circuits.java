@@ -21,12 +21,12 @@ public final class Circuits {
     public static final String NAME = "circuits";
     private static final String[] NAMES = {"a", "b", "c", "d"};
     /** The names of a one-bit serial input: an edge detector's, a shift register's. */
-    private static final String[] EDGE_INPUTS = {"d", "x", "s", "w", "u", "n"};
+    private static final String[] SERIAL_INPUTS = {"d", "x", "s", "w", "u", "n"};
     /** The names of an edge detector's output. */
     private static final String[] EDGE_OUTPUTS = {"y", "z", "v"};
     /** The names of a shift register's output. */
     private static final String[] SHIFT_OUTPUTS = {"q", "r", "o"};
-    /** An edge detector's specification's first words (only its begins so). */
+    /** An edge detector's specification's first words (no other kind's begins so). */
     private static final String EDGE_SPEC = "At each rising clock edge ";
     /** The most rows where a truth table's y is 1. */
     static final int MAX_ONES = 6;
@@ -270,14 +270,14 @@ public final class Circuits {
     }
 
     /**
-     * A shift register, its serial input and its output named from {@link #EDGE_INPUTS} and {@link #SHIFT_OUTPUTS}:
+     * A shift register, its serial input and its output named from {@link #SERIAL_INPUTS} and {@link #SHIFT_OUTPUTS}:
      * with widths and directions alone (eight wordings), the content split left some of them to one split only (a
      * 5-bit left shift never trained on).
      */
     private static Draft shifter(SplittableRandom rng) {
         int w = 3 + rng.nextInt(4);
         boolean left = rng.nextBoolean();
-        String d = EDGE_INPUTS[rng.nextInt(EDGE_INPUTS.length)];
+        String d = SERIAL_INPUTS[rng.nextInt(SERIAL_INPUTS.length)];
         String q = SHIFT_OUTPUTS[rng.nextInt(SHIFT_OUTPUTS.length)];
         String spec = "On each rising clock edge " + q + " shifts " + (left ? "left" : "right") + " by one bit and " + d
                 + " enters" + (left ? " at bit 0 (the top bit falls out)" : " at bit " + (w - 1) + " (bit 0 falls out)")
@@ -305,7 +305,7 @@ public final class Circuits {
 
     /**
      * An edge detector: y is 1 after the input rises, falls or changes. Its input and output are named from
-     * {@link #EDGE_INPUTS} and {@link #EDGE_OUTPUTS}: with the three kinds alone, the content split put each kind in
+     * {@link #SERIAL_INPUTS} and {@link #EDGE_OUTPUTS}: with the three kinds alone, the content split put each kind in
      * one split only (training saw only "changes", validation only "falls", test only "rises"), so no held-out edge
      * detector could be learnt; with the names, every kind has 18 wordings and each split holds every kind. Its wrong
      * designs: the other two kinds, then the right kind that forgets the input ({@code p <= 0}); the first three
@@ -313,7 +313,7 @@ public final class Circuits {
      */
     private static Draft edge(SplittableRandom rng) {
         int kind = rng.nextInt(3);
-        String d = EDGE_INPUTS[rng.nextInt(EDGE_INPUTS.length)];
+        String d = SERIAL_INPUTS[rng.nextInt(SERIAL_INPUTS.length)];
         String y = EDGE_OUTPUTS[rng.nextInt(EDGE_OUTPUTS.length)];
         String[] what = {
             "rises (was 0 at the edge before, is 1 now)",

@@ -220,11 +220,7 @@ class VerilogTaskTest {
                 // vectors catch a wrong kind, and the revision takes the kind they show
                 edges++;
                 assertThat(right).hasSize(3);
-                assertThat(List.of(
-                                VerilogPrompts.body(item.reference()),
-                                VerilogPrompts.body(item.mutants().get(0)),
-                                VerilogPrompts.body(item.mutants().get(1))))
-                        .contains(right.get(0).answer());
+                assertThat(edgeKinds(item)).contains(right.get(0).answer());
                 assertThat(right.get(2).answer()).isEqualTo(VerilogPrompts.body(item.reference()));
             } else if (item.brief().isEmpty() || item.briefReading() == 0) {
                 // a full specification, or a brief whose letter (active high) is right: the right vectors pass the
@@ -333,11 +329,7 @@ class VerilogTaskTest {
                             rng)
                     .get(0)
                     .answer();
-            int kind = List.of(
-                            VerilogPrompts.body(item.reference()),
-                            VerilogPrompts.body(item.mutants().get(0)),
-                            VerilogPrompts.body(item.mutants().get(1)))
-                    .indexOf(first);
+            int kind = edgeKinds(item).indexOf(first);
             assertThat(kind).as(first).isNotNegative();
             drawn[kind]++;
         }
@@ -471,6 +463,14 @@ class VerilogTaskTest {
         assertThat(briefs).isPositive();
         assertThat(full).isPositive();
         assertThat(edges).isPositive();
+    }
+
+    /** An edge detector's three kinds as the designer writes them: the reference, then its first two wrong designs. */
+    private static List<String> edgeKinds(VerilogItem item) {
+        return List.of(
+                VerilogPrompts.body(item.reference()),
+                VerilogPrompts.body(item.mutants().get(0)),
+                VerilogPrompts.body(item.mutants().get(1)));
     }
 
     /** The rows a truth table's wording lists ("... (a, b, c) is 001, 100 or 111 ..."), in its order. */
