@@ -70,6 +70,7 @@ final class VerilogDemonstrations {
                             "",
                             state.tests(),
                             mismatches(item, state.tests(), testSteps, readings.get(design)),
+                            share(readings.get(design), readings.get(0)),
                             share(readings.get(design), readings.get(0)));
                     if (!state.tests().isEmpty() && state.mismatches().isEmpty()) {
                         return out; // the second design passes the tester's vectors: the episode ends here
@@ -103,7 +104,8 @@ final class VerilogDemonstrations {
                         "",
                         tests,
                         mismatches(item, tests, testSteps, readings.get(design)),
-                        state.hiddenPass());
+                        state.hiddenPass(),
+                        state.answerPass());
             }
             if (task.roles().size() == 1) {
                 break; // one role: one design

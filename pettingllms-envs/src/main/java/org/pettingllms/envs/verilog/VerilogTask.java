@@ -22,15 +22,20 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * vectors and the failures go into both roles' next prompts, so the designer may revise. Every design is simulated by
  * Icarus Verilog in the sandbox ({@link Icarus}, {@link Judge}).
  *
- * <p>Rewards. Designer, local and team: the share of the hidden bench's steps on which the design's outputs equal
- * the reference's (exhaustive for combinational modules of up to 10 input bits, random sequences from a reset for
- * sequential ones); 0 when it does not compile or run. Success: all of them. Tester, local: half the share of its
- * vectors the reference passes (a vector the reference fails is a wrong expectation) and half the share of the
- * item's wrong designs a vector the reference passes catches (only the former for a dataset row, which has no wrong
- * designs); team: the design's share. The tester's answer never ends the episode: the designer reads its verdict
- * (failures, or {@code pass N}) and answers again, so that a revision which keeps a design is trained beside one
- * which changes it; the episode ends when a design from the second turn on passes all of the tester's vectors, or
- * after T turns. With roles {@code [designer]}: one design.
+ * <p>Rewards. Designer, local and team: 1 when the design is equivalent to the reference on the hidden bench
+ * (exhaustive for combinational modules of up to 10 input bits, random sequences from a reset for sequential ones),
+ * else 0; the share of the bench's steps right is only reported. Why not the share: a design that is wrong on a few
+ * steps would be paid nearly in full, so the best blind guess beats reading the words (an edge detector that fires
+ * on every change is right on all steps but the other edge's; after normalising by a group's deviation, a group of
+ * wrong designs would be pushed toward that guess); success alone is what the paper's code task and CodeV-R1 pay.
+ * Tester, local: half the share of its vectors the reference passes (a vector the reference fails is a wrong
+ * expectation) and half the share of the item's wrong designs a vector the reference passes catches (only the former
+ * for a dataset row, which has no wrong designs); team: the team's answer's success. The team's answer is the latest
+ * design that compiled and ran: a revision the simulator refuses scores 0 for its own turn but does not replace the
+ * design before it ({@link VerilogState#answerPass}). The tester's answer never ends the episode: the designer reads
+ * its verdict (failures, or {@code pass N}) and answers again, so that a revision which keeps a design is trained
+ * beside one which changes it; the episode ends when a design from the second turn on passes all of the tester's
+ * vectors, or after T turns. With roles {@code [designer]}: one design.
  */
 public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> implements Demonstrations {
     public static final String DESIGNER = "designer";
@@ -97,13 +102,16 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
                     s, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE, "no design");
         }
         Judge.DesignVerdict v = judge.design(s.item(), design, s.tests());
-        VerilogState next = new VerilogState(s.item(), design, v.problem(), s.tests(), v.mismatches(), v.hiddenPass());
+        double answer = v.runs() || s.design() == null ? v.hiddenPass() : s.answerPass();
+        VerilogState next =
+                new VerilogState(s.item(), design, v.problem(), s.tests(), v.mismatches(), v.hiddenPass(), answer);
         boolean passesTester =
                 v.runs() && !s.tests().isEmpty() && v.mismatches().isEmpty();
         boolean done = roles().size() == 1 || passesTester;
+        double equivalent = v.hiddenPass() == 1.0 ? 1 : 0; // this turn's design, whatever the team keeps
         return new Transition<>(
                 next,
-                new RewardParts(v.hiddenPass(), v.hiddenPass(), 0),
+                new RewardParts(equivalent, equivalent, 0),
                 done,
                 next.success(),
                 next.success() && done ? StepOutcome.SOLVED : v.runs() ? StepOutcome.OK : StepOutcome.INVALID_ACTION,
@@ -116,17 +124,20 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
                                                 : (s.tests().size()
                                                                 - v.mismatches().size()) + "/"
                                                         + s.tests().size())
-                        : v.problem());
+                        : v.problem()
+                                + (s.design() != null && s.problem().isEmpty()
+                                        ? " (the team keeps its previous design)"
+                                        : ""));
     }
 
     private Transition<VerilogState> testerStep(VerilogState s, String text) {
         List<Vectors.Vector> tests = Vectors.parse(text, s.item(), maxTesterTests);
         if (tests.isEmpty()) {
-            VerilogState next =
-                    new VerilogState(s.item(), s.design(), s.problem(), List.of(), List.of(), s.hiddenPass());
+            VerilogState next = new VerilogState(
+                    s.item(), s.design(), s.problem(), List.of(), List.of(), s.hiddenPass(), s.answerPass());
             return new Transition<>(
                     next,
-                    new RewardParts(0, s.hiddenPass(), 0),
+                    new RewardParts(0, s.success() ? 1 : 0, 0),
                     false,
                     s.success(),
                     StepOutcome.UNPARSEABLE,
@@ -142,12 +153,13 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
             mismatches = v.mismatches();
             problem = v.problem();
         }
-        VerilogState next = new VerilogState(s.item(), s.design(), problem, tests, mismatches, s.hiddenPass());
+        VerilogState next =
+                new VerilogState(s.item(), s.design(), problem, tests, mismatches, s.hiddenPass(), s.answerPass());
         // The tester never ends the episode: the designer reads its verdict, failures or "pass N", and answers once
         // more (the episode ends when that answer passes the vectors, or after T turns).
         return new Transition<>(
                 next,
-                new RewardParts(local, s.hiddenPass(), 0),
+                new RewardParts(local, s.success() ? 1 : 0, 0),
                 false,
                 s.success(),
                 StepOutcome.OK,

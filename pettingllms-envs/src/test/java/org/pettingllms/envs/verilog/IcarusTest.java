@@ -10,6 +10,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.envs.data.Items;
@@ -43,6 +44,7 @@ class IcarusTest {
                 "",
                 List.of(),
                 List.of(),
+                0,
                 0);
     }
 
@@ -56,7 +58,8 @@ class IcarusTest {
         assertThat(design("assign y = a + b;").reward().team()).isEqualTo(1.0);
         Transition<VerilogState> wrong = design("assign y = {1'b0, a + b};");
         assertThat(wrong.success()).isFalse();
-        assertThat(wrong.reward().team()).isBetween(0.4, 0.9); // the sums without a carry are right
+        assertThat(wrong.next().hiddenPass()).isBetween(0.4, 0.9); // the sums without a carry are right
+        assertThat(wrong.reward()).isEqualTo(RewardParts.ZERO); // but only an equivalent design is paid
     }
 
     @Test

@@ -17,6 +17,7 @@ import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -187,7 +188,31 @@ class VerilogTaskTest {
                 Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
         assertThat(traded.done()).isFalse(); // the vectors catch it: the tester answers again (or the turns end)
         assertThat(traded.success()).isFalse();
-        assertThat(traded.reward().local()).isLessThan(1.0);
+        assertThat(traded.reward()).isEqualTo(RewardParts.ZERO); // only an equivalent design is paid
+        // a revision the simulator refuses scores 0 for its turn, but the team keeps the design before it
+        Transition<VerilogState> miscopied =
+                t.step(passed.next(), VerilogTask.DESIGNER, Completion.ofText("assign = ;"));
+        assertThat(miscopied.reward()).isEqualTo(RewardParts.ZERO);
+        assertThat(miscopied.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
+        assertThat(miscopied.done()).isFalse();
+        assertThat(miscopied.success()).isTrue();
+        assertThat(miscopied.summary()).contains("keeps its previous design");
+        assertThat(t.prompt(miscopied.next(), VerilogTask.DESIGNER, 2, PromptStyle.COMPACT)
+                        .text())
+                .contains("error ")
+                .contains("assign = ;");
+        Transition<VerilogState> after = t.step(miscopied.next(), VerilogTask.TESTER, Completion.ofText(bench));
+        assertThat(after.success()).isTrue();
+        assertThat(after.reward().team()).isEqualTo(1.0);
+        // and a wrong design that runs does replace it: the team's answer is the latest design that ran
+        Transition<VerilogState> worse = t.step(
+                miscopied.next(),
+                VerilogTask.DESIGNER,
+                Completion.ofText(VerilogPrompts.body(item.mutants().get(0))));
+        assertThat(worse.success()).isFalse();
+        // a first design that does not compile leaves no answer
+        assertThat(broken.success()).isFalse();
+        assertThat(broken.next().answerPass()).isZero();
     }
 
     @Test
@@ -550,7 +575,8 @@ class VerilogTaskTest {
                 .isTrue();
         Transition<VerilogState> wrong = t.step(s, VerilogTask.DESIGNER, Completion.ofText("assign y = a | b;"));
         assertThat(wrong.success()).isFalse();
-        assertThat(wrong.reward().team()).isBetween(0.2, 0.8);
+        assertThat(wrong.next().hiddenPass()).isBetween(0.2, 0.8);
+        assertThat(wrong.reward().team()).isZero();
         // a design that prints the harness's verdict itself, or copies the reference, does not pass
         for (String cheat : List.of(
                 "assign y = 0;\ninitial #100 $display(\"Mismatches: 0 in 16 samples\");",
