@@ -1,9 +1,14 @@
 package org.pettingllms.envs.verilog;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.LongFunction;
 import java.util.stream.Collectors;
+import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.envs.data.ContentSplit;
 
 /**
@@ -33,9 +38,62 @@ public final class Circuits {
 
     private Circuits() {}
 
+    /** The kinds of circuit, in the order a seed draws them (a truth table twice as often as each other kind). */
+    public enum Kind {
+        TABLE,
+        ARITHMETIC,
+        COUNTER,
+        SHIFT,
+        EDGE;
+
+        /** The kind named in a config ({@code table}, {@code arithmetic}, {@code counter}, {@code shift}, {@code edge}). */
+        public static Kind parse(String name, String key) {
+            for (Kind k : values()) {
+                if (k.label().equals(name)) {
+                    return k;
+                }
+            }
+            throw new ConfigException("config key '" + key + "': unknown kind of circuit '" + name
+                    + "'; expected some of table, arithmetic, counter, shift, edge");
+        }
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
     /** The problem of a seed (its split decided by its words). */
     public static VerilogItem item(long seed) {
         return ContentSplit.row(seed, Circuits::draw, i -> i.spec() + "\n" + i.header());
+    }
+
+    /**
+     * Problems of some kinds only (for a learning check that isolates one skill, or a curriculum): a seed's draws that
+     * are of another kind are drawn again, as draws of the wrong split are, so every kind keeps its own problems and
+     * splits; all kinds give {@link #item(long)}'s problems.
+     */
+    public static LongFunction<VerilogItem> items(Set<Kind> kinds) {
+        if (kinds.isEmpty() || kinds.containsAll(EnumSet.allOf(Kind.class))) {
+            return Circuits::item;
+        }
+        Set<Kind> wanted = EnumSet.copyOf(kinds);
+        return seed -> ContentSplit.row(
+                seed, (s, id) -> wanted.contains(kindOf(s)) ? draw(s, id) : null, i -> i.spec() + "\n" + i.header());
+    }
+
+    /** The kind a seed draws: the first draw of its generator, as {@link #draw} makes it. */
+    private static Kind kindOf(long seed) {
+        return kind(new SplittableRandom(seed));
+    }
+
+    private static Kind kind(SplittableRandom rng) {
+        return switch (rng.nextInt(6)) {
+            case 0, 1 -> Kind.TABLE;
+            case 2 -> Kind.ARITHMETIC;
+            case 3 -> Kind.COUNTER;
+            case 4 -> Kind.SHIFT;
+            default -> Kind.EDGE;
+        };
     }
 
     /** A problem before its module header is put around the bodies; {@code brief} empty: the designer reads spec. */
@@ -54,12 +112,12 @@ public final class Circuits {
 
     private static VerilogItem draw(long seed, long idSeed) {
         SplittableRandom rng = new SplittableRandom(seed);
-        Draft d = switch (rng.nextInt(6)) {
-            case 0, 1 -> truthTable(rng);
-            case 2 -> arithmetic(rng);
-            case 3 -> counter(rng);
-            case 4 -> shifter(rng);
-            default -> edge(rng);
+        Draft d = switch (kind(rng)) {
+            case TABLE -> truthTable(rng);
+            case ARITHMETIC -> arithmetic(rng);
+            case COUNTER -> counter(rng);
+            case SHIFT -> shifter(rng);
+            case EDGE -> edge(rng);
         };
         VerilogItem shell =
                 new VerilogItem("hw-" + idSeed, d.spec(), d.ports(), d.sequential(), "", List.of(), "", "", 0);

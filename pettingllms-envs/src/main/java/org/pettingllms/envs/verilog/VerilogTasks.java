@@ -1,7 +1,9 @@
 package org.pettingllms.envs.verilog;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.TaskProvider;
@@ -20,15 +22,32 @@ public final class VerilogTasks implements TaskProvider {
      * @param timeoutSeconds how long one compile and simulation may run
      * @param maxTesterTests vectors taken from one tester answer
      * @param sandboxSlots   simulations run at once; 0: one per CPU
+     * @param kinds          the generated circuits' kinds ({@link Circuits.Kind}: table, arithmetic, counter, shift,
+     *                       edge); empty for all
      */
     public record VerilogOptions(
-            String generator, String train, String test, int timeoutSeconds, int maxTesterTests, int sandboxSlots) {
-        public static final VerilogOptions DEFAULT = new VerilogOptions(Circuits.NAME, "", "", 10, 16, 0);
+            String generator,
+            String train,
+            String test,
+            int timeoutSeconds,
+            int maxTesterTests,
+            int sandboxSlots,
+            List<String> kinds) {
+        public static final VerilogOptions DEFAULT = new VerilogOptions(Circuits.NAME, "", "", 10, 16, 0, List.of());
 
         public VerilogOptions {
             if (timeoutSeconds < 1 || maxTesterTests < 1 || sandboxSlots < 0) {
                 throw new IllegalArgumentException("timeoutSeconds and maxTesterTests must be >= 1, sandboxSlots >= 0");
             }
+            kinds = kinds == null ? List.of() : List.copyOf(kinds);
+        }
+
+        Set<Circuits.Kind> circuitKinds() {
+            Set<Circuits.Kind> out = EnumSet.noneOf(Circuits.Kind.class);
+            for (String k : kinds) {
+                out.add(Circuits.Kind.parse(k, "task.options.kinds"));
+            }
+            return out;
         }
     }
 
@@ -42,9 +61,14 @@ public final class VerilogTasks implements TaskProvider {
         VerilogOptions o =
                 ConfigLoader.bindOptions(spec.options(), VerilogOptions.DEFAULT, "task.options.", "task.options");
         List<String> roles = spec.roles().isEmpty() ? List.of(VerilogTask.DESIGNER, VerilogTask.TESTER) : spec.roles();
+        if (o.generator().isBlank() && !o.kinds().isEmpty()) {
+            throw new ConfigException("config key 'task.options.kinds': kinds choose generated circuits; dataset files"
+                    + " have none (set task.options.generator: circuits, or remove kinds)");
+        }
         Items<VerilogItem> items = o.generator().isBlank()
                 ? DatasetSources.files(o.train(), o.test(), VerilogEvalRows::load, VerilogItem.class)
-                : DatasetSources.generated(o.generator(), Circuits.NAME, o.train(), o.test(), Circuits::item);
+                : DatasetSources.generated(
+                        o.generator(), Circuits.NAME, o.train(), o.test(), Circuits.items(o.circuitKinds()));
         Icarus icarus = Icarus.open(
                 o.sandboxSlots(), Icarus.LIMITS.withWallTime(java.time.Duration.ofSeconds(o.timeoutSeconds())));
         return new VerilogTask(roles, spec.maxTurns(), items, icarus, o.maxTesterTests());

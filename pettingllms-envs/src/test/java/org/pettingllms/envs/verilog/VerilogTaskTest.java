@@ -316,6 +316,49 @@ class VerilogTaskTest {
     }
 
     @Test
+    void kindsChooseTheGeneratedCircuitsAndKeepTheirSplits() {
+        VerilogTasks provider = new VerilogTasks();
+        java.util.function.Function<Map<String, Object>, VerilogTask> make =
+                options -> provider.create(new org.pettingllms.core.config.RunConfig.TaskSpec(
+                        "verilog", PromptStyle.COMPACT, 2, List.of(), options));
+        VerilogTask edges = make.apply(Map.of("kinds", List.of("edge")));
+        VerilogTask all = make.apply(Map.of());
+        java.util.Set<String> allEdges = new java.util.HashSet<>();
+        for (Problem p : all.problems(1).problems(Split.TRAIN, 0, 600)) {
+            VerilogItem item = all.initialState(p).item();
+            if (Circuits.edgeDetector(item)) {
+                allEdges.add(item.spec());
+            }
+        }
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (Split split : List.of(Split.TRAIN, Split.VALIDATION, Split.TEST)) {
+            for (Problem p : edges.problems(1).problems(split, 0, 100)) {
+                VerilogItem item = edges.initialState(p).item();
+                assertThat(Circuits.edgeDetector(item)).as(item.spec()).isTrue();
+                // the content split still holds: a held-out edge detector's words are no training one's
+                assertThat(ContentSplit.splitOf(item.spec() + "\n" + item.header()))
+                        .isEqualTo(split);
+                if (split != Split.TRAIN) {
+                    assertThat(allEdges).doesNotContain(item.spec());
+                }
+                seen.add(item.spec());
+            }
+        }
+        assertThat(seen).hasSizeGreaterThanOrEqualTo(40); // 54 wordings in all
+        // every kind named: the same problems as no kinds at all
+        VerilogTask every = make.apply(Map.of("kinds", List.of("table", "arithmetic", "counter", "shift", "edge")));
+        for (Problem p : every.problems(1).problems(Split.VALIDATION, 0, 50)) {
+            assertThat(every.initialState(p).item())
+                    .isEqualTo(all.initialState(p).item());
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> make.apply(Map.of("kinds", List.of("fifo"))))
+                .isInstanceOf(org.pettingllms.core.config.ConfigException.class)
+                .hasMessageContaining("task.options.kinds")
+                .hasMessageContaining("'fifo'")
+                .hasMessageContaining("table, arithmetic, counter, shift, edge");
+    }
+
+    @Test
     void everySplitHoldsEveryKindOfEdgeAndTheWarmUpDrawsTheKindWhateverTheWords() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         var problems = t.problems(1);
