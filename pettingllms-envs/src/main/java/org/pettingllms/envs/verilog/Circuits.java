@@ -1,6 +1,7 @@
 package org.pettingllms.envs.verilog;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +55,8 @@ public final class Circuits {
                 }
             }
             throw new ConfigException("config key '" + key + "': unknown kind of circuit '" + name
-                    + "'; expected some of table, arithmetic, counter, shift, edge");
+                    + "'; expected some of "
+                    + Arrays.stream(values()).map(Kind::label).collect(Collectors.joining(", ")));
         }
 
         public String label() {
@@ -64,7 +66,12 @@ public final class Circuits {
 
     /** The problem of a seed (its split decided by its words). */
     public static VerilogItem item(long seed) {
-        return ContentSplit.row(seed, Circuits::draw, i -> i.spec() + "\n" + i.header());
+        return ContentSplit.row(seed, Circuits::draw, Circuits::content);
+    }
+
+    /** What the split is decided by: the specification's words and the module header. */
+    private static String content(VerilogItem item) {
+        return item.spec() + "\n" + item.header();
     }
 
     /**
@@ -77,8 +84,8 @@ public final class Circuits {
             return Circuits::item;
         }
         Set<Kind> wanted = EnumSet.copyOf(kinds);
-        return seed -> ContentSplit.row(
-                seed, (s, id) -> wanted.contains(kindOf(s)) ? draw(s, id) : null, i -> i.spec() + "\n" + i.header());
+        return seed ->
+                ContentSplit.row(seed, (s, id) -> wanted.contains(kindOf(s)) ? draw(s, id) : null, Circuits::content);
     }
 
     /** The kind a seed draws: the first draw of its generator, as {@link #draw} makes it. */

@@ -108,7 +108,7 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
         boolean passesTester =
                 v.runs() && !s.tests().isEmpty() && v.mismatches().isEmpty();
         boolean done = roles().size() == 1 || passesTester;
-        double equivalent = v.hiddenPass() == 1.0 ? 1 : 0; // this turn's design, whatever the team keeps
+        double equivalent = v.equivalent() ? 1 : 0; // this turn's design, whatever the team keeps
         return new Transition<>(
                 next,
                 new RewardParts(equivalent, equivalent, 0),
