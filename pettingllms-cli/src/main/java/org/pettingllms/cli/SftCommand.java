@@ -99,6 +99,14 @@ final class SftCommand implements Callable<Integer> {
                     + " earlier demonstrated moves left), where the task can")
     int turns;
 
+    @Option(
+            names = "--habits",
+            defaultValue = "0",
+            description = "how often each of the task's habits is demonstrated wrong, where it has some (a Verilog"
+                    + " designer's clock edge and reset level: each place drawn apart, per episode), so that"
+                    + " reinforcement learning has a choice to make that is right on every problem")
+    double habits;
+
     @Option(names = "--eval", defaultValue = "100", description = "validation problems for the greedy evaluation")
     int evalProblems;
 
@@ -126,6 +134,9 @@ final class SftCommand implements Callable<Integer> {
         }
         if (turns < 1) {
             throw new IllegalArgumentException("--turns must be at least 1, got " + turns);
+        }
+        if (habits < 0 || habits > 1) {
+            throw new IllegalArgumentException("--habits must be in [0, 1], got " + habits);
         }
         if (alone < 0 || alone > 1) {
             throw new IllegalArgumentException("--alone must be in [0, 1], got " + alone);
@@ -158,7 +169,7 @@ final class SftCommand implements Callable<Integer> {
                     steps,
                     batch,
                     lr,
-                    new Demonstrations.Settings(noise, adopt, withholdCorrect, turns),
+                    new Demonstrations.Settings(noise, adopt, withholdCorrect, turns, habits),
                     roles,
                     keep,
                     alone);

@@ -26,15 +26,24 @@ public interface Demonstrations {
      * @param turns demonstrate up to this many turns of an episode (each role's prompt at a later turn shows what the
      *     earlier turns' answers did), where the task can: a model shown only first-turn prompts may not recognise a
      *     later turn's prompt (a Sudoku board with fills on it) and answer it badly
+     * @param habits how often each of a task's habits is demonstrated, where the task has some: a place that an answer
+     *     writes the same way on every problem of a kind (a Verilog designer's clock edge and reset level), wrong with
+     *     this probability in each episode, the places drawn apart, so that reinforcement learning has one choice to make
+     *     that is right on every problem; 0: no habit
      */
-    record Settings(double noise, double adopt, boolean withholdCorrect, int turns) {
+    record Settings(double noise, double adopt, boolean withholdCorrect, int turns, double habits) {
         public Settings {
-            if (noise < 0 || noise > 1 || adopt < 0 || adopt > 1) {
-                throw new IllegalArgumentException("noise and adopt must be in [0, 1], got " + noise + ", " + adopt);
+            if (noise < 0 || noise > 1 || adopt < 0 || adopt > 1 || habits < 0 || habits > 1) {
+                throw new IllegalArgumentException(
+                        "noise, adopt and habits must be in [0, 1], got " + noise + ", " + adopt + ", " + habits);
             }
             if (turns < 1) {
                 throw new IllegalArgumentException("turns must be at least 1, got " + turns);
             }
+        }
+
+        public Settings(double noise, double adopt, boolean withholdCorrect, int turns) {
+            this(noise, adopt, withholdCorrect, turns, 0);
         }
 
         public Settings(double noise, double adopt, boolean withholdCorrect) {

@@ -38,8 +38,15 @@ final class VerilogDemonstrations {
             VerilogTask task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         VerilogState state = task.initialState(problem);
         VerilogItem item = state.item();
-        List<List<String>> readings = task.judge().readings(item);
         List<BigInteger[]> hidden = Stimulus.hidden(item);
+        // the designer's habits in this episode (a clocked module's): each kept in both its designs, as a habit is
+        Habits habits = settings.habits() > 0 && item.sequential()
+                ? new Habits(rng.nextDouble() < settings.habits(), rng.nextDouble() < settings.habits())
+                : Habits.NONE;
+        List<List<String>> truth = task.judge().readings(item); // [0]: what the reference prints
+        // what each reading prints as this designer writes it (its habits' outputs: one more trusted simulation)
+        List<List<String>> readings =
+                habits.equals(Habits.NONE) ? truth : task.judge().trusted(item, habits.designs(item), hidden);
         List<Demo> out = new ArrayList<>();
         int design = 0;
         List<Integer> testSteps = List.of(); // the hidden bench's step of each of the tester's vectors
@@ -56,15 +63,15 @@ final class VerilogDemonstrations {
                                     : revision(item, state.tests(), testSteps, readings, design);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
-                    String text =
-                            reading == 0 ? item.reference() : item.mutants().get(reading - 1);
+                    String text = habits.apply(
+                            reading == 0 ? item.reference() : item.mutants().get(reading - 1));
                     out.add(new Demo(
                             role,
                             prompt,
                             style == PromptStyle.COMPACT
                                     ? VerilogPrompts.body(text)
                                     : "```verilog\n" + text.strip() + "\n```"));
-                    double pass = share(readings.get(design), readings.get(0)); // every demonstrated design runs
+                    double pass = share(readings.get(design), truth.get(0)); // every demonstrated design runs
                     state = new VerilogState(
                             item,
                             text,
@@ -83,15 +90,15 @@ final class VerilogDemonstrations {
                 List<Integer> kept = new ArrayList<>();
                 List<Integer> steps;
                 if (!item.brief().isEmpty()) {
-                    steps = tableRows(readings.get(item.briefReading()), task.maxTesterTests());
+                    steps = tableRows(truth.get(item.briefReading()), task.maxTesterTests());
                 } else {
-                    steps = new ArrayList<>(VerilogOracle.steps(item, readings, task.maxTesterTests(), rng));
+                    steps = new ArrayList<>(VerilogOracle.steps(item, truth, task.maxTesterTests(), rng));
                     if (!item.sequential()) {
                         steps.sort(null); // in the inputs' order
                     }
                 }
                 for (int step : steps) {
-                    for (Vectors.Vector v : VerilogOracle.vectors(item, hidden, List.of(step), readings.get(reading))) {
+                    for (Vectors.Vector v : VerilogOracle.vectors(item, hidden, List.of(step), truth.get(reading))) {
                         tests.add(v);
                         kept.add(step);
                     }
@@ -196,6 +203,30 @@ final class VerilogDemonstrations {
             right += reference.get(i).equals(design.get(i)) ? 1 : 0;
         }
         return (double) right / reference.size();
+    }
+
+    /**
+     * A designer's habits in writing a clocked module ({@code sft --habits}): the falling clock edge where the
+     * specification says rising, the reset taken as active low where it says "when reset is 1". Each is the same
+     * mistake on every clocked problem, which the hidden bench (and most of the tester's vectors) exposes, so a
+     * warm-up that shows them in most of its designs leaves reinforcement learning a choice that is right on every
+     * problem, as the planning tools' flawed programs do (docs/RESULTS.md, "Verilog").
+     */
+    record Habits(boolean fallingEdge, boolean activeLowReset) {
+        static final Habits NONE = new Habits(false, false);
+
+        String apply(String design) {
+            String out = fallingEdge ? design.replace("always @(posedge clk)", "always @(negedge clk)") : design;
+            return activeLowReset ? out.replace("if (reset)", "if (!reset)") : out;
+        }
+
+        /** Every reading of the item (the reference, then its wrong designs) as written with these habits. */
+        List<String> designs(VerilogItem item) {
+            List<String> out = new ArrayList<>();
+            out.add(apply(item.reference()));
+            item.mutants().forEach(m -> out.add(apply(m)));
+            return out;
+        }
     }
 
     /** The design's failures on {@code tests}, read from its outputs at their steps of the hidden bench. */

@@ -316,6 +316,63 @@ class VerilogTaskTest {
     }
 
     @Test
+    void habitsAreWrittenInBothDesignsOfAClockedModuleAndTheSimulatorExposesThem() {
+        VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
+        int clocked = 0;
+        int[] places = new int[4]; // neither, falling edge only, active-low reset only, both
+        for (Problem p : t.problems(6).problems(Split.TRAIN, 0, 40)) {
+            VerilogItem item = t.initialState(p).item();
+            var always = new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2, 1.0);
+            List<org.pettingllms.core.task.Demonstrations.Demo> habits =
+                    t.demonstrations(p, PromptStyle.COMPACT, always, new java.util.SplittableRandom(9));
+            List<org.pettingllms.core.task.Demonstrations.Demo> plain = t.demonstrations(
+                    p,
+                    PromptStyle.COMPACT,
+                    new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2),
+                    new java.util.SplittableRandom(9));
+            if (!item.sequential()) {
+                assertThat(habits).as(item.id()).isEqualTo(plain); // no habit to show: the same demonstrations
+                continue;
+            }
+            clocked++;
+            // played on the task, every prompt is the task's own (the failures shown are what the simulator finds in
+            // the habits' design), and the hidden bench fails both designs
+            VerilogState s = t.initialState(p);
+            int turn = 0;
+            for (var demo : habits) {
+                assertThat(t.prompt(s, demo.role(), turn, PromptStyle.COMPACT).text())
+                        .as(item.id())
+                        .isEqualTo(demo.prompt().text());
+                Transition<VerilogState> step = t.step(s, demo.role(), Completion.ofText(demo.answer()));
+                if (demo.role().equals(VerilogTask.DESIGNER)) {
+                    assertThat(demo.answer()).contains("always @(negedge clk)").contains("if (!reset)");
+                    assertThat(step.reward().local()).as(item.id()).isZero();
+                    assertThat(step.success()).as(item.id()).isFalse();
+                }
+                s = step.next();
+                turn += demo.role().equals(VerilogTask.TESTER) ? 1 : 0;
+            }
+            // each place drawn apart, per episode
+            List<org.pettingllms.core.task.Demonstrations.Demo> half = t.demonstrations(
+                    p,
+                    PromptStyle.COMPACT,
+                    new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, 2, 0.5),
+                    new java.util.SplittableRandom(clocked));
+            String first = half.get(0).answer();
+            int k = (first.contains("negedge") ? 1 : 0) + (first.contains("!reset") ? 2 : 0);
+            places[k]++;
+            String second = half.get(2).answer(); // designer, tester, designer
+            assertThat(half.get(2).role()).isEqualTo(VerilogTask.DESIGNER);
+            assertThat(second.contains("negedge")).as(second).isEqualTo((k & 1) == 1);
+            assertThat(second.contains("!reset")).as(second).isEqualTo((k & 2) == 2);
+        }
+        assertThat(clocked).isGreaterThanOrEqualTo(10);
+        assertThat(java.util.Arrays.stream(places).min().orElseThrow())
+                .as("fewest of neither, falling, active low, both")
+                .isPositive();
+    }
+
+    @Test
     void kindsChooseTheGeneratedCircuitsAndKeepTheirSplits() {
         VerilogTasks provider = new VerilogTasks();
         java.util.function.Function<Map<String, Object>, VerilogTask> make =
