@@ -25,8 +25,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * ({@link #revision}: the reference for a full specification, whatever the vectors expect; for a brief, of the two
  * levels it allows, the one more of the vectors agree with; for an edge detector, the kind they pass); the episode ends
  * there when it passes the vectors, as the task's does, else the tester answers afresh.
- * One trusted simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); no
- * other simulation runs. ({@code adopt} has no meaning here.)
+ * With {@code sft --habits} a generated clocked module's designer also has {@link Habits}, kept in both its designs.
+ * One trusted simulation per problem gives every reading's outputs on the hidden bench ({@link Judge#readings}); with
+ * habits, one more gives them as the designer writes them; no other simulation runs. ({@code adopt} has no meaning here.)
  */
 final class VerilogDemonstrations {
     /** An edge detector's first readings: the three kinds of edge (rises, falls, changes). */
@@ -39,10 +40,12 @@ final class VerilogDemonstrations {
         VerilogState state = task.initialState(problem);
         VerilogItem item = state.item();
         List<BigInteger[]> hidden = Stimulus.hidden(item);
-        // the designer's habits in this episode (a clocked module's): each kept in both its designs, as a habit is
-        Habits habits = settings.habits() > 0 && item.sequential()
-                ? new Habits(rng.nextDouble() < settings.habits(), rng.nextDouble() < settings.habits())
-                : Habits.NONE;
+        // the designer's habits in this episode (a generated clocked module's, whose designs all read "always
+        // @(posedge clk)" and "if (reset)"): each kept in both its designs, as a habit is
+        Habits habits =
+                settings.habits() > 0 && item.sequential() && item.harness().isEmpty()
+                        ? new Habits(rng.nextDouble() < settings.habits(), rng.nextDouble() < settings.habits())
+                        : Habits.NONE;
         List<List<String>> truth = task.judge().readings(item); // [0]: what the reference prints
         // what each reading prints as this designer writes it (its habits' outputs: one more trusted simulation)
         List<List<String>> readings =
