@@ -302,6 +302,10 @@ public final class Circuits {
     // ---- sequential ----
 
     private static final List<Port> CLOCKED = List.of(Port.in("clk", 1), Port.in("reset", 1));
+    /** How every clocked design's block begins (a demonstrated habit rewrites it: VerilogDemonstrations.Habits). */
+    static final String RISING_EDGE = "always @(posedge clk)";
+    /** How every clocked design tests its synchronous, active-high reset (the same). */
+    static final String RESET_HIGH = "if (reset)";
 
     private static Draft counter(SplittableRandom rng) {
         int w = 2 + rng.nextInt(3);
@@ -331,7 +335,7 @@ public final class Circuits {
     }
 
     private static String seq(String reset, String guard, String next) {
-        return "always @(posedge clk)\n  if (reset) " + reset + "\n  " + guard + next;
+        return RISING_EDGE + "\n  " + RESET_HIGH + " " + reset + "\n  " + guard + next;
     }
 
     /**
@@ -365,7 +369,7 @@ public final class Circuits {
     }
 
     private static String shift(String q, String next) {
-        return "always @(posedge clk)\n  if (reset) " + q + " <= 0;\n  else " + q + " <= " + next + ";";
+        return RISING_EDGE + "\n  " + RESET_HIGH + " " + q + " <= 0;\n  else " + q + " <= " + next + ";";
     }
 
     /**
@@ -400,7 +404,7 @@ public final class Circuits {
     }
 
     private static String edgeBody(String y, String expr, String remember) {
-        return "reg p;\nalways @(posedge clk)\n  if (reset) begin " + y + " <= 0; p <= 0; end\n  else begin " + y
+        return "reg p;\n" + RISING_EDGE + "\n  " + RESET_HIGH + " begin " + y + " <= 0; p <= 0; end\n  else begin " + y
                 + " <= " + expr + "; " + remember + " end";
     }
 

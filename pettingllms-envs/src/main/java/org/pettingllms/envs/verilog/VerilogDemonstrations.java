@@ -40,16 +40,17 @@ final class VerilogDemonstrations {
         VerilogState state = task.initialState(problem);
         VerilogItem item = state.item();
         List<BigInteger[]> hidden = Stimulus.hidden(item);
-        // the designer's habits in this episode (a generated clocked module's, whose designs all read "always
-        // @(posedge clk)" and "if (reset)"): each kept in both its designs, as a habit is
+        // the designer's habits in this episode (a generated clocked module's, whose designs all read
+        // Circuits.RISING_EDGE and Circuits.RESET_HIGH): each kept in both its designs, as a habit is
         Habits habits =
                 settings.habits() > 0 && item.sequential() && item.harness().isEmpty()
                         ? new Habits(rng.nextDouble() < settings.habits(), rng.nextDouble() < settings.habits())
                         : Habits.NONE;
         List<List<String>> truth = task.judge().readings(item); // [0]: what the reference prints
-        // what each reading prints as this designer writes it (its habits' outputs: one more trusted simulation)
+        List<String> written = habits.designs(item); // each reading as this designer writes it
+        // what each of them prints (with habits, one more trusted simulation)
         List<List<String>> readings =
-                habits.equals(Habits.NONE) ? truth : task.judge().trusted(item, habits.designs(item), hidden);
+                habits.equals(Habits.NONE) ? truth : task.judge().trusted(item, written, hidden);
         List<Demo> out = new ArrayList<>();
         int design = 0;
         List<Integer> testSteps = List.of(); // the hidden bench's step of each of the tester's vectors
@@ -66,8 +67,7 @@ final class VerilogDemonstrations {
                                     : revision(item, state.tests(), testSteps, readings, design);
                     int reading = reading(item, right, settings.noise(), rng);
                     design = reading;
-                    String text = habits.apply(
-                            reading == 0 ? item.reference() : item.mutants().get(reading - 1));
+                    String text = written.get(reading);
                     out.add(new Demo(
                             role,
                             prompt,
@@ -218,9 +218,9 @@ final class VerilogDemonstrations {
     record Habits(boolean fallingEdge, boolean activeLowReset) {
         static final Habits NONE = new Habits(false, false);
 
-        String apply(String design) {
-            String out = fallingEdge ? design.replace("always @(posedge clk)", "always @(negedge clk)") : design;
-            return activeLowReset ? out.replace("if (reset)", "if (!reset)") : out;
+        private String apply(String design) {
+            String out = fallingEdge ? design.replace(Circuits.RISING_EDGE, "always @(negedge clk)") : design;
+            return activeLowReset ? out.replace(Circuits.RESET_HIGH, "if (!reset)") : out;
         }
 
         /** Every reading of the item (the reference, then its wrong designs) as written with these habits. */
