@@ -23,6 +23,8 @@ public record Execution(Status status, int exitCode, String stdout, String stder
         MEMORY_LIMIT("stopped: memory limit"),
         /** wrote more than the output cap: the whole process tree was killed */
         OUTPUT_LIMIT("killed: output limit"),
+        /** its directory grew past its cap (basic isolation; with namespaces the write itself fails) */
+        DISK_LIMIT("killed: directory size limit"),
         /** killed by a signal of its own making (for example a segmentation fault) */
         KILLED("killed by a signal");
 

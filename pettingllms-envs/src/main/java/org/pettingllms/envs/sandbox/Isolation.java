@@ -4,33 +4,42 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * How a program is walled off. {@link #NAMESPACES} (when the trainer runs as root with util-linux): new network,
- * PID and mount namespaces, an unprivileged user id per concurrent slot, a file-system view that holds only the
- * system directories (read-only) and the program's own directory, resource limits; killing the launcher kills
- * every process the program started. {@link #BASIC} (elsewhere): resource limits, an empty environment and
- * process-tree kill only: no network isolation, and the program can read what the trainer's user can read.
+ * How a program is walled off. Both namespace modes give the program new network, PID and mount namespaces, a
+ * file-system view that holds only the system directories (read-only), four devices, its /proc and its own directory
+ * (a tmpfs capped at {@link SandboxLimits#dirBytes()}, into which the caller's files are copied), and a process-count
+ * limit; when its first process exits the kernel ends every process of its PID namespace, so nothing it started
+ * outlives the run. {@link #NAMESPACES} (the trainer runs as root with util-linux): the program runs as an
+ * unprivileged user id per concurrent slot. {@link #USER_NAMESPACES} (not root, and the kernel lets unprivileged
+ * users create user namespaces): the program runs as the trainer's own user, mapped to a user without capabilities
+ * inside its namespaces. {@link #BASIC} (elsewhere): resource limits, an empty environment, its own session whose
+ * process group is killed at the end of the run, a process-count limit (not as root) and a directory measured while
+ * it runs; no network isolation, and the program can read and write what the trainer's user can.
  */
 public enum Isolation {
     NAMESPACES,
+    USER_NAMESPACES,
     BASIC;
 
     /** First user id of the sandbox slots; slot {@code i} runs as {@code BASE_UID + i}. */
     static final int BASE_UID = 61000;
 
     /**
-     * Runs as root inside the new namespaces, builds the program's file-system view and drops to the slot's user:
-     * $1 work dir, $2 uid, $3 an extra read-only directory (the interpreter's prefix outside /usr) or "-", rest the
-     * command. The view is a fresh tmpfs holding only the system directories (read-only), /dev's null, zero and
-     * random devices, a /proc of the new PID namespace, and the work dir (read-write): no project, home, dataset or
-     * other run's directory exists in it. The mount point lives in the work dir, which the caller removes. Every
-     * command here is a process start, most of an execution's cost: the top-level symbolic links (merged /usr) are
-     * copied by one cp, the directories made by one mkdir, and each read-only bind is one mount (util-linux
-     * remounts it read-only itself).
+     * Runs as root inside the new namespaces, builds the program's file-system view and drops privileges: $1 work
+     * dir, $2 uid to run as or "-" (stay the namespace's user, without capabilities), $3 an extra read-only directory
+     * (the interpreter's prefix outside /usr) or "-", $4 the work directory's size in bytes, rest the command. The
+     * view is a fresh tmpfs holding only the system directories (read-only), /dev's null, zero and random devices, a
+     * /proc of the new PID namespace, and the work dir: a tmpfs of its own (size and inode count capped) holding
+     * copies of the caller's files; the view's own tmpfs is then made read-only. No project, home, dataset or other run's directory exists in it. The mount point
+     * lives in the work dir, which the caller removes; a failure leaves "$1.setup-failed", outside the view, where
+     * the program cannot forge it. Every command here is a process start, most of an execution's cost: the
+     * top-level symbolic links (merged /usr) are copied by one cp, the directories made by one mkdir, the caller's
+     * files copied by one cp, and each read-only bind is one mount (util-linux remounts it read-only itself).
      */
     private static final String SETUP = """
-            d="$1"; u="$2"; x="$3"; shift 3
+            d="$1"; u="$2"; x="$3"; q="$4"; shift 4
             fail() { : > "$d.setup-failed"; exit 120; }
             r="$d/.root"
             mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || fail
@@ -44,20 +53,60 @@ public enum Isolation {
             for p in $dirs; do mount --rbind -o ro "$p" "$r$p" || fail; done
             touch "$r/dev/null" "$r/dev/zero" "$r/dev/random" "$r/dev/urandom" || fail
             for n in null zero random urandom; do mount --bind "/dev/$n" "$r/dev/$n" || fail; done
-            mount -t proc proc "$r/proc" && mount --bind "$d" "$r$d" && chown "$u:$u" "$d" || fail
-            chroot "$r" setpriv --reuid="$u" --regid="$u" --clear-groups --inh-caps=-all --bounding-set=-all \\
-              --no-new-privs -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"
+            mount -t proc proc "$r/proc" || fail
+            mount -t tmpfs -o "size=$q,nr_inodes=4096,mode=700" work "$r$d" || fail
+            c=$(echo "$d"/*); [ "$c" = "$d/*" ] || cp -- "$d"/* "$r$d/" || fail
+            mount -o remount,bind,ro "$r" || fail
+            if [ "$u" = "-" ]; then
+              chroot "$r" setpriv --inh-caps=-all --bounding-set=-all --no-new-privs \\
+                -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"
+            else
+              chown -R "$u:$u" "$r$d" || fail
+              chroot "$r" setpriv --reuid="$u" --regid="$u" --clear-groups --inh-caps=-all --bounding-set=-all \\
+                --no-new-privs -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"
+            fi
             """;
+
+    /** The namespaces every namespaced run gets; {@code --kill-child} ends the PID namespace with the launcher. */
+    private static final List<String> UNSHARE =
+            List.of("unshare", "--mount", "--net", "--pid", "--fork", "--kill-child", "--mount-proc");
 
     /** The best isolation this machine allows. */
     static Isolation detect() {
-        boolean root = false;
-        try {
-            root = ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
-        } catch (Exception e) {
-            // not Linux: basic isolation
+        if (!onPath("unshare") || !onPath("setpriv") || !onPath("prlimit")) {
+            return BASIC;
         }
-        return root && onPath("unshare") && onPath("setpriv") && onPath("prlimit") ? NAMESPACES : BASIC;
+        if (uid() == 0) {
+            return NAMESPACES;
+        }
+        return userNamespacesWork() ? USER_NAMESPACES : BASIC;
+    }
+
+    /** This process's user id, or -1 off Linux. */
+    static int uid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    /** Whether this user may create the namespaces (some kernels and container profiles refuse unprivileged ones). */
+    static boolean userNamespacesWork() {
+        List<String> probe = new ArrayList<>(List.of("unshare", "--user", "--map-root-user"));
+        probe.addAll(UNSHARE.subList(1, UNSHARE.size()));
+        probe.addAll(List.of("--", "/bin/sh", "-c", "mount -t tmpfs -o size=1m probe /tmp"));
+        try {
+            Process p = new ProcessBuilder(probe).redirectErrorStream(true).start();
+            p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return false;
+            }
+            return p.exitValue() == 0;
+        } catch (Exception e) {
+            return false;
+        }
     }
 
     static boolean onPath(String tool) {
@@ -70,31 +119,37 @@ public enum Isolation {
         return Files.isExecutable(Path.of("/usr/bin", tool));
     }
 
+    /** Whether a program in this mode runs in its own namespaces (so the kernel ends all it started with it). */
+    public boolean namespaced() {
+        return this != BASIC;
+    }
+
     /**
      * The command line that runs {@code program} (already limited by prlimit) in {@code dir} for {@code slot};
-     * {@code extra} is a directory the program's interpreter needs outside the system directories, or null.
+     * {@code extra} is a directory the program's interpreter needs outside the system directories, or null;
+     * {@code dirBytes} the size of the program's directory.
      */
-    List<String> wrap(List<String> program, Path dir, int slot, Path extra) {
+    List<String> wrap(List<String> program, Path dir, int slot, Path extra, long dirBytes) {
         List<String> cmd = new ArrayList<>();
-        if (this == NAMESPACES) {
+        if (this == BASIC) {
+            cmd.add("setsid"); // its own session and process group, killed whole at the end of the run
+        } else {
+            if (this == USER_NAMESPACES) {
+                cmd.addAll(List.of("unshare", "--user", "--map-root-user"));
+                cmd.addAll(UNSHARE.subList(1, UNSHARE.size()));
+            } else {
+                cmd.addAll(UNSHARE);
+            }
             cmd.addAll(List.of(
-                    "unshare",
-                    "--mount",
-                    "--net",
-                    "--pid",
-                    "--fork",
-                    "--kill-child",
-                    "--mount-proc",
                     "--",
                     "/bin/sh",
                     "-c",
                     SETUP,
                     "sandbox",
                     dir.toString(),
-                    Integer.toString(BASE_UID + slot),
-                    extra == null ? "-" : extra.toString()));
-        } else {
-            cmd.add("setsid");
+                    this == NAMESPACES ? Integer.toString(BASE_UID + slot) : "-",
+                    extra == null ? "-" : extra.toString(),
+                    Long.toString(dirBytes)));
         }
         cmd.addAll(program);
         return cmd;

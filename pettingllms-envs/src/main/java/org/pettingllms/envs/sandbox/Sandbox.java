@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,6 +38,10 @@ public final class Sandbox {
     public static final String PROGRAM_PATH = "/usr/local/bin:/usr/bin:/bin";
 
     private static final int SIGXCPU = 24;
+    /** How long a run's output may stay open after its program exited (a child holding it) before it is killed. */
+    private static final Duration DRAIN = Duration.ofSeconds(1);
+    /** How often basic isolation measures a running program's directory. */
+    private static final Duration POLL = Duration.ofMillis(50);
 
     private final SandboxLimits limits;
     private static final AtomicBoolean BASIC_WARNED = new AtomicBoolean();
@@ -48,9 +53,12 @@ public final class Sandbox {
 
     private final Path base;
     private final BlockingQueue<Integer> slots;
+    /** The user id programs are started as (tests: an unprivileged user from a root trainer), or -1: ours. */
+    private final int runAs;
 
-    private Sandbox(SandboxLimits limits, int concurrency, Isolation isolation, String python, Path base) {
+    private Sandbox(SandboxLimits limits, int concurrency, Isolation isolation, String python, Path base, int runAs) {
         this.limits = limits;
+        this.runAs = runAs;
         this.isolation = isolation;
         this.python = python;
         this.pythonPrefix = python == null ? null : prefix(python);
@@ -75,7 +83,18 @@ public final class Sandbox {
      * @throws SandboxException when no python3 is found or a trivial program fails in the sandbox
      */
     public static Sandbox create(SandboxLimits limits, int concurrency) {
-        Sandbox box = open(limits, concurrency, findPython());
+        return probed(open(limits, concurrency, findPython(), Isolation.detect(), -1));
+    }
+
+    /**
+     * A Python sandbox with {@code isolation} whose programs start as user {@code uid} (from a root trainer), so that
+     * a root machine tests what a user without root gets; {@code uid} -1 starts them as this process's user.
+     */
+    static Sandbox create(SandboxLimits limits, int concurrency, Isolation isolation, int uid) {
+        return probed(open(limits, concurrency, findPython(), isolation, uid));
+    }
+
+    private static Sandbox probed(Sandbox box) {
         Execution probe = box.run("print(6 * 7)", "");
         if (!probe.ok() || !probe.stdout().strip().equals("42")) {
             throw new SandboxException("python3 (" + box.python + ") does not run in the sandbox (" + box.isolation
@@ -90,14 +109,13 @@ public final class Sandbox {
      * the caller checks that its tool runs in it.
      */
     public static Sandbox forTools(SandboxLimits limits, int concurrency) {
-        return open(limits, concurrency, null);
+        return open(limits, concurrency, null, Isolation.detect(), -1);
     }
 
-    private static Sandbox open(SandboxLimits limits, int concurrency, String python) {
+    private static Sandbox open(SandboxLimits limits, int concurrency, String python, Isolation isolation, int runAs) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("sandbox concurrency must be >= 1, got " + concurrency);
         }
-        Isolation isolation = Isolation.detect();
         Path base;
         try {
             base = Files.createTempDirectory(
@@ -107,13 +125,21 @@ public final class Sandbox {
             throw new SandboxException(
                     "cannot create the sandbox directory in " + System.getProperty("java.io.tmpdir"), e);
         }
-        Sandbox box = new Sandbox(limits, concurrency, isolation, python, base);
+        if (runAs >= 0) {
+            try {
+                Files.setAttribute(base, "unix:uid", runAs); // where the namespaced setup leaves its failure marker
+            } catch (IOException e) {
+                throw new SandboxException("cannot hand the sandbox directory to user " + runAs, e);
+            }
+        }
+        Sandbox box = new Sandbox(limits, concurrency, isolation, python, base, runAs);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(base)));
         LOG.debug("sandbox ready: {} isolation, python {}, {} slots", isolation, python, concurrency);
         if (isolation == Isolation.BASIC && BASIC_WARNED.compareAndSet(false, true)) {
-            LOG.warn("sandbox: basic isolation only (needs root and util-linux's unshare, setpriv and prlimit for "
-                    + "more): programs run with resource limits, but can read every file this user can read (the "
-                    + "datasets' answers included) and reach the network");
+            LOG.warn("sandbox: basic isolation only (util-linux's unshare, setpriv and prlimit give more, as root or"
+                    + " where the kernel lets users create user namespaces): programs run with resource limits and"
+                    + " are killed with their session at the end of each run, but can read and write every file this"
+                    + " user can (the datasets' answers included) and reach the network");
         }
         return box;
     }
@@ -124,6 +150,11 @@ public final class Sandbox {
 
     public SandboxLimits limits() {
         return limits;
+    }
+
+    /** The directory that holds this sandbox's run directories. */
+    Path base() {
+        return base;
     }
 
     /** Runs {@code source} with {@code stdin} under this sandbox's limits. */
@@ -183,46 +214,108 @@ public final class Sandbox {
                 "--fsize=" + limits.fileBytes(),
                 "--core=0",
                 "--nofile=64"));
-        if (isolation == Isolation.NAMESPACES) {
-            program.add("--nproc=" + limits.processes()); // per sandbox user; root ignores it, so BASIC cannot
+        int nproc = processLimit(limits);
+        if (nproc > 0) {
+            program.add("--nproc=" + nproc);
         }
         program.addAll(
                 List.of("--", "env", "-i", "PATH=" + PROGRAM_PATH, "HOME=" + dir, "TMPDIR=" + dir, "LANG=C.UTF-8"));
         program.addAll(command);
-        ProcessBuilder pb =
-                new ProcessBuilder(isolation.wrap(program, dir, slot, pythonPrefix)).directory(dir.toFile());
+        List<String> line = new ArrayList<>();
+        if (runAs >= 0) {
+            Files.setAttribute(dir, "unix:uid", runAs);
+            line.addAll(List.of("setpriv", "--reuid=" + runAs, "--regid=" + runAs, "--clear-groups", "--"));
+        }
+        line.addAll(isolation.wrap(program, dir, slot, pythonPrefix, limits.dirBytes()));
+        ProcessBuilder pb = new ProcessBuilder(line).directory(dir.toFile());
         pb.environment().clear();
         pb.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
         long start = System.nanoTime();
+        long deadline = start + limits.wallTime().toNanos();
         Process p = pb.start();
         AtomicReference<Execution.Status> killedFor = new AtomicReference<>();
+        Runnable overflow = () -> kill(p, dir, killedFor, Execution.Status.OUTPUT_LIMIT);
         Thread in = Thread.ofVirtual().start(() -> feed(p.getOutputStream(), stdin));
-        Capture out = new Capture(
-                p.getInputStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
-        Capture err = new Capture(
-                p.getErrorStream(), limits.outputBytes(), () -> kill(p, killedFor, Execution.Status.OUTPUT_LIMIT));
+        Capture out = new Capture(p.getInputStream(), limits.outputBytes(), overflow);
+        Capture err = new Capture(p.getErrorStream(), limits.outputBytes(), overflow);
         try {
-            if (!p.waitFor(limits.wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
-                kill(p, killedFor, Execution.Status.TIMEOUT);
+            awaitExit(p, dir, deadline, limits, killedFor);
+            if (!isolation.namespaced()) {
+                BasicReaper.killRun(p.pid(), dir); // what it started, left in its group or not
             }
-            p.waitFor();
-            out.join();
-            err.join();
-            in.join();
+            // its output ends when the last holder of the pipes exits: bounded, whatever that holder does
+            long drain = System.nanoTime() + DRAIN.toNanos();
+            boolean drained = out.join(drain) & err.join(drain) & join(in, drain);
+            if (!drained) {
+                kill(p, dir, killedFor, Execution.Status.TIMEOUT);
+                long last = System.nanoTime() + DRAIN.toNanos();
+                if (!(out.join(last) & err.join(last) & join(in, last))) {
+                    LOG.warn("sandbox: a process outside the run's reach holds its output open; returning what it"
+                            + " printed so far");
+                }
+            }
         } catch (InterruptedException e) {
-            kill(p, killedFor, Execution.Status.TIMEOUT);
+            kill(p, dir, killedFor, Execution.Status.TIMEOUT);
             Thread.currentThread().interrupt();
             throw new SandboxException("interrupted while a sandboxed program ran", e);
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
         int code = p.exitValue();
         String stderr = err.text();
+        // only the namespaced setup writes the marker, outside the program's view: a program cannot forge it there
         Path setupFailed = dir.resolveSibling(dir.getFileName() + ".setup-failed");
-        if (code == SETUP_FAILED && killedFor.get() == null && Files.deleteIfExists(setupFailed)) {
+        if (isolation.namespaced()
+                && code == SETUP_FAILED
+                && killedFor.get() == null
+                && Files.deleteIfExists(setupFailed)) {
             throw new SandboxException("sandbox setup failed (" + isolation + "): " + stderr.strip());
         }
         return new Execution(
                 classify(code, stderr, killedFor.get()), killedFor.get() != null ? -1 : code, out.text(), stderr, ms);
+    }
+
+    /**
+     * Waits for the launcher to exit or the wall-clock deadline; in basic isolation it also measures the run's
+     * directory every {@link #POLL} (with namespaces the directory is a tmpfs of that size).
+     */
+    private void awaitExit(
+            Process p, Path dir, long deadline, SandboxLimits limits, AtomicReference<Execution.Status> killedFor)
+            throws InterruptedException {
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                kill(p, dir, killedFor, Execution.Status.TIMEOUT);
+                p.waitFor();
+                return;
+            }
+            long wait = isolation.namespaced() ? left : Math.min(left, POLL.toNanos());
+            if (p.waitFor(wait, TimeUnit.NANOSECONDS)) {
+                return;
+            }
+            if (!isolation.namespaced() && BasicReaper.sizeOf(dir) > limits.dirBytes()) {
+                kill(p, dir, killedFor, Execution.Status.DISK_LIMIT);
+                p.waitFor();
+                return;
+            }
+        }
+    }
+
+    /**
+     * The process-count limit to set, or 0 for none. The kernel counts the tasks of the user a program runs as; with
+     * per-slot users that is the program's alone, otherwise the trainer's own tasks (its threads, other runs) count
+     * too, so the limit is what that user runs now plus the program's share. Root ignores the limit.
+     */
+    private int processLimit(SandboxLimits limits) {
+        if (isolation == Isolation.NAMESPACES) {
+            return limits.processes();
+        }
+        int uid = runAs >= 0 ? runAs : Isolation.uid();
+        return uid > 0 ? BasicReaper.tasksOf(uid) + limits.processes() : 0;
+    }
+
+    private static boolean join(Thread t, long deadlineNanos) throws InterruptedException {
+        long left = deadlineNanos - System.nanoTime();
+        return left > 0 && t.join(Duration.ofNanos(left)) || !t.isAlive();
     }
 
     private static Execution.Status classify(int code, String stderr, Execution.Status killedFor) {
@@ -241,13 +334,19 @@ public final class Sandbox {
         return code > 128 ? Execution.Status.KILLED : Execution.Status.ERROR;
     }
 
-    /** Kills the launcher and every descendant; with namespaces, the kernel then ends the whole PID namespace. */
-    private static void kill(Process p, AtomicReference<Execution.Status> killedFor, Execution.Status why) {
+    /**
+     * Kills the launcher and every descendant; with namespaces the kernel then ends the whole PID namespace, in basic
+     * isolation the run's process group and every process of the run are killed too.
+     */
+    private void kill(Process p, Path dir, AtomicReference<Execution.Status> killedFor, Execution.Status why) {
         killedFor.compareAndSet(null, why);
         try (Stream<ProcessHandle> kids = p.descendants()) {
             kids.forEach(ProcessHandle::destroyForcibly);
         }
         p.destroyForcibly();
+        if (!isolation.namespaced()) {
+            BasicReaper.killRun(p.pid(), dir);
+        }
     }
 
     private static void feed(OutputStream os, String stdin) {
@@ -284,8 +383,9 @@ public final class Sandbox {
             });
         }
 
-        void join() throws InterruptedException {
-            thread.join();
+        /** Whether the stream ended by {@code deadlineNanos} ({@link System#nanoTime()}). */
+        boolean join(long deadlineNanos) throws InterruptedException {
+            return Sandbox.join(thread, deadlineNanos);
         }
 
         String text() {

@@ -11,12 +11,37 @@ import java.time.Duration;
  * @param fileBytes    largest file the program may write (RLIMIT_FSIZE)
  * @param processes    processes and threads the program's user may run (RLIMIT_NPROC)
  * @param outputBytes  cap on captured stdout and on stderr; the program is stopped when it writes more
+ * @param dirBytes     all files of the run's directory together (with namespaces a tmpfs of that size, so a write
+ *                     past it fails with "No space left on device"; in basic isolation the directory is measured
+ *                     while the program runs and the program killed past it)
  */
 public record SandboxLimits(
-        Duration wallTime, int cpuSeconds, long memoryBytes, long fileBytes, int processes, int outputBytes) {
+        Duration wallTime,
+        int cpuSeconds,
+        long memoryBytes,
+        long fileBytes,
+        int processes,
+        int outputBytes,
+        long dirBytes) {
+    /** The directory cap when none is given: room for a few files at the per-file cap. */
+    public static final long DEFAULT_DIR_BYTES = 64L << 20;
+
     /** Generous enough for contest programs, small enough that a hostile one cannot hurt the trainer. */
     public static final SandboxLimits DEFAULT =
             new SandboxLimits(Duration.ofSeconds(10), 10, 1L << 30, 16L << 20, 32, 1 << 20);
+
+    /** Limits with the directory cap {@link #DEFAULT_DIR_BYTES}, or the per-file cap when that is larger. */
+    public SandboxLimits(
+            Duration wallTime, int cpuSeconds, long memoryBytes, long fileBytes, int processes, int outputBytes) {
+        this(
+                wallTime,
+                cpuSeconds,
+                memoryBytes,
+                fileBytes,
+                processes,
+                outputBytes,
+                Math.max(DEFAULT_DIR_BYTES, fileBytes));
+    }
 
     public SandboxLimits {
         if (wallTime.isNegative() || wallTime.isZero()) {
@@ -26,18 +51,32 @@ public record SandboxLimits(
             throw new IllegalArgumentException("sandbox limits out of range: cpuSeconds >= 1, memoryBytes >= 32 MiB,"
                     + " fileBytes >= 0, processes >= 1, outputBytes >= 1; got " + this);
         }
+        if (dirBytes < (1L << 20) || dirBytes < fileBytes) {
+            throw new IllegalArgumentException(
+                    "sandbox dirBytes must be >= 1 MiB and >= fileBytes (" + fileBytes + "), got " + dirBytes);
+        }
     }
 
     public SandboxLimits withWallTime(Duration d) {
         return new SandboxLimits(
-                d, Math.max(1, (int) Math.ceil(d.toMillis() / 1000.0)), memoryBytes, fileBytes, processes, outputBytes);
+                d,
+                Math.max(1, (int) Math.ceil(d.toMillis() / 1000.0)),
+                memoryBytes,
+                fileBytes,
+                processes,
+                outputBytes,
+                dirBytes);
     }
 
     public SandboxLimits withMemoryBytes(long bytes) {
-        return new SandboxLimits(wallTime, cpuSeconds, bytes, fileBytes, processes, outputBytes);
+        return new SandboxLimits(wallTime, cpuSeconds, bytes, fileBytes, processes, outputBytes, dirBytes);
     }
 
     public SandboxLimits withOutputBytes(int bytes) {
-        return new SandboxLimits(wallTime, cpuSeconds, memoryBytes, fileBytes, processes, bytes);
+        return new SandboxLimits(wallTime, cpuSeconds, memoryBytes, fileBytes, processes, bytes, dirBytes);
+    }
+
+    public SandboxLimits withDirBytes(long bytes) {
+        return new SandboxLimits(wallTime, cpuSeconds, memoryBytes, fileBytes, processes, outputBytes, bytes);
     }
 }

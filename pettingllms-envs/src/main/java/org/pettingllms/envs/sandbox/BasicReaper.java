@@ -1,0 +1,139 @@
+package org.pettingllms.envs.sandbox;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * What basic isolation has instead of namespaces, read from and done through /proc: the processes a run left behind
+ * found and killed, the tasks a user runs counted (for the process-count limit, which the kernel counts per user),
+ * and the run's directory measured. A run's processes are its session's process group and every process whose
+ * environment names the run's directory ({@code TMPDIR}, set for every sandboxed program): a daemon that left the
+ * group (fork, setsid, fork, chdir, closed descriptors) still has it. Only a program that starts a new program with
+ * an environment of its own and leaves the group escapes; that is why basic isolation warns.
+ */
+final class BasicReaper {
+    /** Entries of a run's directory measured at most; more count as over any cap (the namespaced tmpfs allows 4096). */
+    static final int MAX_ENTRIES = 4096;
+
+    private BasicReaper() {}
+
+    /** Kills the process group {@code pgid} and every process of this run ({@code TMPDIR=dir}), until none is left. */
+    static void killRun(long pgid, Path dir) {
+        killGroup(pgid);
+        byte[] marker = ("TMPDIR=" + dir + "\0").getBytes(StandardCharsets.UTF_8);
+        long self = ProcessHandle.current().pid();
+        for (int round = 0; round < 8; round++) { // a process that forks while we kill is found in the next round
+            List<ProcessHandle> found = new ArrayList<>();
+            for (long pid : pids()) {
+                if (pid != self && hasMarker(pid, marker)) {
+                    ProcessHandle.of(pid).ifPresent(found::add);
+                }
+            }
+            if (found.isEmpty()) {
+                return;
+            }
+            found.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** {@code kill -KILL -pgid}: the JDK signals single processes only. */
+    private static void killGroup(long pgid) {
+        try {
+            Process k = new ProcessBuilder("kill", "-KILL", "--", "-" + pgid)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            k.waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no kill(1): the marker scan below still finds the run's processes
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static boolean hasMarker(long pid, byte[] marker) {
+        try {
+            byte[] env = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+            return indexOf(env, marker) >= 0;
+        } catch (IOException | RuntimeException e) {
+            return false; // gone, or another user's
+        }
+    }
+
+    static int indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            if (i > 0 && hay[i - 1] != 0) {
+                continue; // a variable starts after a NUL
+            }
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** Tasks (processes and threads) that user {@code uid} runs now, as the kernel's process-count limit counts. */
+    static int tasksOf(int uid) {
+        int tasks = 0;
+        for (long pid : pids()) {
+            Path proc = Path.of("/proc", Long.toString(pid));
+            try {
+                if ((Integer) Files.getAttribute(proc, "unix:uid") != uid) {
+                    continue;
+                }
+                Optional<String> threads = Files.readAllLines(proc.resolve("status")).stream()
+                        .filter(l -> l.startsWith("Threads:"))
+                        .findFirst();
+                tasks += threads.map(l -> Integer.parseInt(l.substring(8).strip()))
+                        .orElse(1);
+            } catch (IOException | RuntimeException e) {
+                // gone while we looked
+            }
+        }
+        return tasks;
+    }
+
+    /** Bytes of the files under {@code dir}; {@link Long#MAX_VALUE} past {@link #MAX_ENTRIES} entries. */
+    static long sizeOf(Path dir) {
+        long[] sum = {0};
+        int[] entries = {0};
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.takeWhile(f -> ++entries[0] <= MAX_ENTRIES).forEach(f -> {
+                try {
+                    sum[0] += Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? Files.size(f) : 0;
+                } catch (IOException gone) {
+                    // removed while we looked
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return sum[0];
+        }
+        return entries[0] > MAX_ENTRIES ? Long.MAX_VALUE : sum[0];
+    }
+
+    private static List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+            procs.forEach(p -> {
+                String name = p.getFileName().toString();
+                if (!name.isEmpty() && name.chars().allMatch(Character::isDigit)) {
+                    pids.add(Long.parseLong(name));
+                }
+            });
+        } catch (IOException e) {
+            // no /proc: nothing to find
+        }
+        return pids;
+    }
+}
