@@ -27,6 +27,11 @@ public final class ExecutionMatch {
             throw new IllegalArgumentException("the gold query does not run on " + runner.database() + ": "
                     + g.outcome().name().toLowerCase() + ": " + g.message());
         }
+        return check(runner, predicted, g, gold);
+    }
+
+    /** Runs {@code predicted} and compares it with the gold query's result {@code g}, already run whole. */
+    public static Verdict check(SqlRunner runner, String predicted, SqlRunner.Result g, String gold) {
         SqlRunner.Result p = runner.run(predicted);
         if (!p.ok()) {
             return new Verdict(false, "the query " + describe(p), p, g);

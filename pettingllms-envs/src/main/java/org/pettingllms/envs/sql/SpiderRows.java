@@ -21,7 +21,16 @@ import org.pettingllms.envs.data.Row;
 public final class SpiderRows {
     private SpiderRows() {}
 
+    /** The rows of {@code questions} on the databases in {@code databases}, gold queries not run. */
     public static List<SqlItem> load(Path questions, Path databases) {
+        return load(questions, databases, null);
+    }
+
+    /**
+     * The rows, each gold query run once into {@code gold} (when not null): one that does not run whole under the
+     * task's limits is an error naming its row.
+     */
+    static List<SqlItem> load(Path questions, Path databases, GoldResults gold) {
         if (!Files.isDirectory(databases)) {
             throw new DatasetException("no database folder " + databases + " (expected <db_id>/<db_id>.sqlite inside)");
         }
@@ -39,10 +48,17 @@ public final class SpiderRows {
             if (!evidence.isEmpty()) {
                 question = question.strip() + "\nHint: " + evidence;
             }
-            String gold = row.text("query", "SQL");
+            String query = row.text("query", "SQL");
+            String why = gold == null ? null : gold.failure(file, query);
+            if (why != null) {
+                throw row.error(
+                        row.fields().containsKey("query") ? "query" : "SQL",
+                        "is a gold query that does not run whole on " + file + " (" + why + "); raise"
+                                + " task.options.timeoutMs or maxRows, or drop the row");
+            }
             Object qid = row.fields().get("question_id");
             String id = db + "-" + (qid != null ? String.valueOf(qid) : Long.toString(row.line()));
-            out.add(new SqlItem(id, file.toString(), schema, question, gold, List.of(), ""));
+            out.add(new SqlItem(id, file.toString(), schema, question, query, List.of(), ""));
         }
         if (out.isEmpty()) {
             throw new DatasetException("dataset file " + questions + " has no rows");

@@ -20,29 +20,46 @@ import org.sqlite.SQLiteOpenMode;
 /**
  * Runs model-written SQL on a SQLite database file, as untrusted code runs in the sandbox: the file is opened in place
  * (no copy) read-only and immutable, {@code query_only}; only one {@code SELECT} passes ({@link SqlStatement}); no
- * database can be attached (the attach limit is 0) and extensions cannot load; temporary tables and sorts stay in
- * memory; strings and blobs are capped ({@code SQLITE_LIMIT_LENGTH}); the query is interrupted by SQLite's progress
- * handler at its deadline (not waited for); at most {@code maxRows} rows and {@code maxBytes} bytes are read back. A
- * query that fails, is refused or is cut short is a {@link Result} that says so, never an exception: the episode is
- * scored and the run goes on.
+ * database can be attached (the attach limit is 0) and extensions cannot load; strings and blobs are capped
+ * ({@code SQLITE_LIMIT_LENGTH}); the query is interrupted by SQLite's progress handler at its deadline (not waited
+ * for); at most {@code maxRows} rows and {@code maxBytes} bytes are read back. A query that fails, is refused or is
+ * cut short is a {@link Result} that says so, never an exception: the episode is scored and the run goes on.
+ *
+ * <p>Memory. This SQLite build counts no memory ({@code SQLITE_DEFAULT_MEMSTATUS=0}), so {@code hard_heap_limit}
+ * is never enforced; what bounds a query's native memory instead is where SQLite keeps what does not fit: temporary
+ * tables, sorts, the queues of recursive queries and automatic indexes go to temporary files ({@code temp_store =
+ * FILE}), each database's page cache is {@link #CACHE_KIB} KiB, and no file is memory-mapped. The temporary files
+ * live in one folder of this process ({@link TempFiles}; SQLite unlinks them as it opens them), and the progress
+ * handler interrupts a query once this process's open files there pass {@link Limits#maxTempBytes}: the cap is on the
+ * temporary storage of all queries running at that moment together.
  */
 public final class SqlRunner {
-    /** SQLite's memory for all queries of this process together: a query past it fails, the JVM does not. */
-    static final long HEAP_LIMIT_BYTES = 512L << 20;
+    /** Page cache of each database a query uses (the main file and its temporary database), in KiB. */
+    static final int CACHE_KIB = 4096;
     /** How often (virtual machine steps) the progress handler looks at the clock. */
     private static final int CHECK_EVERY = 1_000;
+    /** How often (nanoseconds) the progress handler measures the temporary files. */
+    private static final long MEASURE_EVERY_NANOS = 10_000_000;
 
     /**
      * @param time     how long a query may run
      * @param maxRows  rows read back; more make the result truncated
      * @param maxBytes bytes of values read back; more make the result truncated
      * @param maxValue the longest string or blob a query may build
+     * @param maxTempBytes temporary storage (sorts, temporary tables) of the queries running at once, together
      */
-    public record Limits(Duration time, int maxRows, long maxBytes, int maxValue) {
+    public record Limits(Duration time, int maxRows, long maxBytes, int maxValue, long maxTempBytes) {
+        /** The temporary storage cap when none is given. */
+        public static final long DEFAULT_TEMP_BYTES = 256L << 20;
+
         public static final Limits DEFAULT = new Limits(Duration.ofSeconds(2), 1_000, 1L << 20, 1 << 20);
 
+        public Limits(Duration time, int maxRows, long maxBytes, int maxValue) {
+            this(time, maxRows, maxBytes, maxValue, DEFAULT_TEMP_BYTES);
+        }
+
         public Limits {
-            if (time.isNegative() || time.isZero() || maxRows < 1 || maxBytes < 1 || maxValue < 1) {
+            if (time.isNegative() || time.isZero() || maxRows < 1 || maxBytes < 1 || maxValue < 1 || maxTempBytes < 1) {
                 throw new IllegalArgumentException("SQL limits must be positive");
             }
         }
@@ -107,13 +124,24 @@ public final class SqlRunner {
         }
         long deadline = System.nanoTime() + limits.time().toNanos();
         boolean[] timedOut = {false};
+        boolean[] overTemp = {false};
         try (Connection c = open()) {
             ProgressHandler.setHandler(c, CHECK_EVERY, new ProgressHandler() {
+                private long measured = System.nanoTime();
+
                 @Override
                 protected int progress() {
-                    if (System.nanoTime() > deadline) {
+                    long now = System.nanoTime();
+                    if (now > deadline) {
                         timedOut[0] = true;
                         return 1; // SQLite stops the statement with SQLITE_INTERRUPT
+                    }
+                    if (now - measured > MEASURE_EVERY_NANOS) {
+                        measured = now;
+                        if (TempFiles.openBytes() > limits.maxTempBytes()) {
+                            overTemp[0] = true;
+                            return 1;
+                        }
                     }
                     return 0;
                 }
@@ -126,6 +154,12 @@ public final class SqlRunner {
             if (timedOut[0]) {
                 return Result.failed(
                         Outcome.TIMEOUT, "interrupted after " + limits.time().toMillis() + " ms");
+            }
+            if (overTemp[0]) {
+                return Result.failed(
+                        Outcome.ERROR,
+                        "interrupted: more than " + (limits.maxTempBytes() >> 20)
+                                + " MiB of temporary storage (sorts and temporary tables)");
             }
             return Result.failed(Outcome.ERROR, message(e));
         } catch (RuntimeException e) { // a driver failure on hostile input is the query's failure, not the run's
@@ -200,7 +234,8 @@ public final class SqlRunner {
         config.resetOpenMode(SQLiteOpenMode.CREATE);
         config.setReadOnly(true);
         config.enableLoadExtension(false);
-        config.setTempStore(SQLiteConfig.TempStore.MEMORY);
+        config.setTempStore(SQLiteConfig.TempStore.FILE);
+        TempFiles.init();
         Connection c = config.createConnection("jdbc:sqlite:" + database.toUri() + "?mode=ro&immutable=1");
         try {
             SQLiteConnection sc = c.unwrap(SQLiteConnection.class);
@@ -208,8 +243,11 @@ public final class SqlRunner {
             sc.setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, limits.maxValue());
             sc.setLimit(SQLiteLimits.SQLITE_LIMIT_SQL_LENGTH, 100_000);
             try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA hard_heap_limit=" + HEAP_LIMIT_BYTES);
                 s.execute("PRAGMA query_only=1");
+                s.execute("PRAGMA main.cache_size=-" + CACHE_KIB);
+                s.execute("PRAGMA temp.cache_size=-" + CACHE_KIB);
+                s.execute("PRAGMA mmap_size=0");
+                s.execute("PRAGMA threads=0");
             }
             return c;
         } catch (SQLException | RuntimeException e) {

@@ -34,10 +34,22 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     public static final String WRITER = "writer";
 
     private final SqlRunner.Limits limits;
+    private final GoldResults gold;
 
     public SqlTask(List<String> roles, int maxTurns, Items<SqlItem> items, SqlRunner.Limits limits) {
+        this(roles, maxTurns, items, limits, new GoldResults(limits));
+    }
+
+    /** A task whose gold results {@code gold} holds (dataset rows checked there at load). */
+    SqlTask(List<String> roles, int maxTurns, Items<SqlItem> items, SqlRunner.Limits limits, GoldResults gold) {
         super(roles, List.of(List.of(EXPLORER, WRITER), List.of(WRITER)), maxTurns, items);
         this.limits = limits;
+        this.gold = gold;
+    }
+
+    /** The gold results, run once each. */
+    GoldResults gold() {
+        return gold;
     }
 
     @Override
@@ -129,8 +141,8 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
             return new Transition<>(
                     next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE, "no query");
         }
-        ExecutionMatch.Verdict v =
-                ExecutionMatch.check(runner(s), query, s.item().gold());
+        ExecutionMatch.Verdict v = ExecutionMatch.check(
+                runner(s), query, gold.of(s.item()), s.item().gold());
         SqlState next =
                 new SqlState(s.item(), s.explorer(), new SqlState.Written(query, v.correct(), v.reason()), v.correct());
         if (!v.predicted().ok()) { // refused, failed, timed out or too long: no answer given, the team may try again

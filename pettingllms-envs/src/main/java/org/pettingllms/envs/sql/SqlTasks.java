@@ -50,17 +50,18 @@ public final class SqlTasks implements TaskProvider {
         SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
         SqlRunner.Limits limits =
                 new SqlRunner.Limits(Duration.ofMillis(o.timeoutMs()), o.maxRows(), d.maxBytes(), d.maxValue());
+        GoldResults gold = new GoldResults(limits);
         Items<SqlItem> items;
         if (o.generator().isBlank()) {
             if (o.databases().equals(SqlOptions.DEFAULT.databases())) {
                 throw new ConfigException("config key 'task.options.databases': dataset files need the folder of"
                         + " their databases (<db_id>/<db_id>.sqlite), e.g. spider/database");
             }
-            items = DatasetSources.files(o.train(), o.test(), f -> SpiderRows.load(f, dir), SqlItem.class);
+            items = DatasetSources.files(o.train(), o.test(), f -> SpiderRows.load(f, dir, gold), SqlItem.class);
         } else {
             items = DatasetSources.generated(
                     o.generator(), ShopWorlds.NAME, o.train(), o.test(), seed -> ShopWorlds.item(seed, dir));
         }
-        return new SqlTask(roles, spec.maxTurns(), items, limits);
+        return new SqlTask(roles, spec.maxTurns(), items, limits, gold);
     }
 }

@@ -81,4 +81,64 @@ class SpiderRowsTest {
                 .hasMessageContaining("db_id")
                 .hasMessageContaining("nope/nope.sqlite");
     }
+
+    @Test
+    void goldQueriesRunOnceAtLoadAndOneThatDoesNotRunWholeNamesItsRow(@TempDir Path dir) throws Exception {
+        layout(dir);
+        Map<String, Object> options = Map.of(
+                "generator", "",
+                "test", dir.resolve("spider.json").toString(),
+                "databases", dir.resolve("database").toString());
+        SqlTask t = (SqlTask) Tasks.create(
+                new RunConfig.TaskSpec("sql", org.pettingllms.core.data.PromptStyle.COMPACT, 2, List.of(), options));
+        assertThat(t.gold().runs()).as("gold queries run at load").isEqualTo(2);
+        var problems = t.problems(1).problems(Split.TEST, 0, 10);
+        for (String candidate : List.of("SELECT 2", "SELECT count(*) FROM singer", "SELECT count(id) FROM singer")) {
+            SqlState s = t.initialState(problems.get(0));
+            t.step(s, SqlTask.WRITER, org.pettingllms.core.data.Completion.ofText(candidate));
+        }
+        assertThat(t.gold().runs())
+                .as("no gold query run again for a candidate")
+                .isEqualTo(2);
+
+        // BIRD has gold queries that run past the deadline or return more than the row cap: an error at load
+        String slow = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r";
+        Files.writeString(
+                dir.resolve("hostile.jsonl"),
+                "{\"db_id\": \"concert\", \"question\": \"q\", \"SQL\": \"SELECT 1\"}\n"
+                        + "{\"db_id\": \"concert\", \"question\": \"q\", \"SQL\": \"" + slow + "\"}\n");
+        Map<String, Object> hostile = Map.of(
+                "generator",
+                "",
+                "test",
+                dir.resolve("hostile.jsonl").toString(),
+                "databases",
+                dir.resolve("database").toString(),
+                "timeoutMs",
+                300);
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "sql", org.pettingllms.core.data.PromptStyle.COMPACT, 2, List.of(), hostile)))
+                .isInstanceOf(org.pettingllms.envs.data.DatasetException.class)
+                .hasMessageContaining("hostile.jsonl line 2")
+                .hasMessageContaining("field 'SQL'")
+                .hasMessageContaining("timeout")
+                .hasMessageContaining("task.options.timeoutMs");
+        Files.writeString(
+                dir.resolve("many.jsonl"),
+                "{\"db_id\": \"concert\", \"question\": \"q\", \"query\": \"SELECT a.id FROM singer a, singer b\"}\n");
+        Map<String, Object> many = Map.of(
+                "generator",
+                "",
+                "test",
+                dir.resolve("many.jsonl").toString(),
+                "databases",
+                dir.resolve("database").toString(),
+                "maxRows",
+                3);
+        assertThatThrownBy(() -> Tasks.create(new RunConfig.TaskSpec(
+                        "sql", org.pettingllms.core.data.PromptStyle.COMPACT, 2, List.of(), many)))
+                .hasMessageContaining("many.jsonl line 1")
+                .hasMessageContaining("field 'query'")
+                .hasMessageContaining("truncated: more than 3 rows");
+    }
 }

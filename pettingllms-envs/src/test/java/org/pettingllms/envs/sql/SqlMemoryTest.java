@@ -1,0 +1,112 @@
+package org.pettingllms.envs.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.envs.sql.SqlRunner.Outcome;
+
+/**
+ * A query that sorts gigabytes it makes up itself: the process does not grow with it (SQLite's sorts and temporary
+ * tables go to capped temporary files, not memory), and the temporary files are capped too.
+ */
+class SqlMemoryTest {
+    /** Two million rows of 2,000 random bytes sorted: about 4 GB to sort, from a database with nothing in it. */
+    static final String SORT_BOMB = "SELECT count(*) FROM (SELECT n FROM (WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL"
+            + " SELECT n+1 FROM r LIMIT 2000000) SELECT n, randomblob(2000) b FROM r) ORDER BY b)";
+
+    @TempDir
+    static Path dir;
+
+    static Path db;
+
+    @BeforeAll
+    static void create() throws Exception {
+        db = dir.resolve("empty.sqlite");
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db);
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t(x)");
+        }
+    }
+
+    @Test
+    void theSortBombGrowsTheProcessByLessThan100MegabytesAtTheDefaultDeadline() throws Exception {
+        SqlRunner runner = new SqlRunner(db, SqlRunner.Limits.DEFAULT);
+        runner.run("SELECT 1"); // the driver's native library and caches loaded before the baseline
+        long growth = peakGrowth(() -> {
+            SqlRunner.Result r = runner.run(SORT_BOMB);
+            assertThat(r.outcome()).as(r.message()).isIn(Outcome.TIMEOUT, Outcome.ERROR);
+        });
+        assertThat(growth >> 20).as("MiB the process grew by").isLessThan(100);
+    }
+
+    @Test
+    void itsTemporaryFilesAreCappedAndGoneAfterwards() throws Exception {
+        SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
+        SqlRunner runner = new SqlRunner(
+                db, new SqlRunner.Limits(Duration.ofMinutes(5), d.maxRows(), d.maxBytes(), d.maxValue(), 32L << 20));
+        long[] ms = new long[1];
+        long growth = peakGrowth(() -> {
+            long t = System.nanoTime();
+            SqlRunner.Result r = runner.run(SORT_BOMB);
+            ms[0] = (System.nanoTime() - t) / 1_000_000;
+            assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+            assertThat(r.message()).contains("more than 32 MiB of temporary storage");
+        });
+        assertThat(ms[0])
+                .as("interrupted by the cap, long before its deadline")
+                .isLessThan(Duration.ofMinutes(4).toMillis());
+        assertThat(growth >> 20).as("MiB the process grew by").isLessThan(100);
+        assertThat(TempFiles.openBytes()).isZero();
+        try (var left = Files.list(TempFiles.dir())) {
+            assertThat(left).isEmpty();
+        }
+        assertThat(runner.run("SELECT count(*) FROM t").rows()).containsExactly(java.util.List.of(0L));
+    }
+
+    /** The most this process's resident memory grew above its level before {@code work}, sampled every 20 ms. */
+    static long peakGrowth(ThrowingRunnable work) throws Exception {
+        System.gc();
+        long before = rss();
+        AtomicLong peak = new AtomicLong(before);
+        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                peak.accumulateAndGet(rss(), Math::max);
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        try {
+            work.run();
+        } finally {
+            sampler.interrupt();
+            sampler.join();
+        }
+        return Math.max(0, Math.max(peak.get(), rss()) - before);
+    }
+
+    interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /** Resident set size in bytes, from /proc/self/statm (pages). */
+    static long rss() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/self/statm")).trim().split(" ");
+            return Long.parseLong(f[1]) * 4096;
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
