@@ -43,20 +43,21 @@ public enum Isolation {
             d="$1"; u="$2"; x="$3"; q="$4"; shift 4
             fail() { : > "$d.setup-failed"; exit 120; }
             r="$d/.root"
-            mkdir "$r" && mount -t tmpfs -o size=1m,mode=555 sandbox "$r" || fail
+            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || fail
             links=""; dirs=""; made=""
             for p in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc $x; do
               [ "$p" = "-" ] && continue
               if [ -L "$p" ]; then links="$links $p"; elif [ -d "$p" ]; then dirs="$dirs $p"; made="$made $r$p"; fi
             done
             [ -z "$links" ] || cp -P $links "$r/" || fail
-            umask 222; mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" $made || fail; umask 022
+            mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" $made || fail
             for p in $dirs; do mount --rbind -o ro "$p" "$r$p" || fail; done
             touch "$r/dev/null" "$r/dev/zero" "$r/dev/random" "$r/dev/urandom" || fail
             for n in null zero random urandom; do mount --bind "/dev/$n" "$r/dev/$n" || fail; done
             mount -t proc proc "$r/proc" || fail
             mount -t tmpfs -o "size=$q,nr_inodes=4096,mode=700" work "$r$d" || fail
             c=$(echo "$d"/*); [ "$c" = "$d/*" ] || cp -- "$d"/* "$r$d/" || fail
+            mount -o remount,bind,ro "$r" || fail
             if [ "$u" = "-" ]; then
               chroot "$r" setpriv --inh-caps=-all --bounding-set=-all --no-new-privs \\
                 -- /bin/sh -c 'cd "$0" && exec "$@"' "$d" "$@"

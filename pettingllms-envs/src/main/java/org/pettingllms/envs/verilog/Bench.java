@@ -10,11 +10,17 @@ import java.util.Map;
  * The testbench the judge generates: one instance of a module per stream of input steps, each instance with its own
  * inputs (so each starts from power-on), all on one clock. A step sets the instance's driven inputs from its stimulus
  * file ({@code $readmemh}), lets them settle (and, for a sequential module, raises the clock), then prints the outputs
- * as {@code <nonce> <stream> <step> <bits> ...}. The nonce is drawn per run: a design that prints lines of its own
- * cannot forge the bench's.
+ * as {@code <nonce> <stream> <step> <bits> ...}. The nonce is drawn per run and reaches the bench as a plus-argument
+ * ({@link #NONCE}, read with {@code $value$plusargs}), not in its source: a design that prints lines of its own cannot
+ * forge the bench's, and the compiled simulation does not hold it.
  */
 final class Bench {
     static final String TOP = "pettingllms_bench";
+    /** The bench's variable that holds the nonce (24 characters at most), read from {@code +pettingllms_nonce=}. */
+    static final String NONCE = "pettingllms_nonce";
+    /** Reads the nonce from the simulator's plus-arguments into {@link #NONCE}; the first statement of an initial block. */
+    static final String READ_NONCE =
+            "if (!$value$plusargs(\"pettingllms_nonce=%s\", " + NONCE + ")) " + NONCE + " = \"\";";
 
     /** One instance: the module it instantiates and the driven inputs' values at each step. */
     record Stream(String module, List<BigInteger[]> steps) {}
@@ -22,7 +28,7 @@ final class Bench {
     private Bench() {}
 
     /** The bench source ({@code bench.v}) and each stream's stimulus file ({@code stim<k>.hex}). */
-    static Map<String, String> files(VerilogItem item, List<Stream> streams, String nonce) {
+    static Map<String, String> files(VerilogItem item, List<Stream> streams) {
         List<Port> driven = item.driven();
         int width = Math.max(1, driven.stream().mapToInt(Port::width).sum()); // a module may have no inputs
         int steps = streams.stream().mapToInt(s -> s.steps().size()).max().orElse(0);
@@ -30,7 +36,7 @@ final class Bench {
         if (item.sequential()) {
             v.append("  reg clk = 0;\n");
         }
-        v.append("  integer i;\n");
+        v.append("  integer i;\n  reg [8*24:1] " + NONCE + ";\n");
         Map<String, String> files = new LinkedHashMap<>();
         for (int k = 0; k < streams.size(); k++) {
             Stream s = streams.get(k);
@@ -54,7 +60,7 @@ final class Bench {
             v.append("  %s u%d(%s);\n".formatted(s.module(), k, String.join(", ", conns)));
             files.put("stim" + k + ".hex", hex(s.steps(), driven));
         }
-        v.append("  initial begin\n");
+        v.append("  initial begin\n    " + READ_NONCE + "\n");
         for (int k = 0; k < streams.size(); k++) {
             v.append("    $readmemh(\"stim%d.hex\", stim%d);\n".formatted(k, k));
         }
@@ -66,13 +72,13 @@ final class Bench {
         v.append(item.sequential() ? "      #1 clk = 1;\n      #1;\n" : "      #1;\n");
         for (int k = 0; k < streams.size(); k++) {
             List<Port> outs = item.outputs();
-            String format = nonce + " " + k + " %0d" + " %b".repeat(outs.size());
+            String format = "%0s " + k + " %0d" + " %b".repeat(outs.size());
             StringBuilder args = new StringBuilder();
             for (Port p : outs) {
                 args.append(", o").append(k).append('_').append(p.name());
             }
-            v.append("      if (i < %d) $display(\"%s\", i%s);\n"
-                    .formatted(streams.get(k).steps().size(), format, args));
+            v.append("      if (i < %d) $display(\"%s\", %s, i%s);\n"
+                    .formatted(streams.get(k).steps().size(), format, NONCE, args));
         }
         if (item.sequential()) {
             v.append("      clk = 0;\n      #1;\n");

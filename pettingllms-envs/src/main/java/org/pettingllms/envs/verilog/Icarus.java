@@ -100,6 +100,26 @@ public final class Icarus {
      * {@code `timescale} carry from one file into the next) ; sources end in {@code .v} or {@code .sv}, others are data; {@code top} is the root module.
      */
     public Simulation simulate(Map<String, String> files, String top) {
+        return simulate(files, List.of(top), "");
+    }
+
+    /** A name Icarus takes as a root module, and a nonce's characters: nothing the shell would read. */
+    private static final java.util.regex.Pattern PLAIN = java.util.regex.Pattern.compile("[A-Za-z0-9_@]+");
+
+    /**
+     * Compiles {@code files} with the root modules {@code tops} and runs the simulation with the plus-argument {@code
+     * +pettingllms_nonce=<nonce>} (when not empty): a bench reads its nonce there ({@code $value$plusargs}), so the
+     * compiled simulation, which a design's file task could read, does not hold it.
+     */
+    public Simulation simulate(Map<String, String> files, List<String> tops, String nonce) {
+        for (String name : tops) {
+            if (!PLAIN.matcher(name).matches()) {
+                throw new IllegalArgumentException("not a root module name: '" + name + "'");
+            }
+        }
+        if (!nonce.isEmpty() && !PLAIN.matcher(nonce).matches()) {
+            throw new IllegalArgumentException("a nonce is letters, digits and '@', got '" + nonce + "'");
+        }
         List<String> sources = new ArrayList<>();
         for (String name : files.keySet()) {
             if (name.endsWith(".v") || name.endsWith(".sv")) {
@@ -107,9 +127,10 @@ public final class Icarus {
             }
         }
         // sources removed before the simulation runs: the design's file tasks cannot read the bench or a reference
-        String script = "iverilog -g2012 -o sim.vvp -s \"$0\" \"$@\" || exit " + COMPILE_FAILED
-                + "; rm -f -- \"$@\"; exec vvp -n sim.vvp";
-        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", script, top));
+        String script = "iverilog -g2012 -o sim.vvp -s " + String.join(" -s ", tops) + " \"$@\" || exit "
+                + COMPILE_FAILED + "; rm -f -- \"$@\"; exec vvp -n sim.vvp"
+                + (nonce.isEmpty() ? "" : " +pettingllms_nonce=" + nonce);
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", script, "icarus"));
         command.addAll(sources);
         Execution e = box.run(new LinkedHashMap<>(files), command, "", limits);
         Status status = switch (e.status()) {
@@ -126,6 +147,24 @@ public final class Icarus {
                     .reduce((a, b) -> b)
                     .orElse("");
         }
+        return new Simulation(status, e.stdout(), log, e.wallMs());
+    }
+
+    /**
+     * Icarus's preprocessor on an untrusted source alone ({@code iverilog -E}, in the sandbox): macros expanded,
+     * conditionals resolved, comments kept, every line end a newline. Its stdout is the expanded text; a source that
+     * does not preprocess (an undefined macro, an include) is a {@link Status#COMPILE_ERROR}.
+     */
+    public Simulation preprocess(String source) {
+        String script = "iverilog -E -o expanded.sv source.sv || exit " + COMPILE_FAILED + "; exec cat expanded.sv";
+        Execution e = box.run(Map.of("source.sv", source), List.of("/bin/sh", "-c", script), "", limits);
+        Status status = switch (e.status()) {
+            case OK -> Status.OK;
+            case ERROR -> e.exitCode() == COMPILE_FAILED ? Status.COMPILE_ERROR : Status.RUNTIME_ERROR;
+            case KILLED -> Status.RUNTIME_ERROR;
+            default -> Status.LIMIT;
+        };
+        String log = status == Status.LIMIT ? e.status().why() + "\n" + e.stderr() : e.stderr();
         return new Simulation(status, e.stdout(), log, e.wallMs());
     }
 }

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,6 +31,9 @@ final class Judge {
     private final Map<String, List<List<String>>> expected = new ConcurrentHashMap<>();
     /** A dataset harness's verdict on its own reference, by item id. */
     private final Map<String, long[]> samples = new ConcurrentHashMap<>();
+
+    /** The modules a design may not name on a dataset row's harness path, by item id. */
+    private final Map<String, Set<String>> foreign = new ConcurrentHashMap<>();
 
     private final SplittableRandom nonces = new SplittableRandom();
 
@@ -66,16 +71,24 @@ final class Judge {
         return design(item, design, tests, false);
     }
 
-    private DesignVerdict design(VerilogItem item, String design, List<Vector> tests, boolean judged) {
+    private DesignVerdict design(VerilogItem item, String written, List<Vector> tests, boolean judged) {
+        String design = written.startsWith("\uFEFF") ? written.substring(1) : written; // Icarus refuses a BOM
+        if (DesignLint.needsPreprocessing(design)) { // what is checked is what Icarus compiles: the expansion
+            Icarus.Simulation expanded = icarus.preprocess(design);
+            if (!expanded.ok()) {
+                return new DesignVerdict(0, false, List.of(), expanded.summary());
+            }
+            design = expanded.stdout();
+        }
         if (!MODULE_TOP.matcher(design).find()) {
             return new DesignVerdict(0, false, List.of(), "no module " + VerilogItem.TOP);
         }
-        java.util.Optional<String> refused = DesignLint.check(design);
+        boolean harness = judged && !item.harness().isEmpty();
+        java.util.Optional<String> refused = DesignLint.check(design, foreign(item, harness));
         if (refused.isPresent()) {
             return new DesignVerdict(0, false, List.of(), refused.get());
         }
         List<Stream> streams = new ArrayList<>();
-        boolean harness = judged && !item.harness().isEmpty();
         if (judged && !harness) {
             streams.add(new Stream(VerilogItem.TOP, Stimulus.hidden(item)));
         }
@@ -86,9 +99,9 @@ final class Judge {
         List<List<String>> printed = List.of();
         if (!streams.isEmpty()) {
             String nonce = nonce();
-            Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams, nonce));
+            Map<String, String> files = new LinkedHashMap<>(Bench.files(item, streams));
             files.put("design.sv", design);
-            Icarus.Simulation sim = icarus.simulate(files, Bench.TOP);
+            Icarus.Simulation sim = icarus.simulate(files, List.of(Bench.TOP), nonce);
             if (!sim.ok()) {
                 return new DesignVerdict(0, false, List.of(), sim.summary());
             }
@@ -103,7 +116,9 @@ final class Judge {
             long[] verdict = harnessVerdict(run.sim().stdout(), run.nonce());
             long[] own = referenceSamples(item);
             // the reference's own count of samples: a design that ends the bench early is caught short of it
-            pass = verdict == null || verdict[1] != own[1] ? 0 : (double) (verdict[1] - verdict[0]) / verdict[1];
+            pass = verdict == null || verdict[1] != own[1] || verdict[0] > verdict[1]
+                    ? 0
+                    : (double) (verdict[1] - verdict[0]) / verdict[1];
         } else if (!judged) {
             pass = 0;
         } else {
@@ -128,25 +143,63 @@ final class Judge {
         return new DesignVerdict(pass, pass == 1.0, mismatches, "");
     }
 
+    /**
+     * The modules a design is compiled beside, which it may not name: the bench's, and on a dataset row's harness
+     * path the harness's and the reference's own (the reference's top is renamed {@code RefModule}).
+     */
+    private Set<String> foreign(VerilogItem item, boolean harness) {
+        if (!harness) {
+            return Set.of(Bench.TOP);
+        }
+        return foreign.computeIfAbsent(item.id(), id -> {
+            Set<String> names = new TreeSet<>(DesignLint.declaredModules(item.harness()));
+            names.addAll(DesignLint.declaredModules(item.reference()));
+            names.remove(VerilogItem.TOP);
+            names.add(Bench.TOP);
+            names.add(NONCE_MODULE);
+            return Set.copyOf(names);
+        });
+    }
+
     private record HarnessRun(Icarus.Simulation sim, String nonce) {}
 
-    /** The harness run with {@code design} as {@code TopModule}; its verdict line marked with a fresh nonce. */
+    /** The root module that holds a harness run's nonce, read from the simulator's plus-arguments. */
+    static final String NONCE_MODULE = "pettingllms_nonce";
+
+    private static final String NONCE_SOURCE = "module " + NONCE_MODULE + ";\n  reg [8*24:1] " + Bench.NONCE + ";\n"
+            + "  initial " + Bench.READ_NONCE + "\nendmodule\n";
+
+    /** A harness's verdict string, {@code "Mismatches: ..."}, up to its closing quote. */
+    private static final Pattern VERDICT_STRING = Pattern.compile("\"Mismatches:((?:[^\"\\\\\\n]|\\\\.)*)\"");
+
+    /**
+     * The harness run with {@code design} as {@code TopModule}. Its verdict line is marked with a fresh nonce that
+     * reaches the simulation as a plus-argument ({@link #NONCE_MODULE}): the harness prints {@code <nonce>
+     * Mismatches: ...}, and neither its source nor the compiled simulation holds the nonce.
+     */
     private HarnessRun harness(VerilogItem item, String design, boolean trusted) {
         String nonce = nonce();
         Map<String, String> files = new LinkedHashMap<>(); // compiled in this order: the design's directives last
         files.put("ref.sv", item.reference().replaceFirst(MODULE_TOP.pattern(), "module RefModule"));
-        files.put("test.sv", item.harness().replace("\"Mismatches:", "\"" + nonce + " Mismatches:"));
+        files.put(
+                "test.sv",
+                VERDICT_STRING
+                        .matcher(item.harness())
+                        .replaceAll(m -> Matcher.quoteReplacement(
+                                "\"%0s Mismatches:" + m.group(1) + "\", " + NONCE_MODULE + "." + Bench.NONCE)));
+        files.put("nonce.sv", NONCE_SOURCE); // after the harness: its `timescale carries into this module too
         files.put("design.sv", design);
-        return new HarnessRun(trusted ? trustedRun(files, "tb") : icarus.simulate(files, "tb"), nonce);
+        List<String> tops = List.of("tb", NONCE_MODULE);
+        return new HarnessRun(trusted ? trustedRun(files, tops, nonce) : icarus.simulate(files, tops, nonce), nonce);
     }
 
     /**
      * A simulation of trusted designs only (references, wrong designs, a dataset's harness), run again once when a limit
      * stopped it (a loaded machine); its failure is the dataset's or the generator's fault and is thrown.
      */
-    private Icarus.Simulation trustedRun(Map<String, String> files, String top) {
-        Icarus.Simulation sim = icarus.simulate(files, top);
-        return sim.status() == Icarus.Status.LIMIT ? icarus.simulate(files, top) : sim;
+    private Icarus.Simulation trustedRun(Map<String, String> files, List<String> tops, String nonce) {
+        Icarus.Simulation sim = icarus.simulate(files, tops, nonce);
+        return sim.status() == Icarus.Status.LIMIT ? icarus.simulate(files, tops, nonce) : sim;
     }
 
     /** A harness run of the reference as the design: its sample count, once per item. */
@@ -176,7 +229,11 @@ final class Judge {
                     if (found != null) {
                         return null;
                     }
-                    found = new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+                    try {
+                        found = new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+                    } catch (NumberFormatException tooLong) { // a count no harness prints: not a verdict
+                        return null;
+                    }
                 }
             }
         }
@@ -225,8 +282,8 @@ final class Judge {
             streams.add(new Stream(module, steps));
         }
         String nonce = nonce();
-        files.putAll(Bench.files(item, streams, nonce));
-        Icarus.Simulation sim = trustedRun(files, Bench.TOP);
+        files.putAll(Bench.files(item, streams));
+        Icarus.Simulation sim = trustedRun(files, List.of(Bench.TOP), nonce);
         if (!sim.ok()) {
             throw new IllegalStateException(item.id() + ": the reference designs do not simulate: " + sim.summary());
         }
