@@ -67,8 +67,12 @@ final class ChatCompletions {
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private final Generation g;
 
-    ChatCompletions(Generation g) {
+    /** The base model's id as clients know it: what messages name (never its local path). */
+    private final String servedName;
+
+    ChatCompletions(Generation g, String servedName) {
         this.g = g;
+        this.servedName = servedName;
     }
 
     Reply answer(JsonNode body, Function<String, PolicyRef> policies) {
@@ -91,7 +95,8 @@ final class ChatCompletions {
         List<Image> images = new ArrayList<>();
         List<Map<String, Object>> messages = messages(body.get("messages"), images);
         // a text model is told before its template sees content parts it may not read
-        InputEncoder encoder = images.isEmpty() ? null : encoderFor(policy, body.get("messages"));
+        InputEncoder encoder =
+                images.isEmpty() ? null : encoderFor(policy, name == null ? servedName : name, body.get("messages"));
         Map<String, Object> variables = new HashMap<>();
         JsonNode kwargs = body.get("chat_template_kwargs");
         if (kwargs != null && !kwargs.isNull()) {
@@ -151,14 +156,13 @@ final class ChatCompletions {
     private record Shape(String id, String name, int[] prompt, boolean logprobs, boolean tokenIds) {}
 
     /** The model's image input; a text model refuses the first image part by name. */
-    private InputEncoder encoderFor(PolicyRef policy, JsonNode msgs) {
+    private InputEncoder encoderFor(PolicyRef policy, String served, JsonNode msgs) {
         DecoderModel model = g.engine.registry().model(policy.model());
         InputEncoder encoder = model.inputEncoder();
         if (encoder == null) {
             throw BadRequest.field(
                     firstImageField(msgs),
-                    "model '" + policy.model() + "' (model_type "
-                            + model.config().modelType() + ") takes no images");
+                    "model '" + served + "' (model_type " + model.config().modelType() + ") takes no images");
         }
         return encoder;
     }
@@ -248,7 +252,9 @@ final class ChatCompletions {
                     throw BadRequest.field(at + ".image_url", "expected {\"url\": \"data:image/png;base64,...\"}");
                 }
                 try {
-                    images.add(Image.fromDataUrl(url.asText(), at + ".image_url"));
+                    Image image = Image.fromDataUrl(url.asText(), at + ".image_url");
+                    image.checkedDimensions(at + ".image_url"); // before it waits for a slot or is decoded
+                    images.add(image);
                 } catch (IllegalArgumentException e) {
                     throw new BadRequest(400, at + ".image_url", e.getMessage());
                 }

@@ -86,7 +86,7 @@ public final class InferenceServer implements AutoCloseable {
         this.slots = new Slots(options.maxConcurrent());
         this.generation = new Generation(engine, model);
         this.completions = new Completions(generation);
-        this.chat = new ChatCompletions(generation);
+        this.chat = new ChatCompletions(generation, options.servedName());
         this.app = Javalin.create(config -> {
             config.jetty.host = options.host();
             config.jetty.port = options.port();

@@ -379,7 +379,10 @@ class OpenAiClientTest {
         refused.put(chat + ",\"tool_choice\":\"required\"}", "tool_choice");
         refused.put(chat + ",\"logit_bias\":{\"5\":3}}", "logit_bias");
         refused.put("{\"model\":\"tiny\",\"messages\":[{\"role\":\"robot\",\"content\":\"x\"}]}", "messages[0].role");
-        String png = org.pettingllms.core.data.Image.png(new byte[] {(byte) 0x89, 'P', 'N', 'G'})
+        // a PNG's signature and header (1 x 1): enough for the server to read its size
+        String png = org.pettingllms.core.data.Image.png(new byte[] {
+                    (byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H', 'D', 'R', 0, 0, 0, 1, 0, 0, 0, 1
+                })
                 .toDataUrl();
         refused.put(
                 "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\"}]}]}",
@@ -400,6 +403,8 @@ class OpenAiClientTest {
             JsonNode error = json(r).path("error");
             assertThat(error.path("param").asText()).as(r.body()).isEqualTo(e.getValue());
             assertThat(error.path("message").asText()).contains(e.getValue());
+            // messages name the model as clients know it, never where it lies on the server's disk
+            assertThat(error.path("message").asText()).doesNotContain(model);
             assertThat(error.path("type").asText()).isEqualTo("BadRequestError");
             assertThat(error.path("code").asInt()).isEqualTo(400);
         }

@@ -135,4 +135,107 @@ class VisionServeTest {
         assertThat(r.aiMessage()).isNotNull();
         assertThat(r.tokenUsage().inputTokenCount()).isEqualTo("where is the goal?>".length() + 6);
     }
+
+    /** A PNG's signature and header declaring {@code w} x {@code h}, then {@code tail} bytes of image data. */
+    static byte[] pngDeclaring(int w, int h, int tail) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(33 + 12 + tail + 12);
+        b.put(new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10});
+        b.putInt(13)
+                .put("IHDR".getBytes())
+                .putInt(w)
+                .putInt(h)
+                .put(new byte[] {8, 2, 0, 0, 0})
+                .putInt(0);
+        byte[] data = new byte[tail];
+        new java.util.Random(1).nextBytes(data);
+        b.putInt(tail).put("IDAT".getBytes()).put(data).putInt(0);
+        b.putInt(0).put("IEND".getBytes()).putInt(0);
+        return b.array();
+    }
+
+    static String withImage(String dataUrl) {
+        return request(false)
+                .replaceFirst("data:image/png;base64,[^\"]*", java.util.regex.Matcher.quoteReplacement(dataUrl));
+    }
+
+    @Test
+    void hostileImagesAndMutatedRequestsBreakNothingAndAreRefusedBeforeDecoding() throws Exception {
+        HttpResponse<String> before = post(request(false));
+        assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
+        String field = "messages[0].content[0].image_url";
+        // a megabyte that declares 20000 x 20000 pixels (decoded whole: 1.2 GB of raster), as PNG and as JPEG
+        byte[] jpeg = {
+            (byte) 0xFF,
+            (byte) 0xD8,
+            (byte) 0xFF,
+            (byte) 0xC0,
+            0,
+            17,
+            8,
+            0x4E,
+            0x20,
+            0x4E,
+            0x20,
+            3,
+            1,
+            0x22,
+            0,
+            2,
+            0x11,
+            1,
+            3,
+            0x11,
+            1,
+            (byte) 0xFF,
+            (byte) 0xD9
+        };
+        java.util.Map<String, String> hostile = new java.util.LinkedHashMap<>();
+        hostile.put(
+                "data:image/png;base64," + Base64.getEncoder().encodeToString(pngDeclaring(20000, 20000, 1 << 20)),
+                "20000 x 20000");
+        hostile.put("data:image/jpeg;base64," + Base64.getEncoder().encodeToString(jpeg), "20000 x 20000");
+        hostile.put("data:image/png;base64," + Base64.getEncoder().encodeToString(pngDeclaring(0, 56, 16)), "0 x 56");
+        hostile.put(
+                "data:image/png;base64," + Base64.getEncoder().encodeToString("not a picture".getBytes()),
+                "not a PNG or JPEG");
+        hostile.put("data:image/png;base64,%%%", field);
+        for (var h : hostile.entrySet()) {
+            long t = System.nanoTime();
+            HttpResponse<String> r = post(withImage(h.getKey()));
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+            JsonNode error = Http.JSON.readTree(r.body()).path("error");
+            assertThat(error.path("param").asText()).isEqualTo(field);
+            assertThat(error.path("message").asText()).contains(field).contains(h.getValue());
+            assertThat((System.nanoTime() - t) / 1e9)
+                    .as("refused before decoding")
+                    .isLessThan(10);
+        }
+        // a header that passes but data that does not decode: the model's decoder fails with a 4xx, not a 500
+        HttpResponse<String> broken = post(
+                withImage("data:image/png;base64," + Base64.getEncoder().encodeToString(pngDeclaring(56, 56, 64))));
+        assertThat(broken.statusCode()).as(broken.body()).isBetween(400, 499);
+        // every field of an image request mutated
+        List<String> bad = new java.util.ArrayList<>();
+        int sent = 0;
+        for (org.pettingllms.testkit.HttpFuzz.Mutation m : org.pettingllms.testkit.HttpFuzz.mutations(request(false))) {
+            HttpResponse<String> r = post(m.body());
+            sent++;
+            if (r.statusCode() >= 500
+                    || r.statusCode() >= 400
+                            && Http.JSON
+                                    .readTree(r.body())
+                                    .path("error")
+                                    .path("message")
+                                    .asText()
+                                    .isBlank()) {
+                bad.add(r.statusCode() + " " + r.body() + " for "
+                        + m.body().substring(0, Math.min(200, m.body().length())));
+            }
+        }
+        assertThat(sent).isGreaterThan(20);
+        assertThat(bad).isEmpty();
+        HttpResponse<String> after = post(request(false));
+        assertThat(Http.JSON.readTree(after.body()).path("choices"))
+                .isEqualTo(Http.JSON.readTree(before.body()).path("choices"));
+    }
 }

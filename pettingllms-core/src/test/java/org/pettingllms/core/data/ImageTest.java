@@ -39,4 +39,31 @@ class ImageTest {
                 .hasMessageStartingWith("f: ");
         assertThatThrownBy(() -> Image.fromDataUrl("data:image/png,AQID", "f")).hasMessageContaining("base64");
     }
+
+    static byte[] encoded(String format, int w, int h) throws Exception {
+        java.awt.image.BufferedImage img =
+                new java.awt.image.BufferedImage(w, h, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        assertThat(javax.imageio.ImageIO.write(img, format, out)).isTrue();
+        return out.toByteArray();
+    }
+
+    @Test
+    void theSizeIsReadFromThePngOrJpegHeaderAndALargeOneIsRefusedNamingTheField() throws Exception {
+        assertThat(Image.checkedDimensions(encoded("png", 37, 23), "x")).isEqualTo(new Image.Dimensions(37, 23));
+        assertThat(Image.checkedDimensions(encoded("jpeg", 37, 23), "x")).isEqualTo(new Image.Dimensions(37, 23));
+        // a JPEG's frame header after other segments (its JFIF header, tables)
+        byte[] jpeg = encoded("jpeg", 640, 480);
+        assertThat(Image.dimensions(jpeg)).isEqualTo(new Image.Dimensions(640, 480));
+        byte[] huge = encoded("png", 2, 2);
+        java.nio.ByteBuffer.wrap(huge).putInt(16, 20000).putInt(20, 20000); // the header says 20000 x 20000
+        assertThatThrownBy(() -> Image.checkedDimensions(huge, "messages[0].content[0].image_url"))
+                .hasMessageStartingWith("messages[0].content[0].image_url: the image is 20000 x 20000 pixels");
+        byte[] wide = encoded("png", 2, 2);
+        java.nio.ByteBuffer.wrap(wide).putInt(16, 100_000).putInt(20, 1); // few pixels, one side too long
+        assertThatThrownBy(() -> Image.checkedDimensions(wide, "x")).hasMessageContaining("100000 x 1");
+        assertThatThrownBy(() -> Image.checkedDimensions(BYTES, "x")).hasMessageContaining("not a PNG or JPEG");
+        assertThatThrownBy(() -> Image.checkedDimensions(new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF}, "x"))
+                .hasMessageContaining("not a PNG or JPEG");
+    }
 }

@@ -4,6 +4,7 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import javax.imageio.ImageIO;
+import org.pettingllms.core.data.Image;
 
 /**
  * An 8-bit RGB image, row-major, one {@code 0xRRGGBB} int per pixel: what an image processor starts from. Images
@@ -17,8 +18,12 @@ public record RgbImage(int width, int height, int[] rgb) {
         }
     }
 
-    /** PNG or JPEG bytes, decoded with ImageIO; anything else fails naming {@code what}. */
+    /**
+     * PNG or JPEG bytes, decoded with ImageIO once their header's size passes {@link Image#checkedDimensions}
+     * (the decoder allocates the whole raster the header declares); anything else fails naming {@code what}.
+     */
     public static RgbImage decode(byte[] bytes, String what) {
+        Image.checkedDimensions(bytes, what);
         BufferedImage img;
         try {
             img = ImageIO.read(new ByteArrayInputStream(bytes));
