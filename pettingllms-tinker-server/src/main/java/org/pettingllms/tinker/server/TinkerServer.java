@@ -64,6 +64,8 @@ public final class TinkerServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TinkerServer.class);
     /** The largest request body taken (Javalin's default is 1 MB). */
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,255}");
+    /** The file beside a model's saved states that names the adapter that saved them. */
+    private static final String OWNER = "adapter";
 
     /**
      * @param servedName the base model's name for clients
@@ -81,11 +83,39 @@ public final class TinkerServer implements AutoCloseable {
             long seed,
             Access access,
             Duration sessionTimeout,
-            int maxConcurrent) {
+            int maxConcurrent,
+            int maxModelsPerSession,
+            long maxSavedBytes) {
         public Options {
-            if (maxConcurrent < 1 || port < 0 || port > 65535) {
-                throw new IllegalArgumentException("need maxConcurrent >= 1 and a port in [0, 65535]");
+            if (maxConcurrent < 1 || port < 0 || port > 65535 || maxModelsPerSession < 1 || maxSavedBytes < 1) {
+                throw new IllegalArgumentException("need maxConcurrent >= 1, a port in [0, 65535], at least one model"
+                        + " per session and a positive saved-bytes quota");
             }
+        }
+
+        /** {@link #MAX_MODELS_PER_SESSION} training clients per session, {@link #MAX_SAVED_BYTES} saved. */
+        public Options(
+                String host,
+                int port,
+                String servedName,
+                Path dir,
+                int loraRank,
+                long seed,
+                Access access,
+                Duration sessionTimeout,
+                int maxConcurrent) {
+            this(
+                    host,
+                    port,
+                    servedName,
+                    dir,
+                    loraRank,
+                    seed,
+                    access,
+                    sessionTimeout,
+                    maxConcurrent,
+                    MAX_MODELS_PER_SESSION,
+                    MAX_SAVED_BYTES);
         }
 
         /**
@@ -147,6 +177,12 @@ public final class TinkerServer implements AutoCloseable {
     private static final Set<String> SAMPLING_FIELDS =
             Set.of("max_tokens", "seed", "stop", "temperature", "top_k", "top_p");
 
+    /** Training clients one session may hold at once (a run holds one per trained policy). */
+    public static final int MAX_MODELS_PER_SESSION = 64;
+
+    /** Bytes of saved states ({@code save_weights}) the server keeps under its directory, all sessions together. */
+    public static final long MAX_SAVED_BYTES = 16L << 30;
+
     /** {@code serve --max-concurrent}'s default. */
     public static final int MAX_CONCURRENT = 64;
 
@@ -174,6 +210,14 @@ public final class TinkerServer implements AutoCloseable {
         return t;
     });
     private final Map<String, Model> models = new ConcurrentHashMap<>();
+    /**
+     * One lock per adapter, held by every training operation on it: two clients that train one adapter (a shared
+     * policy) never interleave a forward-backward with an optimizer step or a save.
+     */
+    private final Map<PolicyRef, Object> locks = new ConcurrentHashMap<>();
+    /** Adapters whose last client was unloaded and whose state is not freed yet: no new client may take them. */
+    private final Set<PolicyRef> releasing = ConcurrentHashMap.newKeySet();
+
     private final TinkerFutures futures;
     private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
     private final ExecutorService sampling = Executors.newVirtualThreadPerTaskExecutor();
@@ -316,8 +360,42 @@ public final class TinkerServer implements AutoCloseable {
         if (!NAME.matcher(adapter).matches()) {
             throw BadRequest.field("user_metadata.pettingllms_adapter", "letters, digits, '_' and '-' only");
         }
+        PolicyRef policy = new PolicyRef(model, adapter);
+        synchronized (models) { // the checks and the put as one step: two sessions cannot both take one adapter
+            long mine = models.values().stream()
+                    .filter(o -> o.session().equals(session))
+                    .count();
+            if (mine >= options.maxModelsPerSession()) {
+                throw new BadRequest(
+                        429,
+                        "session_id",
+                        "session '" + session + "' holds " + mine + " training clients, the most this server keeps"
+                                + " per session; unload_model the ones it no longer needs");
+            }
+            for (Map.Entry<String, Model> e : models.entrySet()) {
+                if (e.getValue().policy().equals(policy)
+                        && !e.getValue().session().equals(session)) {
+                    throw new BadRequest(
+                            409,
+                            "user_metadata.pettingllms_adapter",
+                            "adapter '" + adapter + "' is trained by a client of another session; give each run"
+                                    + " its own adapter names, or one server per run");
+                }
+            }
+            if (releasing.contains(policy)) {
+                throw new BadRequest(
+                        409,
+                        "user_metadata.pettingllms_adapter",
+                        "adapter '" + adapter + "' is still being freed after its last client was unloaded; retry");
+            }
+            createClient(id, policy, session);
+        }
+        submit(ctx, null, 0, () -> json().put("model_id", id).put("type", "create_model"));
+    }
+
+    private void createClient(String id, PolicyRef policy, String session) {
         Model m = new Model(
-                new PolicyRef(model, adapter),
+                policy,
                 Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "tinker-" + id);
                     t.setDaemon(true);
@@ -325,7 +403,6 @@ public final class TinkerServer implements AutoCloseable {
                 }),
                 session);
         models.put(id, m);
-        submit(ctx, null, 0, () -> json().put("model_id", id).put("type", "create_model"));
     }
 
     /** A client may name the base model by its served name, its directory, or the directory's own name. */
@@ -381,8 +458,13 @@ public final class TinkerServer implements AutoCloseable {
 
     /** Tinker's {@code unload_model}: the client's queue drains, then its adapter and training state are freed. */
     private void unloadModel(Context ctx) throws Exception {
-        String id = Fields.text(body(ctx), "model_id", null);
-        model(id);
+        JsonNode body = body(ctx);
+        String id = Fields.text(body, "model_id", null);
+        Model m = model(id);
+        String session = Fields.text(body, "session_id", m.session());
+        if (!session.equals(m.session())) {
+            throw new BadRequest(403, "session_id", "model '" + id + "' belongs to another session");
+        }
         unload(id, "unloaded");
         String request =
                 futures.submit(null, () -> json().put("type", "unload_model").put("model_id", id), sampling);
@@ -394,9 +476,15 @@ public final class TinkerServer implements AutoCloseable {
      * another client trains the same one) and its optimizer state are freed and its thread ends.
      */
     private void unload(String id, String why) {
-        Model m = models.remove(id);
-        if (m == null) {
-            return;
+        Model m;
+        synchronized (models) {
+            m = models.remove(id);
+            if (m == null) {
+                return;
+            }
+            if (models.values().stream().noneMatch(o -> o.policy().equals(m.policy()))) {
+                releasing.add(m.policy()); // no new client takes it until its state is freed
+            }
         }
         gone.put(id, why);
         m.queue().shutdown();
@@ -407,9 +495,12 @@ public final class TinkerServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (models.values().stream().noneMatch(o -> o.policy().equals(m.policy()))) {
-                engine.learner().release(m.policy());
-                engine.registry().removeAdapter(m.policy());
+            if (releasing.contains(m.policy())) {
+                synchronized (lock(m.policy())) {
+                    engine.learner().release(m.policy());
+                    engine.registry().removeAdapter(m.policy());
+                }
+                releasing.remove(m.policy());
             }
         });
     }
@@ -467,7 +558,16 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void submit(Context ctx, ClientRequest q, Supplier<ObjectNode> op) throws Exception {
-        submit(ctx, q.id(), q.seq(), op);
+        Object lock = lock(q.model().policy());
+        submit(ctx, q.id(), q.seq(), () -> {
+            synchronized (lock) {
+                return op.get();
+            }
+        });
+    }
+
+    private Object lock(PolicyRef policy) {
+        return locks.computeIfAbsent(policy, k -> new Object());
     }
 
     /** Held without a server thread: the answer is written when the result arrives or the hold ends. */
@@ -615,9 +715,21 @@ public final class TinkerServer implements AutoCloseable {
         if (Files.exists(dir)) {
             throw new BadRequest(409, "path", "checkpoint '" + name + "' already exists");
         }
+        long saved = savedBytes();
+        if (saved >= options.maxSavedBytes()) {
+            throw new BadRequest(
+                    507,
+                    "path",
+                    "the server's saved states hold " + saved + " bytes, its quota is " + options.maxSavedBytes()
+                            + "; remove old states under " + options.dir() + " or start it with a larger quota");
+        }
         submit(ctx, q, () -> {
             try {
                 engine.learner().save(q.model().policy(), dir);
+                // which adapter saved it: a checkpoint loads into a client of that adapter only
+                Files.writeString(
+                        options.dir().resolve(q.id()).resolve(OWNER),
+                        q.model().policy().adapter());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
@@ -637,6 +749,15 @@ public final class TinkerServer implements AutoCloseable {
         Path dir = options.dir().resolve(parts[0]).resolve("weights").resolve(parts[2]);
         if (!Files.isDirectory(dir)) {
             throw new BadRequest(404, "path", "no checkpoint " + path + " under " + options.dir());
+        }
+        Path owner = options.dir().resolve(parts[0]).resolve(OWNER);
+        if (Files.isRegularFile(owner)
+                && !Files.readString(owner).equals(q.model().policy().adapter())) {
+            throw new BadRequest(
+                    403,
+                    "path",
+                    "checkpoint " + path + " was saved by a client of another adapter; a client loads its own"
+                            + " adapter's states");
         }
         if (!Fields.bool(q.body(), "optimizer", true)) {
             throw BadRequest.field("optimizer", "this server loads weights with their optimizer state only");
@@ -792,8 +913,29 @@ public final class TinkerServer implements AutoCloseable {
         return engine.registry().model(model).config().maxPositionEmbeddings();
     }
 
+    /** Bytes of the saved states under the server's directory. */
+    private long savedBytes() {
+        if (!Files.isDirectory(options.dir())) {
+            return 0;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(options.dir())) {
+            return walk.filter(Files::isRegularFile)
+                    .mapToLong(f -> {
+                        try {
+                            return Files.size(f);
+                        } catch (java.io.IOException gone) {
+                            return 0;
+                        }
+                    })
+                    .sum();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return 0;
+        }
+    }
+
+    /** A random id of 122 bits: model and session ids are what a client holds, and cannot be guessed. */
     private static String shortId() {
-        return UUID.randomUUID().toString().replace("-", "").substring(0, 8);
+        return UUID.randomUUID().toString().replace("-", "");
     }
 
     @Override

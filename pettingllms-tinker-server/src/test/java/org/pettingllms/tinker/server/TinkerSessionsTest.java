@@ -1,0 +1,111 @@
+package org.pettingllms.tinker.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.pettingllms.tinker.server.TinkerLifecycleTest.post;
+import static org.pettingllms.tinker.server.TinkerLifecycleTest.result;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.pettingllms.http.Access;
+import org.pettingllms.testkit.SharedFiles;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * Clients of different sessions on one server stay apart: an adapter one session trains is refused to another (two
+ * runs of one config would otherwise train the same adapters), a session unloads only its own clients, a checkpoint
+ * loads only into a client of the adapter that saved it, and the quotas on clients per session and on saved bytes
+ * hold; ids cannot be guessed.
+ */
+class TinkerSessionsTest {
+    static JsonNode create(TinkerServer s, String session, String adapter) throws Exception {
+        return post(
+                s,
+                "create_model",
+                "{\"session_id\":\"" + session + "\",\"base_model\":\"tiny\",\"lora_config\":{\"rank\":8,\"seed\":1},"
+                        + "\"user_metadata\":{\"pettingllms_adapter\":\"" + adapter + "\"},\"type\":\"create_model\"}");
+    }
+
+    static String client(TinkerServer s, String session, String adapter) throws Exception {
+        return result(s, create(s, session, adapter)).path("model_id").asText();
+    }
+
+    @Test
+    void sessionsKeepTheirAdaptersClientsAndCheckpointsAndTheQuotasHold(@TempDir Path dir) throws Exception {
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(model, "cpu");
+                TinkerServer s = new TinkerServer(
+                                engine,
+                                model,
+                                new TinkerServer.Options(
+                                        "127.0.0.1",
+                                        0,
+                                        "tiny",
+                                        dir,
+                                        8,
+                                        1,
+                                        Access.open(),
+                                        Duration.ofMinutes(10),
+                                        64,
+                                        2,
+                                        1))
+                        .start()) {
+            String a = post(s, "create_session", "{}").path("session_id").asText();
+            String b = post(s, "create_session", "{}").path("session_id").asText();
+            assertThat(a).hasSizeGreaterThanOrEqualTo("session_".length() + 32); // 122 random bits
+            String tool = client(s, a, "tool");
+            assertThat(tool).hasSizeGreaterThanOrEqualTo("model_".length() + 32);
+
+            // the same adapter name from another session (a second run of the same config) is refused
+            JsonNode taken = create(s, b, "tool");
+            assertThat(taken.path("status").asInt()).as(taken.toString()).isEqualTo(409);
+            assertThat(taken.path("detail").asText()).contains("adapter 'tool'").contains("another session");
+            String plan = client(s, b, "plan");
+
+            // at most two clients per session here
+            client(s, a, "extra");
+            JsonNode third = create(s, a, "more");
+            assertThat(third.path("status").asInt()).as(third.toString()).isEqualTo(429);
+
+            // a session unloads only its own clients
+            JsonNode stolen = post(s, "unload_model", "{\"model_id\":\"" + tool + "\",\"session_id\":\"" + b + "\"}");
+            assertThat(stolen.path("status").asInt()).as(stolen.toString()).isEqualTo(403);
+            assertThat(post(s, "get_info", "{\"model_id\":\"" + tool + "\"}")
+                            .path("status")
+                            .asInt())
+                    .isEqualTo(200);
+
+            // one save fits the 1-byte quota (it was empty), the next is refused
+            JsonNode saved = result(s, post(s, "save_weights", "{\"model_id\":\"" + tool + "\",\"path\":\"first\"}"));
+            assertThat(saved.path("path").asText()).isEqualTo("tinker://" + tool + "/weights/first");
+            JsonNode full = post(s, "save_weights", "{\"model_id\":\"" + tool + "\",\"path\":\"second\"}");
+            assertThat(full.path("status").asInt()).as(full.toString()).isEqualTo(507);
+            assertThat(full.path("detail").asText()).contains("quota");
+
+            // another adapter's client cannot load it
+            JsonNode foreign = post(
+                    s,
+                    "load_weights",
+                    "{\"model_id\":\"" + plan + "\",\"path\":\"tinker://" + tool + "/weights/first\"}");
+            assertThat(foreign.path("status").asInt()).as(foreign.toString()).isEqualTo(403);
+
+            // once its owner unloads it, the adapter is freed and another session may start it afresh
+            result(s, post(s, "unload_model", "{\"model_id\":\"" + tool + "\",\"session_id\":\"" + a + "\"}"));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            JsonNode again;
+            do {
+                again = create(s, b, "tool");
+            } while (again.path("status").asInt() == 409 && System.nanoTime() < deadline && pause());
+            JsonNode reborn = result(s, again);
+            assertThat(reborn.path("model_id").asText()).startsWith("model_");
+        }
+    }
+
+    private static boolean pause() throws InterruptedException {
+        Thread.sleep(50);
+        return true;
+    }
+}
