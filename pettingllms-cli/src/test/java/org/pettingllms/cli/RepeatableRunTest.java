@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code train --deterministic} twice with one seed: the same step lines, and every metric but the clocks equal to
- * the last bit (rollouts in lockstep, the learner on one thread), with a validation and a tool that runs programs.
+ * {@code train} twice with one seed and the default settings: the same step lines, and every metric but the clocks
+ * equal to the last bit (rollouts in lockstep, the learner on one thread: both the defaults), with a validation and a
+ * tool that runs programs.
  */
 class RepeatableRunTest {
     @Test
@@ -26,7 +27,6 @@ class RepeatableRunTest {
             CliTest.Result r = CliTest.run(
                     "train",
                     CliTest.CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                    "--deterministic",
                     "--set",
                     "policy.model="
                             + org.pettingllms.testkit.SharedFiles.projectRoot().resolve("models/plan-path-discovery"),

@@ -130,6 +130,28 @@ class ProgramToolTest {
     }
 
     @Test
+    void limitsThatFireAreCountedPerStep() throws Exception {
+        org.pettingllms.envs.sandbox.Sandbox box =
+                org.pettingllms.envs.sandbox.Sandbox.create(org.pettingllms.envs.sandbox.SandboxLimits.DEFAULT, 2);
+        // a CPU limit of 1 s and a wall clock of 1.5 s: a loop meets the first, a sleeper the second
+        ToolRunner limited = new ToolRunner(
+                box,
+                new org.pettingllms.envs.sandbox.SandboxLimits(
+                        java.time.Duration.ofMillis(1500), 1, 1L << 30, 1 << 20, 32, 1 << 20));
+        limited.run("while True:\n    pass\n", "");
+        limited.run("import time\ntime.sleep(30)\n", "");
+        limited.run("print(1)\n", "");
+        var m = limited.drainMetrics();
+        assertThat(m.get("tool/cpu_limits")).isEqualTo(1.0);
+        assertThat(m.get("tool/timeouts")).isEqualTo(1.0);
+        assertThat(limited.drainMetrics().get("tool/timeouts")).as("drained").isZero();
+        // a work limit: its CPU time, and a wall clock only a waiting program reaches
+        var work = org.pettingllms.envs.sandbox.SandboxLimits.DEFAULT.forWork(java.time.Duration.ofMillis(1500));
+        assertThat(work.cpuSeconds()).isEqualTo(2);
+        assertThat(work.wallTime()).isEqualTo(java.time.Duration.ofSeconds(7));
+    }
+
+    @Test
     void theToolsProgramsAreCountedAgainstTheCatalog() {
         PlanningState<PathBoard> s = start(6);
         task.drainMetrics();

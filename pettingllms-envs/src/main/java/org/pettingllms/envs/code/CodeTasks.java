@@ -50,7 +50,7 @@ public final class CodeTasks implements TaskProvider {
         CodeOptions o = ConfigLoader.bindOptions(spec.options(), CodeOptions.DEFAULT, "task.options.", "task.options");
         List<String> roles = spec.roles().isEmpty() ? List.of(CodeTask.CODER, CodeTask.TESTER) : spec.roles();
         Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots()));
-        CodeRunner runner = new CodeRunner(box, box.limits().withWallTime(Duration.ofSeconds(o.timeoutSeconds())));
+        CodeRunner runner = new CodeRunner(box, box.limits().forWork(Duration.ofSeconds(o.timeoutSeconds())));
         Items<CodeItem> items = o.generator().isBlank()
                 ? DatasetSources.files(o.train(), o.test(), CodeRows::load, CodeItem.class)
                 : DatasetSources.generated(

@@ -51,7 +51,7 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
     public MathTask(List<String> roles, int maxTurns, Items<MathItem> items, Sandbox sandbox, Duration toolTimeout) {
         super(roles, List.of(List.of(TOOL, REASONER), List.of(REASONER)), maxTurns, items);
         this.sandbox = sandbox;
-        this.toolLimits = sandbox == null ? null : sandbox.limits().withWallTime(toolTimeout);
+        this.toolLimits = sandbox == null ? null : sandbox.limits().forWork(toolTimeout);
     }
 
     @Override

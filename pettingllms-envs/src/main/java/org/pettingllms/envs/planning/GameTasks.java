@@ -27,7 +27,7 @@ public abstract class GameTasks<O> implements TaskProvider {
     /** The option that picks how prompts show the board: {@code text} (default) or {@code image}. */
     public static final String VIEW_OPTION = "view";
     /** A tool program's limits: a search on these boards takes milliseconds. */
-    static final SandboxLimits PROGRAM_LIMITS = SandboxLimits.DEFAULT.withWallTime(Duration.ofSeconds(2));
+    static final SandboxLimits PROGRAM_LIMITS = SandboxLimits.DEFAULT.forWork(Duration.ofSeconds(2));
 
     private final String name;
     private final O defaults;

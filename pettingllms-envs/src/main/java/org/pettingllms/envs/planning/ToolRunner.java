@@ -49,6 +49,8 @@ public final class ToolRunner {
     private final ConcurrentHashMap<Key, CompletableFuture<Result>> cache = new ConcurrentHashMap<>();
     private final LongAdder requests = new LongAdder();
     private final LongAdder executions = new LongAdder();
+    private final LongAdder cpuLimits = new LongAdder();
+    private final LongAdder timeouts = new LongAdder();
     private final AtomicLong busyNanos = new AtomicLong();
     private final AtomicLong waitNanos = new AtomicLong();
 
@@ -76,6 +78,11 @@ public final class ToolRunner {
             busyNanos.addAndGet(busy);
             waitNanos.addAndGet(total - busy);
             executions.increment();
+            if (e.status() == Execution.Status.CPU_LIMIT) {
+                cpuLimits.increment();
+            } else if (e.status() == Execution.Status.TIMEOUT) {
+                timeouts.increment();
+            }
             Result r = interpret(e);
             mine.complete(r);
             return r;
@@ -115,7 +122,10 @@ public final class ToolRunner {
      * {@code tool/executions} (those that ran; the rest were cache hits), {@code tool/cache_hit_rate} and
      * {@code tool/sandbox_s} (seconds the programs ran in the sandbox, summed over its slots: with {@code n} slots a
      * step's rollouts take at least {@code sandbox_s / n} seconds of sandbox time) and {@code tool/sandbox_wait_s}
-     * (seconds programs waited for a free slot, summed over the programs).
+     * (seconds programs waited for a free slot, summed over the programs); {@code tool/cpu_limits} (executions its
+     * CPU-time limit stopped: the work limit, which load does not move) and {@code tool/timeouts} (executions the
+     * wall clock stopped: only a program that waits reaches it, {@link SandboxLimits#forWork}), so that a step where
+     * limits fired says so.
      */
     public Map<String, Double> drainMetrics() {
         long req = requests.sumThenReset();
@@ -126,6 +136,8 @@ public final class ToolRunner {
         m.put("tool/cache_hit_rate", req == 0 ? 0.0 : (req - exe) / (double) req);
         m.put("tool/sandbox_s", busyNanos.getAndSet(0) / 1e9);
         m.put("tool/sandbox_wait_s", waitNanos.getAndSet(0) / 1e9);
+        m.put("tool/cpu_limits", (double) cpuLimits.sumThenReset());
+        m.put("tool/timeouts", (double) timeouts.sumThenReset());
         return m;
     }
 }

@@ -68,6 +68,30 @@ public record SandboxLimits(
                 dirBytes);
     }
 
+    /**
+     * How much longer than a program's work limit its wall clock may run in {@link #forWork}: a machine whose cores
+     * other jobs share stretches a program's wall time, not its CPU time.
+     */
+    public static final int WALL_SLACK = 4;
+
+    /**
+     * Limits for a program whose limit is about work: {@code work} of CPU time (whole seconds, rounded up), and a wall
+     * clock of {@link #WALL_SLACK} times that plus a second, which only a program that waits (sleeps, blocks) reaches.
+     * So a computing program's verdict is its CPU time's, which load does not move: two runs of one seed on a busy
+     * and an idle machine judge it alike.
+     */
+    public SandboxLimits forWork(Duration work) {
+        int cpu = Math.max(1, (int) Math.ceil(work.toMillis() / 1000.0));
+        return new SandboxLimits(
+                work.multipliedBy(WALL_SLACK).plusSeconds(1),
+                cpu,
+                memoryBytes,
+                fileBytes,
+                processes,
+                outputBytes,
+                dirBytes);
+    }
+
     public SandboxLimits withMemoryBytes(long bytes) {
         return new SandboxLimits(wallTime, cpuSeconds, bytes, fileBytes, processes, outputBytes, dirBytes);
     }

@@ -22,8 +22,9 @@ public final class Icarus {
             + " example: apt-get install iverilog";
 
     /** Limits of one compile and simulation: small designs, a short clock, a cap on dump files and prints. */
-    public static final SandboxLimits LIMITS =
-            new SandboxLimits(Duration.ofSeconds(10), 10, 1L << 30, 4L << 20, 32, 512 << 10);
+    public static final SandboxLimits LIMITS = new SandboxLimits(
+                    Duration.ofSeconds(10), 10, 1L << 30, 4L << 20, 32, 512 << 10)
+            .forWork(Duration.ofSeconds(10));
 
     private static final int COMPILE_FAILED = 97;
 

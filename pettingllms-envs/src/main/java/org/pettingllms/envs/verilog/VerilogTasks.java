@@ -69,8 +69,8 @@ public final class VerilogTasks implements TaskProvider {
                 ? DatasetSources.files(o.train(), o.test(), VerilogEvalRows::load, VerilogItem.class)
                 : DatasetSources.generated(
                         o.generator(), Circuits.NAME, o.train(), o.test(), Circuits.items(o.circuitKinds()));
-        Icarus icarus = Icarus.open(
-                o.sandboxSlots(), Icarus.LIMITS.withWallTime(java.time.Duration.ofSeconds(o.timeoutSeconds())));
+        Icarus icarus =
+                Icarus.open(o.sandboxSlots(), Icarus.LIMITS.forWork(java.time.Duration.ofSeconds(o.timeoutSeconds())));
         return new VerilogTask(roles, spec.maxTurns(), items, icarus, o.maxTesterTests());
     }
 }

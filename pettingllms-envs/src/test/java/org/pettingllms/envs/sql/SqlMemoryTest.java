@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -69,7 +70,45 @@ class SqlMemoryTest {
         try (var left = Files.list(TempFiles.dir())) {
             assertThat(left).isEmpty();
         }
-        assertThat(runner.run("SELECT count(*) FROM t").rows()).containsExactly(java.util.List.of(0L));
+        assertThat(runner.run("SELECT count(*) FROM t").rows()).containsExactly(List.of(0L));
+    }
+
+    @Test
+    void aQuerysVerdictIsItsWorkNotTheClockSoLoadDoesNotChangeIt() throws Exception {
+        SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
+        SqlRunner runner = new SqlRunner(
+                db, new SqlRunner.Limits(Duration.ofMillis(300), d.maxRows(), d.maxBytes(), d.maxValue()));
+        // about 7.6 million steps (the limit is 12 million): about 200 ms on an idle core, more on a busy one
+        String fits = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r LIMIT 450000) SELECT sum(n) FROM r";
+        String over = fits.replace("450000", "900000");
+        assertThat(runner.run(fits).outcome()).isEqualTo(Outcome.OK);
+        assertThat(runner.run(over).outcome()).isEqualTo(Outcome.TIMEOUT);
+        // the same queries while four threads keep both cores busy: the same verdicts
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<Thread> hogs = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            hogs.add(Thread.ofPlatform().daemon().start(() -> {
+                long x = 0;
+                while (!stop.get()) {
+                    x += System.nanoTime() % 7;
+                }
+                if (x == 42) {
+                    System.out.print("");
+                }
+            }));
+        }
+        try {
+            for (int k = 0; k < 3; k++) {
+                SqlRunner.Result r = runner.run(fits);
+                assertThat(r.outcome()).as(r.message()).isEqualTo(Outcome.OK);
+                assertThat(runner.run(over).outcome()).isEqualTo(Outcome.TIMEOUT);
+            }
+        } finally {
+            stop.set(true);
+            for (Thread h : hogs) {
+                h.join();
+            }
+        }
     }
 
     /** The most this process's resident memory grew above its level before {@code work}, sampled every 20 ms. */
