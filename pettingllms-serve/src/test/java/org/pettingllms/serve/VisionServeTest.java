@@ -164,31 +164,10 @@ class VisionServeTest {
         assertThat(before.statusCode()).as(before.body()).isEqualTo(200);
         String field = "messages[0].content[0].image_url";
         // a megabyte that declares 20000 x 20000 pixels (decoded whole: 1.2 GB of raster), as PNG and as JPEG
-        byte[] jpeg = {
-            (byte) 0xFF,
-            (byte) 0xD8,
-            (byte) 0xFF,
-            (byte) 0xC0,
-            0,
-            17,
-            8,
-            0x4E,
-            0x20,
-            0x4E,
-            0x20,
-            3,
-            1,
-            0x22,
-            0,
-            2,
-            0x11,
-            1,
-            3,
-            0x11,
-            1,
-            (byte) 0xFF,
-            (byte) 0xD9
-        };
+        // a frame header (20000 x 20000, three components), a scan header, the end: a megabyte's worth of header
+        byte[] jpeg = java.util.HexFormat.of()
+                .parseHex("ffd8" + "ffc0" + "0011" + "08" + "4e20" + "4e20" + "03" + "012200" + "021101" + "031101"
+                        + "ffda" + "0008" + "01" + "0100" + "003f00" + "ffd9");
         java.util.Map<String, String> hostile = new java.util.LinkedHashMap<>();
         hostile.put(
                 "data:image/png;base64," + Base64.getEncoder().encodeToString(pngDeclaring(20000, 20000, 1 << 20)),

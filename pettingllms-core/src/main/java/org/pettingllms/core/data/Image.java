@@ -120,6 +120,9 @@ public final class Image {
             return new Dimensions((int) Math.min(w, Integer.MAX_VALUE), (int) Math.min(h, Integer.MAX_VALUE));
         }
         if (b.length >= 4 && (b[0] & 0xFF) == 0xFF && (b[1] & 0xFF) == 0xD8) {
+            // the frame header that the first scan follows: a decoder skips a "tables only" image (a frame and an end
+            // of image without a scan) and decodes the next, so a frame without its scan is no answer
+            Dimensions frame = null;
             int i = 2;
             while (i + 3 < b.length) {
                 if ((b[i] & 0xFF) != 0xFF) {
@@ -130,22 +133,25 @@ public final class Image {
                     i++;
                     continue;
                 }
-                if (marker == 0xD8 || marker == 0x01 || marker >= 0xD0 && marker <= 0xD7) {
+                if (marker == 0x01 || marker >= 0xD0 && marker <= 0xD7) {
                     i += 2; // markers without a segment
                     continue;
                 }
-                if (marker == 0xD9 || marker == 0xDA) {
-                    return null; // end of image, or scan data before any frame header
+                if (marker == 0xDA) {
+                    return frame; // the first scan: the frame before it is the image decoded (null: none)
+                }
+                if (marker == 0xD9 || marker == 0xD8) {
+                    return null; // an image ends (or another starts) before any scan: refused, not guessed
                 }
                 int length = ((b[i + 2] & 0xFF) << 8) | (b[i + 3] & 0xFF);
-                boolean frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-                if (frame) {
-                    if (i + 8 >= b.length) {
-                        return null;
+                boolean sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+                if (sof) {
+                    if (i + 8 >= b.length || frame != null) {
+                        return null; // cut short, or a second frame header before the scan
                     }
                     int h = ((b[i + 5] & 0xFF) << 8) | (b[i + 6] & 0xFF);
                     int w = ((b[i + 7] & 0xFF) << 8) | (b[i + 8] & 0xFF);
-                    return new Dimensions(w, h);
+                    frame = new Dimensions(w, h);
                 }
                 if (length < 2) {
                     return null;

@@ -63,6 +63,16 @@ class ImageTest {
         java.nio.ByteBuffer.wrap(wide).putInt(16, 100_000).putInt(20, 1); // few pixels, one side too long
         assertThatThrownBy(() -> Image.checkedDimensions(wide, "x")).hasMessageContaining("100000 x 1");
         assertThatThrownBy(() -> Image.checkedDimensions(BYTES, "x")).hasMessageContaining("not a PNG or JPEG");
+        // a 1 x 1 frame ended before any scan ("tables only"), then another image: the decoder takes the second
+        // (which could declare 20000 x 20000), so the header check may not take the first
+        byte[] sof1 = {(byte) 0xFF, (byte) 0xC0, 0, 11, 8, 0, 1, 0, 1, 1, 1, 0x11, 0};
+        byte[] tricked = java.nio.ByteBuffer.allocate(2 + sof1.length + 2 + jpeg.length)
+                .put(new byte[] {(byte) 0xFF, (byte) 0xD8})
+                .put(sof1)
+                .put(new byte[] {(byte) 0xFF, (byte) 0xD9})
+                .put(jpeg)
+                .array();
+        assertThatThrownBy(() -> Image.checkedDimensions(tricked, "x")).hasMessageContaining("not a PNG or JPEG");
         assertThatThrownBy(() -> Image.checkedDimensions(new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF}, "x"))
                 .hasMessageContaining("not a PNG or JPEG");
     }

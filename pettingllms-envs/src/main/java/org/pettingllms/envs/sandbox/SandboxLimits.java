@@ -76,7 +76,8 @@ public record SandboxLimits(
 
     /**
      * Limits for a program whose limit is about work: {@code work} of CPU time (whole seconds, rounded up), and a wall
-     * clock of {@link #WALL_SLACK} times that plus a second, which only a program that waits (sleeps, blocks) reaches.
+     * clock of {@link #WALL_SLACK} times that plus a second, which only a program that waits (sleeps, blocks) reaches,
+     * or one that spreads its work over several processes (RLIMIT_CPU counts each process alone).
      * So a computing program's verdict is its CPU time's, which load does not move: two runs of one seed on a busy
      * and an idle machine judge it alike.
      */

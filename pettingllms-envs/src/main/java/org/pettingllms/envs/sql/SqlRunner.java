@@ -34,6 +34,12 @@ import org.sqlite.SQLiteOpenMode;
  * temporary storage of all queries running at that moment together.
  */
 public final class SqlRunner {
+    /**
+     * Columns a query's result (or a table it reads) may have: 200 (BIRD's widest table has 115), so one row of
+     * values at the longest allowed holds at most 200 times {@link Limits#maxValue}.
+     */
+    static final int MAX_COLUMNS = 200;
+
     /** Page cache of each database a query uses (the main file and its temporary database), in KiB. */
     static final int CACHE_KIB = 4096;
     /** How often (virtual machine steps) the progress handler counts and looks at the clock. */
@@ -61,7 +67,8 @@ public final class SqlRunner {
         /** The temporary storage cap when none is given. */
         public static final long DEFAULT_TEMP_BYTES = 256L << 20;
 
-        public static final Limits DEFAULT = new Limits(Duration.ofSeconds(2), 1_000, 1L << 20, 1 << 20);
+        /** 256 KiB the longest value: with {@link #MAX_COLUMNS} columns a row holds at most 50 MiB. */
+        public static final Limits DEFAULT = new Limits(Duration.ofSeconds(2), 1_000, 1L << 20, 256 << 10);
 
         public Limits(Duration time, int maxRows, long maxBytes, int maxValue) {
             this(time, maxRows, maxBytes, maxValue, DEFAULT_TEMP_BYTES);
@@ -199,10 +206,10 @@ public final class SqlRunner {
             for (int i = 1; i <= n; i++) {
                 Object v = value(rs.getObject(i));
                 bytes += size(v);
+                if (bytes > limits.maxBytes()) { // checked per value: a wide row of long values is not kept whole
+                    return new Result(columns, rows, Outcome.TRUNCATED, "more than " + limits.maxBytes() + " bytes");
+                }
                 row.add(v);
-            }
-            if (bytes > limits.maxBytes()) {
-                return new Result(columns, rows, Outcome.TRUNCATED, "more than " + limits.maxBytes() + " bytes");
             }
             rows.add(row);
         }
@@ -256,6 +263,9 @@ public final class SqlRunner {
             SQLiteConnection sc = c.unwrap(SQLiteConnection.class);
             sc.setLimit(SQLiteLimits.SQLITE_LIMIT_ATTACHED, 0);
             sc.setLimit(SQLiteLimits.SQLITE_LIMIT_LENGTH, limits.maxValue());
+            // a row is built whole before it is read: its columns times the longest value bound its memory
+            sc.setLimit(SQLiteLimits.SQLITE_LIMIT_COLUMN, MAX_COLUMNS);
+            sc.setLimit(SQLiteLimits.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, 1_000);
             sc.setLimit(SQLiteLimits.SQLITE_LIMIT_SQL_LENGTH, 100_000);
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA query_only=1");

@@ -14,8 +14,9 @@ import org.pettingllms.envs.verilog.VerilogTokens.Token;
  * that pulls in other files. Refused: system tasks outside {@link #ALLOWED} ({@code $fopen}, {@code $readmemh},
  * {@code $finish}, {@code $dumpfile}, {@code $root}, {@code $value$plusargs}...), hierarchical names ({@code
  * tb.good1.q}, {@code u[0].q}, {@code pkg::x}), the names of the modules it is compiled beside (the dataset harness's
- * reference {@code RefModule}, the harness's and the bench's own modules), {@code force}/{@code release}/{@code
- * defparam}/{@code bind}, and {@code `include}. The source is read by {@link VerilogTokens}, Icarus's own reading of
+ * reference {@code RefModule}, the harness's and the bench's own modules, tasks, functions and named blocks), {@code
+ * force}/{@code release}/{@code defparam}/{@code bind}/{@code disable}, {@code inout} ports (a design drives its
+ * outputs only), and {@code `include}. The source is read by {@link VerilogTokens}, Icarus's own reading of
  * strings, comments, escaped names and line ends; a design with macros is checked as Icarus's preprocessor expands it
  * ({@link #needsPreprocessing}, then the expanded text is what is checked and compiled). Without these, a design
  * cannot read the bench, the compiled simulation or a reference, stop the bench early, or print the bench's lines,
@@ -63,7 +64,7 @@ final class DesignLint {
             "`nounconnected_drive");
 
     /** Keywords that reach into other modules' signals or parameters. */
-    private static final Set<String> REACHING = Set.of("force", "release", "defparam", "bind");
+    private static final Set<String> REACHING = Set.of("force", "release", "defparam", "bind", "disable", "inout");
 
     private static final Pattern COMMENTS = Pattern.compile("//[^\\n\\r]*|/\\*.*?\\*/", Pattern.DOTALL);
 
@@ -101,10 +102,16 @@ final class DesignLint {
                     if (tok.text().equals("`include")) {
                         return refused(tok, "`include (a design is one self-contained file)");
                     }
+                    if (!PLAIN_DIRECTIVES.contains(tok.text())) { // what is checked is the expansion: none is left
+                        return refused(tok, tok.text() + " left after the preprocessor expanded the design");
+                    }
                 }
                 case NAME -> {
                     if (REACHING.contains(tok.text())) {
-                        return refused(tok, tok.text() + " (a design may not reach into other modules)");
+                        return refused(
+                                tok,
+                                tok.text() + " (a design may not reach into other modules: it drives its"
+                                        + " own outputs only)");
                     }
                     if (tok.text().equals("RefModule") || foreign.contains(tok.text())) {
                         return refused(
@@ -127,6 +134,19 @@ final class DesignLint {
                     }
                 }
                 default -> {}
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Why the design as written is refused before its preprocessor runs, or empty: an {@code `include} (the
+     * preprocessor would read the file in).
+     */
+    static Optional<String> beforePreprocessing(String design) {
+        for (Token tok : VerilogTokens.of(design)) {
+            if (tok.kind() == Kind.DIRECTIVE && tok.text().equals("`include")) {
+                return refused(tok, "`include (a design is one self-contained file)");
             }
         }
         return Optional.empty();
@@ -162,6 +182,11 @@ final class DesignLint {
                             .contains(w)
                     && t.get(k + 1).kind() == Kind.NAME) {
                 names.add(t.get(k + 1).text());
+            } else if ((w.equals("begin") || w.equals("fork"))
+                    && t.get(k + 1).is(":")
+                    && k + 2 < t.size()
+                    && t.get(k + 2).kind() == Kind.NAME) {
+                names.add(t.get(k + 2).text()); // a named block, which disable could end from inside the design
             } else if (w.equals("task") || w.equals("function")) {
                 String last = null; // the name is the last one before its ports or its semicolon
                 for (int j = k + 1;

@@ -72,8 +72,13 @@ final class Judge {
     }
 
     private DesignVerdict design(VerilogItem item, String written, List<Vector> tests, boolean judged) {
-        String design = written.startsWith("\uFEFF") ? written.substring(1) : written; // Icarus refuses a BOM
-        if (DesignLint.needsPreprocessing(design)) { // what is checked is what Icarus compiles: the expansion
+        // what is checked is what Icarus compiles: line ends made newlines as its preprocessor makes them, no BOM
+        String design = VerilogTokens.newlines(written.startsWith("\uFEFF") ? written.substring(1) : written);
+        java.util.Optional<String> early = DesignLint.beforePreprocessing(design);
+        if (early.isPresent()) {
+            return new DesignVerdict(0, false, List.of(), early.get());
+        }
+        if (DesignLint.needsPreprocessing(design)) { // then the expansion is what is checked and compiled
             Icarus.Simulation expanded = icarus.preprocess(design);
             if (!expanded.ok()) {
                 return new DesignVerdict(0, false, List.of(), expanded.summary());
@@ -105,6 +110,9 @@ final class Judge {
             if (!sim.ok()) {
                 return new DesignVerdict(0, false, List.of(), sim.summary());
             }
+            if (drivesItsInputs(sim)) {
+                return new DesignVerdict(0, false, List.of(), DRIVES_INPUTS);
+            }
             printed = Bench.outputs(sim.stdout(), nonce, streams);
         }
         double pass;
@@ -112,6 +120,9 @@ final class Judge {
             HarnessRun run = harness(item, design, false);
             if (!run.sim().ok()) {
                 return new DesignVerdict(0, false, List.of(), run.sim().summary());
+            }
+            if (drivesItsInputs(run.sim())) {
+                return new DesignVerdict(0, false, List.of(), DRIVES_INPUTS);
             }
             long[] verdict = harnessVerdict(run.sim().stdout(), run.nonce());
             long[] own = referenceSamples(item);
@@ -141,6 +152,14 @@ final class Judge {
             }
         }
         return new DesignVerdict(pass, pass == 1.0, mismatches, "");
+    }
+
+    private static final String DRIVES_INPUTS =
+            "refused: the design drives one of its inputs (Icarus made the port an inout); a design drives its outputs only";
+
+    /** Whether Icarus coerced a port to inout: the design drove its own input, which the bench also drives. */
+    private static boolean drivesItsInputs(Icarus.Simulation sim) {
+        return sim.log().contains("coerced to inout");
     }
 
     /**

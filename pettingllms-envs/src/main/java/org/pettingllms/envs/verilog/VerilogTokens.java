@@ -8,7 +8,9 @@ import java.util.List;
  * to the end of a line, which a lone carriage return ends too; {@code /* ... *\/}), strings (with backslash escapes;
  * a comment marker inside one is text), escaped identifiers ({@code \tb } names {@code tb}, up to white space),
  * simple and system identifiers, compiler directives, numbers (so {@code 1.5} is not a name and a field), and single
- * characters. One lexer for all of these is what keeps the lint and the compiler reading the same names.
+ * characters. White space is Icarus's set (space, tab, backspace, form feed, line ends), not Java's. One lexer for
+ * all of these is what keeps the lint and the compiler reading the same names; the judge makes every line end a
+ * newline first ({@link #newlines}), as Icarus's preprocessor does, and compiles that text.
  */
 final class VerilogTokens {
     enum Kind {
@@ -33,6 +35,16 @@ final class VerilogTokens {
 
     private VerilogTokens() {}
 
+    /** The source with every line end ({@code \r\n}, {@code \n\r}, a lone {@code \r}) one newline, as Icarus reads it. */
+    static String newlines(String src) {
+        return src.replace("\r\n", "\n").replace("\n\r", "\n").replace('\r', '\n');
+    }
+
+    /** Icarus's white space: {@code [ \t\b\f\r\n]}. */
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\b' || c == '\f' || c == '\r' || c == '\n';
+    }
+
     static List<Token> of(String src) {
         List<Token> out = new ArrayList<>();
         int n = src.length();
@@ -46,7 +58,7 @@ final class VerilogTokens {
                 }
                 line++;
                 i++;
-            } else if (Character.isWhitespace(c) || c == '\uFEFF') {
+            } else if (isSpace(c) || c == '\uFEFF') {
                 i++;
             } else if (c == '/' && i + 1 < n && src.charAt(i + 1) == '/') {
                 while (i < n && src.charAt(i) != '\n' && src.charAt(i) != '\r') {
@@ -68,7 +80,7 @@ final class VerilogTokens {
                 i = stop;
             } else if (c == '\\') {
                 int j = i + 1;
-                while (j < n && !Character.isWhitespace(src.charAt(j))) {
+                while (j < n && !isSpace(src.charAt(j))) {
                     j++;
                 }
                 out.add(new Token(Kind.NAME, src.substring(i + 1, j), line));

@@ -50,6 +50,25 @@ class SqlMemoryTest {
     }
 
     @Test
+    void aWideRowOfLongValuesIsBoundedByTheColumnCapAndReadBackNoFurtherThanTheByteCap() throws Exception {
+        SqlRunner runner = new SqlRunner(db, SqlRunner.Limits.DEFAULT);
+        String wide = "WITH t(a) AS (SELECT randomblob(262144)) SELECT a" + ", a".repeat(SqlRunner.MAX_COLUMNS + 50)
+                + " FROM t";
+        SqlRunner.Result refused = runner.run(wide);
+        assertThat(refused.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(refused.message()).contains("too many columns");
+        String allowed = "WITH t(a) AS (SELECT randomblob(262144)) SELECT a" + ", a".repeat(SqlRunner.MAX_COLUMNS - 1)
+                + " FROM t";
+        long growth = peakGrowth(() -> {
+            SqlRunner.Result r = runner.run(allowed);
+            assertThat(r.outcome()).isEqualTo(Outcome.TRUNCATED);
+            assertThat(r.rows()).isEmpty(); // the row passed the byte cap before it was whole
+        });
+        assertThat(growth >> 20).as("MiB the process grew by").isLessThan(100);
+        assertThat(runner.run("SELECT randomblob(262145)").outcome()).isEqualTo(Outcome.ERROR);
+    }
+
+    @Test
     void itsTemporaryFilesAreCappedAndGoneAfterwards() throws Exception {
         SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
         SqlRunner runner = new SqlRunner(

@@ -50,7 +50,7 @@ class HostileHarnessDesignsTest {
      */
     static String harness() {
         return VerilogTaskTest.harness()
-                .replace("  initial begin\n", "  task clear_errors; errors = 0; endtask\n  initial begin\n")
+                .replace("  initial begin\n", "  task clear_errors; errors = 0; endtask\n  initial begin : run\n")
                 .replace("    $display(\"Mismatches:", "    #4 $display(\"Mismatches:");
     }
 
@@ -78,6 +78,16 @@ class HostileHarnessDesignsTest {
                 Map.entry("escaped copy", "assign y = \\tb .\\y_ref ;"),
                 Map.entry("escaped write", "assign y = 0;\ninitial #18 \\tb .\\errors = 0;"),
                 Map.entry("the harness's task called", "assign y = 0;\ninitial #18 clear_errors;"),
+                Map.entry("the harness's block ended", "assign y = 0;\ninitial #0.5 disable run;"),
+                Map.entry("the harness's block named", "assign y = 0;\ninitial #0.5 run.i = 16;"),
+                Map.entry("its own input driven", "assign (supply0, supply1) a = 2'b00;\nassign y = 0;"),
+                Map.entry(
+                        "string with a continued line",
+                        "assign y = 0;\ninitial $display(\"a\\\r\nb\"); initial force tb.errors = 0;"),
+                Map.entry("backspace before a dot", "assign y = tb\b.y_ref;"),
+                Map.entry("backspace ending an escaped name", "\\RefModule\b r(.a(a), .b(b), .y(y));"),
+                Map.entry("an include", "`include \"/etc/hostname\"\nassign y = a & b;"),
+                Map.entry("an include in a macro", "`define I `include \"/etc/hostname\"\nassign y = 0;"),
                 Map.entry("escaped force", "assign y = 0;\ninitial \\force tb.errors = 0;"),
                 Map.entry("escaped RefModule", "\\RefModule r(.a(a), .b(b), .y(y));"),
                 Map.entry("macro dot", "`define D .\nassign y = tb`D y_ref;"),

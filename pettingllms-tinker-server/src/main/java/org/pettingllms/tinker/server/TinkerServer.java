@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.pettingllms.core.backend.Learner;
@@ -214,9 +215,11 @@ public final class TinkerServer implements AutoCloseable {
      * One lock per adapter, held by every training operation on it: two clients that train one adapter (a shared
      * policy) never interleave a forward-backward with an optimizer step or a save.
      */
-    private final Map<PolicyRef, Object> locks = new ConcurrentHashMap<>();
+    private final Map<PolicyRef, ReentrantLock> locks = new ConcurrentHashMap<>();
     /** Adapters whose last client was unloaded and whose state is not freed yet: no new client may take them. */
     private final Set<PolicyRef> releasing = ConcurrentHashMap.newKeySet();
+    /** Unloaded clients whose queues are still draining, by adapter (guarded by {@code models}). */
+    private final Map<PolicyRef, Integer> draining = new java.util.HashMap<>();
 
     private final TinkerFutures futures;
     private final Map<String, SamplerWeights> samplers = new ConcurrentHashMap<>();
@@ -485,6 +488,7 @@ public final class TinkerServer implements AutoCloseable {
             if (models.values().stream().noneMatch(o -> o.policy().equals(m.policy()))) {
                 releasing.add(m.policy()); // no new client takes it until its state is freed
             }
+            draining.merge(m.policy(), 1, Integer::sum);
         }
         gone.put(id, why);
         m.queue().shutdown();
@@ -495,10 +499,22 @@ public final class TinkerServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
-            if (releasing.contains(m.policy())) {
-                synchronized (lock(m.policy())) {
+            boolean free;
+            synchronized (models) { // freed once the last client's queue and every earlier one have drained
+                free = draining.merge(m.policy(), -1, Integer::sum) == 0
+                        && models.values().stream().noneMatch(o -> o.policy().equals(m.policy()));
+                if (draining.get(m.policy()) == 0) {
+                    draining.remove(m.policy());
+                }
+            }
+            if (free) {
+                ReentrantLock lock = lock(m.policy());
+                lock.lock();
+                try {
                     engine.learner().release(m.policy());
                     engine.registry().removeAdapter(m.policy());
+                } finally {
+                    lock.unlock();
                 }
                 releasing.remove(m.policy());
             }
@@ -558,16 +574,19 @@ public final class TinkerServer implements AutoCloseable {
     }
 
     private void submit(Context ctx, ClientRequest q, Supplier<ObjectNode> op) throws Exception {
-        Object lock = lock(q.model().policy());
+        ReentrantLock lock = lock(q.model().policy()); // not synchronized: a virtual thread waits for it unpinned
         submit(ctx, q.id(), q.seq(), () -> {
-            synchronized (lock) {
+            lock.lock();
+            try {
                 return op.get();
+            } finally {
+                lock.unlock();
             }
         });
     }
 
-    private Object lock(PolicyRef policy) {
-        return locks.computeIfAbsent(policy, k -> new Object());
+    private ReentrantLock lock(PolicyRef policy) {
+        return locks.computeIfAbsent(policy, k -> new ReentrantLock());
     }
 
     /** Held without a server thread: the answer is written when the result arrives or the hold ends. */
