@@ -109,6 +109,29 @@ public final class TinkerClient implements AutoCloseable {
         return seqs.computeIfAbsent(modelId, m -> new AtomicInteger()).incrementAndGet();
     }
 
+    /**
+     * Asks the service to free a training client, at most a few seconds and never failing: its adapter's name is free
+     * again for the next run on the service (one that never asks holds it until its session expires).
+     */
+    void unload(String modelId) {
+        String s;
+        synchronized (this) {
+            s = session;
+        }
+        if (s == null) {
+            return;
+        }
+        ObjectNode body = JSON.createObjectNode()
+                .put("model_id", modelId)
+                .put("session_id", s)
+                .put("type", "unload_model");
+        try {
+            post("unload_model", body, System.nanoTime() + Duration.ofSeconds(5).toNanos());
+        } catch (RuntimeException e) {
+            LOG.debug("unload_model {}: {}", modelId, e.toString());
+        }
+    }
+
     /** An operation that answers at once (no future). */
     JsonNode call(String op, ObjectNode body) {
         return post(op, body, deadline());

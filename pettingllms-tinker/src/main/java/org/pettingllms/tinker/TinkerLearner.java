@@ -332,8 +332,11 @@ public final class TinkerLearner implements Learner, AutoCloseable {
         return UUID.randomUUID().toString().substring(0, 8);
     }
 
+    /** Frees this learner's training clients on the service (their adapters' names with them), then the client. */
     @Override
     public void close() {
+        clients.values().forEach(c -> client.unload(c.modelId));
+        clients.clear();
         client.close();
     }
 }

@@ -378,11 +378,13 @@ public final class TinkerServer implements AutoCloseable {
             for (Map.Entry<String, Model> e : models.entrySet()) {
                 if (e.getValue().policy().equals(policy)
                         && !e.getValue().session().equals(session)) {
-                    throw new BadRequest(
-                            409,
+                    throw new BadRequest( // 423, not 409 (which clients retry): waiting would not help soon
+                            423,
                             "user_metadata.pettingllms_adapter",
                             "adapter '" + adapter + "' is trained by a client of another session; give each run"
-                                    + " its own adapter names, or one server per run");
+                                    + " its own adapter names, or one server per run (a run that ended without"
+                                    + " unload_model holds its adapters until its session expires, "
+                                    + options.sessionTimeout().toMinutes() + " min)");
                 }
             }
             if (releasing.contains(policy)) {

@@ -61,7 +61,7 @@ class TinkerSessionsTest {
 
             // the same adapter name from another session (a second run of the same config) is refused
             JsonNode taken = create(s, b, "tool");
-            assertThat(taken.path("status").asInt()).as(taken.toString()).isEqualTo(409);
+            assertThat(taken.path("status").asInt()).as(taken.toString()).isEqualTo(423);
             assertThat(taken.path("detail").asText()).contains("adapter 'tool'").contains("another session");
             String plan = client(s, b, "plan");
 
