@@ -77,9 +77,7 @@ final class GoldResults {
         long sum = 0;
         for (List<Object> row : rows) {
             for (Object v : row) {
-                sum += v instanceof String s
-                        ? s.length()
-                        : v instanceof SqlRunner.Blob b ? b.hex().length() / 2 : 8;
+                sum += SqlRunner.size(v);
             }
         }
         return sum;

@@ -229,7 +229,8 @@ public final class SqlRunner {
         return v;
     }
 
-    private static long size(Object v) {
+    /** A value's bytes as the read-back cap counts them. */
+    static long size(Object v) {
         if (v instanceof String s) {
             return s.length();
         }

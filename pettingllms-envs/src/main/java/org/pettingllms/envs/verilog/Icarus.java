@@ -134,13 +134,8 @@ public final class Icarus {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", script, "icarus"));
         command.addAll(sources);
         Execution e = box.run(new LinkedHashMap<>(files), command, "", limits);
-        Status status = switch (e.status()) {
-            case OK -> e.stdout().contains("Program not runnable") ? Status.RUNTIME_ERROR : Status.OK;
-            case ERROR -> e.exitCode() == COMPILE_FAILED ? Status.COMPILE_ERROR : Status.RUNTIME_ERROR;
-            case KILLED -> Status.RUNTIME_ERROR;
-            default -> Status.LIMIT;
-        };
-        String log = status == Status.LIMIT ? e.status().why() + "\n" + e.stderr() : e.stderr();
+        Status status = e.ok() && e.stdout().contains("Program not runnable") ? Status.RUNTIME_ERROR : status(e);
+        String log = log(e, status);
         if (status == Status.RUNTIME_ERROR && log.isBlank()) {
             log = e.stdout()
                     .lines()
@@ -159,13 +154,22 @@ public final class Icarus {
     public Simulation preprocess(String source) {
         String script = "iverilog -E -o expanded.sv source.sv || exit " + COMPILE_FAILED + "; exec cat expanded.sv";
         Execution e = box.run(Map.of("source.sv", source), List.of("/bin/sh", "-c", script), "", limits);
-        Status status = switch (e.status()) {
+        Status status = status(e);
+        return new Simulation(status, e.stdout(), log(e, status), e.wallMs());
+    }
+
+    /** How a sandboxed compile or run ended, as a simulation's status. */
+    private static Status status(Execution e) {
+        return switch (e.status()) {
             case OK -> Status.OK;
             case ERROR -> e.exitCode() == COMPILE_FAILED ? Status.COMPILE_ERROR : Status.RUNTIME_ERROR;
             case KILLED -> Status.RUNTIME_ERROR;
             default -> Status.LIMIT;
         };
-        String log = status == Status.LIMIT ? e.status().why() + "\n" + e.stderr() : e.stderr();
-        return new Simulation(status, e.stdout(), log, e.wallMs());
+    }
+
+    /** Its messages, with the limit that stopped it first when one did. */
+    private static String log(Execution e, Status status) {
+        return status == Status.LIMIT ? e.status().why() + "\n" + e.stderr() : e.stderr();
     }
 }
