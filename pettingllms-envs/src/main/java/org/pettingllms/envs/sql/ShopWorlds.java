@@ -12,8 +12,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import org.pettingllms.core.util.AtomicFiles;
 import org.pettingllms.envs.data.ContentSplit;
@@ -189,6 +191,21 @@ public final class ShopWorlds {
             parts.add("SELECT DISTINCT tier FROM customer");
         }
         return String.join(" UNION ALL ", parts);
+    }
+
+    /**
+     * What an exploration may show beside the needed values {@code keys} and still be precise (the explorer's
+     * precision, {@link SqlTask#explorerReward}): the keys and, for a tier code, the world's whole code set, since
+     * which code is the asked tier is read from the set ({@code 1}/{@code 2}/{@code 3} says nothing alone).
+     */
+    static Set<String> relevant(List<String> keys) {
+        Set<String> out = new LinkedHashSet<>(keys);
+        for (List<String> codes : TIER_CODES) {
+            if (keys.stream().anyMatch(codes::contains)) {
+                out.addAll(codes);
+            }
+        }
+        return out;
     }
 
     /** Each city's stored spellings, for tests. */

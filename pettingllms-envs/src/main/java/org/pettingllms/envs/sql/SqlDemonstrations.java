@@ -17,8 +17,8 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * into the gold query with probability {@code 1 - noise}, else (and always where the rows do not show them) writes
  * the query on the question's wording ({@link SqlItem#naive}), which runs and answers wrongly. So the warm-up shows the
  * format and that rows can be copied, never a stored spelling the writer could not have seen: finding that the rows
- * hold the answer's values is left to reinforcement learning. The writer alone (the single agent) has no rows and
- * writes on the wording. ({@code adopt} and {@code turns} have no meaning here: the gold query and the wording's
+ * hold the answer's values is left to reinforcement learning. The writer alone (the single agent) is shown no rows
+ * before its first query and writes on the wording. ({@code adopt} and {@code turns} have no meaning here: the gold query and the wording's
  * both run, so an episode ends in its first turn; only the explorer's query is run here, for the writer's rows.)
  */
 final class SqlDemonstrations {
@@ -43,7 +43,7 @@ final class SqlDemonstrations {
                 query = right ? exploration(item) : USELESS.get(rng.nextInt(USELESS.size()));
             } else {
                 boolean shown = state.explorer() != null
-                        && SqlTask.found(item, state.explorer().seen(), false) == 1.0; // the item has keys
+                        && SqlTask.recall(item, state.explorer().seen()) == 1.0; // the item has keys
                 query = right && shown ? item.gold() : item.naive();
             }
             out.add(new Demo(role, prompt, style == PromptStyle.COMPACT ? query : "```sql\n" + query + "\n```"));

@@ -41,11 +41,8 @@ public final class SqlOracle implements TextPolicy {
         return prompt.style() == org.pettingllms.core.data.PromptStyle.COMPACT ? query : "```sql\n" + query + "\n```";
     }
 
-    /** The stored values the question needs: every city name and tier code (generated shops), else the gold rows. */
+    /** The stored values the question needs, and no others: the warm-up's look-up (generated shops), else the gold rows. */
     static String exploration(SqlItem item) {
-        if (item.keys().isEmpty()) {
-            return item.gold();
-        }
-        return "SELECT DISTINCT name FROM city UNION ALL SELECT DISTINCT tier FROM customer";
+        return item.keys().isEmpty() ? item.gold() : ShopWorlds.lookup(item.keys());
     }
 }

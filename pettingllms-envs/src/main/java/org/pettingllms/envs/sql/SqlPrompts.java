@@ -6,7 +6,8 @@ import org.pettingllms.core.data.Prompt;
 /**
  * Prompts of the SQL team. The explorer sees the schema and the question and writes one query to look at the data;
  * the writer sees the schema, the question and, from the explorer, its latest query and the rows it returned, and
- * writes the query that answers the question. Both answer a query alone ({@code compact}) or in a ```sql``` block
+ * writes the query that answers the question (the writer alone: its own latest query and its rows, in the same
+ * lines). Both answer a query alone ({@code compact}) or in a ```sql``` block
  * ({@code chat}). The compact style (small models) keeps a header line, the schema, {@code Q:}, the explorer's query
  * and rows, and a {@code >} cue.
  */
@@ -16,6 +17,10 @@ final class SqlPrompts {
     static final String WRITER_SYSTEM = "You write the SQLite query that answers a question about a database.";
     /** Rows of an exploration shown to the writer. */
     static final int SHOWN_ROWS = 12;
+    /** The line after the shown rows when there were more. */
+    static final String MORE_ROWS = "(more rows)";
+    /** What an empty result shows. */
+    static final String NO_ROWS = "(no rows)";
 
     private SqlPrompts() {}
 
@@ -37,7 +42,8 @@ final class SqlPrompts {
         return Prompt.compact(sb.append('>').toString());
     }
 
-    static Prompt chat(SqlState s, String role) {
+    /** @param alone the single agent: the rows shown are its own latest query's */
+    static Prompt chat(SqlState s, String role, boolean alone) {
         StringBuilder u = new StringBuilder("Database: ")
                 .append(s.item().id())
                 .append("\nSchema:\n")
@@ -51,7 +57,7 @@ final class SqlPrompts {
             return Prompt.chat(EXPLORER_SYSTEM, u.toString());
         }
         if (s.explorer() != null) {
-            u.append("An explorer ran:\n```sql\n")
+            u.append(alone ? "You ran:\n```sql\n" : "An explorer ran:\n```sql\n")
                     .append(s.explorer().query())
                     .append("\n```\nIt returned:\n")
                     .append(s.explorer().seen())
@@ -59,6 +65,9 @@ final class SqlPrompts {
         }
         u.append("Write the SQLite query that answers the question, using the values as they are stored. Put it in a"
                 + " ```sql``` block.");
+        if (alone) {
+            u.append(" It runs and you see its rows; write the same query again when it is your answer.");
+        }
         return Prompt.chat(WRITER_SYSTEM, u.toString());
     }
 
@@ -68,7 +77,7 @@ final class SqlPrompts {
             return "(" + r.outcome().name().toLowerCase() + ": " + oneLine(r.message()) + ")";
         }
         if (r.rows().isEmpty()) {
-            return "(no rows)";
+            return NO_ROWS;
         }
         StringBuilder sb = new StringBuilder();
         List<List<Object>> rows = r.rows();
@@ -80,7 +89,7 @@ final class SqlPrompts {
                     String.join(" | ", rows.get(i).stream().map(String::valueOf).toList()));
         }
         if (rows.size() > SHOWN_ROWS || r.outcome() == SqlRunner.Outcome.TRUNCATED) {
-            sb.append("\n(more rows)");
+            sb.append('\n').append(MORE_ROWS);
         }
         return sb.toString();
     }

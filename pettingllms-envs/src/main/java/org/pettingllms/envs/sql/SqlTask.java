@@ -24,14 +24,24 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  *
  * <p>Rewards. Writer: 1 (local and team) when its query matches the gold one by execution ({@link ExecutionMatch}),
  * 0 when it runs and answers wrongly, -1 (local) when it is missing, refused or fails (the format penalty). Explorer:
- * -1 when its query is missing, refused or fails; otherwise the share of the values the question needs that its rows
- * show (a generated problem knows them: {@link SqlItem#keys}), or, without known values, 1 for a non-empty result.
- * The episode ends when the writer's query runs (its answer is given) or after T turns; success is the writer's
- * latest query being right. With roles {@code [writer]} it is the single-agent variant.
+ * -1 when its query is missing, refused or fails; otherwise, on a generated problem (which knows the values the
+ * question needs, {@link SqlItem#keys}), the F1 of what its rows show: recall is the share of the needed values
+ * shown, precision the share of the distinct values shown that the question needs or that decode one
+ * ({@link ShopWorlds#relevant}: a tier's code set), so a dump of every value earns little; on a dataset row (no
+ * known values) 0, since a non-empty result alone says nothing. The episode ends when the writer's query runs (its
+ * answer is given) or after T turns; success is the writer's latest query being right.
+ *
+ * <p>With roles {@code [writer]}, the single agent, given the team's tools, model calls and feedback: every query it
+ * writes runs and its next prompt shows the query and the rows as the team's writer is shown the explorer's
+ * ({@code explored:}); it has {@link #CALLS_PER_TURN} calls for each of the team's T turns, may revise each time, and
+ * its episode ends when it writes its previous query again or the calls run out. Each query is rewarded as the
+ * writer's; its answer (the success) is its latest query that ran.
  */
 public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Demonstrations {
     public static final String EXPLORER = "explorer";
     public static final String WRITER = "writer";
+    /** Model calls the team makes per turn (explorer, writer): what the writer alone gets per turn. */
+    public static final int CALLS_PER_TURN = 2;
 
     private final SqlRunner.Limits limits;
     private final GoldResults gold;
@@ -42,7 +52,11 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
 
     /** A task whose gold results {@code gold} holds (dataset rows checked there at load). */
     SqlTask(List<String> roles, int maxTurns, Items<SqlItem> items, SqlRunner.Limits limits, GoldResults gold) {
-        super(roles, List.of(List.of(EXPLORER, WRITER), List.of(WRITER)), maxTurns, items);
+        super(
+                roles,
+                List.of(List.of(EXPLORER, WRITER), List.of(WRITER)),
+                roles.size() == 1 ? CALLS_PER_TURN * maxTurns : maxTurns,
+                items);
         this.limits = limits;
         this.gold = gold;
     }
@@ -70,13 +84,20 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     @Override
     public Prompt prompt(SqlState state, String role, int turn, PromptStyle style) {
         checkRole(role);
-        return style == PromptStyle.COMPACT ? SqlPrompts.compact(id(), state, role) : SqlPrompts.chat(state, role);
+        return style == PromptStyle.COMPACT
+                ? SqlPrompts.compact(id(), state, role)
+                : SqlPrompts.chat(state, role, alone());
     }
 
     @Override
     public Transition<SqlState> step(SqlState state, String role, Completion completion) {
         String query = query(completion.text());
         return checkRole(role).equals(EXPLORER) ? explore(state, query) : write(state, query);
+    }
+
+    /** The single agent: the writer alone. */
+    private boolean alone() {
+        return roles().size() == 1;
     }
 
     /** The query in an answer: its last fenced block, else the whole answer. */
@@ -108,59 +129,96 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
                     StepOutcome.INVALID_ACTION,
                     r.outcome().name().toLowerCase(Locale.ROOT) + ": " + r.message());
         }
-        double found = found(s.item(), seen, !r.rows().isEmpty());
+        double reward = explorerReward(s.item(), seen);
         return new Transition<>(
                 next,
-                new RewardParts(found, 0, 0),
+                new RewardParts(reward, 0, 0),
                 false,
                 s.success(),
                 StepOutcome.OK,
                 r.rows().size() + " rows"
                         + (s.item().keys().isEmpty()
                                 ? ""
-                                : ", showing " + Math.round(found * 100) + "% of the needed values"));
+                                : ", showing " + Math.round(recall(s.item(), seen) * 100)
+                                        + "% of the needed values, F1 " + Math.round(reward * 100) + "%"));
+    }
+
+    /** The distinct values the rows the writer will see show (the row lines of {@link SqlPrompts#seen}). */
+    static java.util.Set<String> cells(String seen) {
+        java.util.Set<String> cells = new java.util.LinkedHashSet<>();
+        for (String line : seen.lines().toList()) {
+            if (line.equals(SqlPrompts.MORE_ROWS) || line.equals(SqlPrompts.NO_ROWS)) {
+                continue; // a marker, not a row
+            }
+            for (String cell : line.split(" \\| ", -1)) {
+                cells.add(cell.strip());
+            }
+        }
+        return cells;
     }
 
     /** The share of the item's needed values that the rows the writer will see show (whole values, case kept). */
-    static double found(SqlItem item, String seen, boolean anyRows) {
+    static double recall(SqlItem item, String seen) {
         if (item.keys().isEmpty()) {
-            return anyRows ? 1 : 0;
+            return 0;
         }
-        List<String> cells = seen.lines()
-                .flatMap(line -> java.util.Arrays.stream(line.split(" \\| ")))
-                .map(String::strip)
-                .toList();
-        long shown = item.keys().stream().filter(cells::contains).count();
-        return (double) shown / item.keys().size();
+        java.util.Set<String> cells = cells(seen);
+        return (double) item.keys().stream().filter(cells::contains).count()
+                / item.keys().size();
+    }
+
+    /**
+     * The explorer's local reward for rows that ran: F1 = 2PR / (P + R) of recall R ({@link #recall}) and precision P,
+     * the share of the distinct values shown that are {@link ShopWorlds#relevant} to the question; 0 on a dataset
+     * row, whose needed values are not known.
+     */
+    static double explorerReward(SqlItem item, String seen) {
+        double r = recall(item, seen);
+        if (r == 0) {
+            return 0;
+        }
+        java.util.Set<String> cells = cells(seen);
+        java.util.Set<String> relevant = ShopWorlds.relevant(item.keys());
+        double p = (double) cells.stream().filter(relevant::contains).count() / cells.size();
+        return 2 * p * r / (p + r);
     }
 
     private Transition<SqlState> write(SqlState s, String query) {
         if (query.isEmpty()) {
-            SqlState next =
-                    new SqlState(s.item(), s.explorer(), new SqlState.Written("", false, "no query"), s.success());
+            SqlState next = alone()
+                    ? new SqlState(s.item(), new SqlState.Exploration("", "(no query)"), s.writer(), s.success())
+                    : new SqlState(s.item(), s.explorer(), new SqlState.Written("", false, "no query"), s.success());
             return new Transition<>(
                     next, new RewardParts(-1, 0, 0), false, s.success(), StepOutcome.UNPARSEABLE, "no query");
         }
         ExecutionMatch.Verdict v = ExecutionMatch.check(
                 runner(s), query, gold.of(s.item()), s.item().gold());
-        SqlState next =
-                new SqlState(s.item(), s.explorer(), new SqlState.Written(query, v.correct(), v.reason()), v.correct());
         if (!v.predicted().ok()) { // refused, failed, timed out or too long: no answer given, the team may try again
+            SqlState next = alone() // alone: the error is its feedback, and its answer the latest query that ran
+                    ? new SqlState(
+                            s.item(),
+                            new SqlState.Exploration(query, SqlPrompts.seen(v.predicted())),
+                            s.writer(),
+                            s.success())
+                    : new SqlState(s.item(), s.explorer(), new SqlState.Written(query, false, v.reason()), false);
             return new Transition<>(
-                    next,
-                    new RewardParts(-1, 0, 0),
-                    roles().size() == 1,
-                    false,
-                    StepOutcome.INVALID_ACTION,
-                    v.reason());
+                    next, new RewardParts(-1, 0, 0), false, next.success(), StepOutcome.INVALID_ACTION, v.reason());
         }
+        SqlState.Written written = new SqlState.Written(query, v.correct(), v.reason());
+        // alone, the query's rows are shown next, as the explorer's are to the team's writer; writing the previous
+        // answer again is the single agent's way to give it
+        boolean done = !alone() || s.writer() != null && s.writer().query().equals(query);
+        SqlState next = alone()
+                ? new SqlState(
+                        s.item(), new SqlState.Exploration(query, SqlPrompts.seen(v.predicted())), written, v.correct())
+                : new SqlState(s.item(), s.explorer(), written, v.correct());
         double r = v.correct() ? 1 : 0;
         return new Transition<>(
                 next,
                 new RewardParts(r, r, 0),
-                true,
+                done,
                 v.correct(),
-                v.correct() ? StepOutcome.SOLVED : StepOutcome.OK,
+                v.correct() && done ? StepOutcome.SOLVED : StepOutcome.OK,
                 (v.correct() ? "right: " : "wrong: ") + v.reason());
     }
 

@@ -35,18 +35,31 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * design before it ({@link VerilogState#answerPass}). The tester's answer never ends the episode: the designer reads
  * its verdict (failures, or {@code pass N}) and answers again, so that a revision which keeps a design is trained
  * beside one which changes it; the episode ends when a design from the second turn on passes all of the tester's
- * vectors, or after T turns. With roles {@code [designer]}: one design.
+ * vectors, or after T turns.
+ *
+ * <p>With roles {@code [designer]}, the single agent, given the team's model calls and the feedback it can have
+ * alone: {@link #CALLS_PER_TURN} designs for each of the team's T turns; a design the simulator refuses is shown with
+ * its error, as the team's designer is, and revised; the episode ends at the first design that compiles and runs
+ * (without a tester nothing more is shown) or when the calls run out. Each design is rewarded as the team's
+ * designer's; the answer is the latest design that ran.
  */
 public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> implements Demonstrations {
     public static final String DESIGNER = "designer";
     public static final String TESTER = "tester";
+    /** Model calls the team makes per turn (designer, tester): the designs the designer alone gets per turn. */
+    public static final int CALLS_PER_TURN = 2;
+
     private static final Pattern MODULE = Pattern.compile("\\bmodule\\s+" + VerilogItem.TOP + "\\b");
 
     private final Judge judge;
     private final int maxTesterTests;
 
     public VerilogTask(List<String> roles, int maxTurns, Items<VerilogItem> items, Icarus icarus, int maxTesterTests) {
-        super(roles, List.of(List.of(DESIGNER, TESTER), List.of(DESIGNER)), maxTurns, items);
+        super(
+                roles,
+                List.of(List.of(DESIGNER, TESTER), List.of(DESIGNER)),
+                roles.size() == 1 ? CALLS_PER_TURN * maxTurns : maxTurns,
+                items);
         this.judge = new Judge(icarus);
         this.maxTesterTests = maxTesterTests;
     }
@@ -98,8 +111,7 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
     private Transition<VerilogState> designerStep(VerilogState s, String text) {
         String design = design(text, s.item());
         if (design.isEmpty()) {
-            return new Transition<>(
-                    s, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE, "no design");
+            return new Transition<>(s, RewardParts.ZERO, false, s.success(), StepOutcome.UNPARSEABLE, "no design");
         }
         Judge.DesignVerdict v = judge.design(s.item(), design, s.tests());
         double answer = v.runs() || s.design() == null ? v.hiddenPass() : s.answerPass();
@@ -107,7 +119,7 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
                 new VerilogState(s.item(), design, v.problem(), s.tests(), v.mismatches(), v.hiddenPass(), answer);
         boolean passesTester =
                 v.runs() && !s.tests().isEmpty() && v.mismatches().isEmpty();
-        boolean done = roles().size() == 1 || passesTester;
+        boolean done = roles().size() == 1 ? v.runs() : passesTester; // alone, a design that runs is its answer
         double equivalent = v.equivalent() ? 1 : 0; // this turn's design, whatever the team keeps
         return new Transition<>(
                 next,

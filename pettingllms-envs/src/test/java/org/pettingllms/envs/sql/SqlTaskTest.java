@@ -201,6 +201,144 @@ class SqlTaskTest {
     }
 
     @Test
+    void theExplorerIsPaidForPrecisionAsWellAsRecall() {
+        SqlTask t = task(List.of(SqlTask.EXPLORER, SqlTask.WRITER));
+        int cities = 0;
+        int tiers = 0;
+        for (Problem p : t.problems(1).problems(Split.TRAIN, 0, 40)) {
+            SqlState s = t.initialState(p);
+            SqlItem item = s.item();
+            // the warm-up's look-up shows what the question needs and nothing else
+            assertThat(t.step(s, SqlTask.EXPLORER, Completion.ofText(ShopWorlds.lookup(item.keys())))
+                            .reward()
+                            .local())
+                    .as(item.id())
+                    .isEqualTo(1.0);
+            boolean city =
+                    ShopWorlds.spellingsByCity().stream().flatMap(List::stream).anyMatch(item.keys()::contains);
+            if (city && item.keys().size() == 1) { // a dump of the six city names: P = 1/6, R = 1, F1 = 2/7
+                cities++;
+                assertThat(t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT name FROM city"))
+                                .reward()
+                                .local())
+                        .as(item.id())
+                        .isCloseTo(2.0 / 7, org.assertj.core.data.Offset.offset(1e-12));
+            }
+            if (!city) { // a tier question: every code shown is relevant, customers' names and ids are not
+                tiers++;
+                assertThat(t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT DISTINCT tier FROM customer"))
+                                .reward()
+                                .local())
+                        .isEqualTo(1.0);
+                double dump = t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT * FROM customer"))
+                        .reward()
+                        .local();
+                assertThat(dump).as(item.id()).isGreaterThan(0).isLessThan(0.3);
+            }
+            // everything in one result: the needed values are there, among many others
+            double all = t.step(
+                            s,
+                            SqlTask.EXPLORER,
+                            Completion.ofText("SELECT name FROM city UNION ALL SELECT name FROM customer"
+                                    + " UNION ALL SELECT tier FROM customer"))
+                    .reward()
+                    .local();
+            assertThat(all).as(item.id()).isLessThan(0.5);
+        }
+        assertThat(cities).isPositive();
+        assertThat(tiers).isPositive();
+        // hand-computed: 2 needed of 4 shown values, one of them found -> P = 1/4, R = 1/2, F1 = 1/3
+        SqlItem two = new SqlItem("x", "", "", "q", "SELECT 1", List.of("NYC", "GLD"), "");
+        assertThat(SqlTask.explorerReward(two, "NYC | Ada\n7 | Ben\n(more rows)"))
+                .isCloseTo(1.0 / 3, org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(SqlTask.explorerReward(two, "NYC\nGLD\nSLV\nBRZ")).isEqualTo(1.0); // a code set decodes GLD
+    }
+
+    @Test
+    void onADatasetRowANonEmptyResultAloneEarnsNothing() throws Exception {
+        SqlItem shop = ShopWorlds.item(5, dir);
+        SqlItem row =
+                new SqlItem("spider-like", shop.database(), shop.schema(), shop.question(), shop.gold(), List.of(), "");
+        SqlTask t = new SqlTask(
+                List.of(SqlTask.EXPLORER, SqlTask.WRITER),
+                2,
+                new Items.Listed<>(List.of(), List.of(row), SqlItem.class),
+                SqlRunner.Limits.DEFAULT);
+        SqlState s = t.initialState(t.problems(1).problems(Split.TEST, 0, 1).get(0));
+        Transition<SqlState> any = t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT * FROM customer"));
+        assertThat(any.outcome()).isEqualTo(StepOutcome.OK);
+        assertThat(any.reward().local()).isEqualTo(0.0);
+        assertThat(t.step(s, SqlTask.EXPLORER, Completion.ofText("SELECT nope"))
+                        .reward()
+                        .local())
+                .isEqualTo(-1.0);
+    }
+
+    @Test
+    void theWriterAloneHasTheTeamsCallsAndSeesTheRowsOfEachQuery() {
+        SqlTask alone = task(List.of(SqlTask.WRITER));
+        assertThat(alone.maxTurns())
+                .as("two calls for each of the team's two turns")
+                .isEqualTo(4);
+        SqlState s =
+                alone.initialState(alone.problems(1).problems(Split.TRAIN, 0, 1).get(0));
+        SqlItem item = s.item();
+        // a query that fails does not end the episode: its error is shown
+        Transition<SqlState> failing = alone.step(s, SqlTask.WRITER, Completion.ofText("SELECT nope FROM city"));
+        assertThat(failing.done()).isFalse();
+        assertThat(failing.reward().local()).isEqualTo(-1.0);
+        assertThat(alone.prompt(failing.next(), SqlTask.WRITER, 1, PromptStyle.COMPACT)
+                        .text())
+                .contains("explored: SELECT nope FROM city\n(error: ");
+        // a look-up runs: its rows are shown next, as the explorer's are to the team's writer
+        String look = ShopWorlds.lookup(item.keys());
+        Transition<SqlState> looked = alone.step(failing.next(), SqlTask.WRITER, Completion.ofText(look));
+        assertThat(looked.done()).isFalse();
+        assertThat(looked.success()).isFalse();
+        assertThat(looked.reward().local()).isEqualTo(0.0);
+        String next = alone.prompt(looked.next(), SqlTask.WRITER, 2, PromptStyle.COMPACT)
+                .text();
+        assertThat(next).contains("explored: " + look);
+        item.keys().forEach(key -> assertThat(next).contains(key));
+        assertThat(alone.prompt(looked.next(), SqlTask.WRITER, 2, PromptStyle.CHAT)
+                        .text())
+                .contains("You ran:")
+                .contains("write the same query again when it is your answer");
+        // the gold query is right and rewarded; written again, it is the answer and the episode ends
+        Transition<SqlState> right = alone.step(looked.next(), SqlTask.WRITER, Completion.ofText(item.gold()));
+        assertThat(right.done()).isFalse();
+        assertThat(right.success()).isTrue();
+        assertThat(right.reward().team()).isEqualTo(1.0);
+        Transition<SqlState> again = alone.step(right.next(), SqlTask.WRITER, Completion.ofText(item.gold()));
+        assertThat(again.done()).isTrue();
+        assertThat(again.success()).isTrue();
+        // the answer is the latest query that ran: a failing one after it changes nothing
+        Transition<SqlState> broken = alone.step(right.next(), SqlTask.WRITER, Completion.ofText("SELECT nope"));
+        assertThat(broken.success()).isTrue();
+        assertThat(broken.next().writer().query()).isEqualTo(item.gold());
+        // the question's wording runs and is wrong
+        Transition<SqlState> naive = alone.step(s, SqlTask.WRITER, Completion.ofText(item.naive()));
+        assertThat(naive.done()).isFalse();
+        assertThat(naive.success()).isFalse();
+    }
+
+    @Test
+    void aWriterAloneThatLooksThenCopiesSolvesWhatTheWordingCannot() {
+        SqlTask alone = task(List.of(SqlTask.WRITER));
+        List<Problem> ps = alone.problems(1).problems(Split.TEST, 0, 20);
+        List<SqlItem> items = items(alone, ps);
+        TextPolicy wording =
+                (policy, prompt, rng) -> org.pettingllms.envs.data.ItemLookup.in(prompt.text(), items, SqlItem::id)
+                        .naive();
+        TextPolicy looks = (policy, prompt, rng) -> {
+            SqlItem item = org.pettingllms.envs.data.ItemLookup.in(prompt.text(), items, SqlItem::id);
+            return prompt.text().contains("explored: ") ? item.gold() : ShopWorlds.lookup(item.keys());
+        };
+        assertThat(evaluate(alone, wording, ps, PromptStyle.COMPACT)).isEqualTo(0.0);
+        assertThat(evaluate(alone, looks, ps, PromptStyle.COMPACT)).isEqualTo(1.0);
+    }
+
+    @Test
     void problemsAreSplitByTheirQuestion() {
         SqlTask t = task(List.of(SqlTask.WRITER));
         java.util.Map<String, Split> seen = new java.util.HashMap<>();

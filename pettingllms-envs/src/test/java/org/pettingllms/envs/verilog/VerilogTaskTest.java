@@ -103,6 +103,44 @@ class VerilogTaskTest {
     }
 
     @Test
+    void theDesignerAloneHasTheTeamsCallsAndRevisesOnTheSimulatorsErrors() {
+        VerilogTask alone = task(List.of(VerilogTask.DESIGNER));
+        assertThat(alone.maxTurns())
+                .as("two designs for each of the team's two turns")
+                .isEqualTo(4);
+        for (Problem p : alone.problems(3).problems(Split.TRAIN, 0, 4)) {
+            VerilogState s = alone.initialState(p);
+            VerilogItem item = s.item();
+            Transition<VerilogState> none = alone.step(s, VerilogTask.DESIGNER, Completion.ofText("```\n```"));
+            assertThat(none.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+            assertThat(none.done()).isFalse();
+            Transition<VerilogState> broken =
+                    alone.step(s, VerilogTask.DESIGNER, Completion.ofText("assign nowhere = ;"));
+            assertThat(broken.outcome()).as(item.id()).isEqualTo(StepOutcome.INVALID_ACTION);
+            assertThat(broken.done())
+                    .as("a design the simulator refuses is revised")
+                    .isFalse();
+            assertThat(broken.reward().local()).isEqualTo(0.0);
+            assertThat(alone.prompt(broken.next(), VerilogTask.DESIGNER, 1, PromptStyle.COMPACT)
+                            .text())
+                    .contains("\nerror ")
+                    .contains("assign nowhere = ;");
+            // the first design that runs is the answer: without a tester nothing more is shown
+            Transition<VerilogState> right =
+                    alone.step(broken.next(), VerilogTask.DESIGNER, Completion.ofText(item.reference()));
+            assertThat(right.done()).isTrue();
+            assertThat(right.success()).isTrue();
+            assertThat(right.reward().team()).isEqualTo(1.0);
+            Transition<VerilogState> wrong = alone.step(
+                    broken.next(),
+                    VerilogTask.DESIGNER,
+                    Completion.ofText(item.mutants().get(0)));
+            assertThat(wrong.done()).isTrue();
+            assertThat(wrong.success()).isFalse();
+        }
+    }
+
+    @Test
     void theTesterIsRewardedForRightExpectationsThatCatchWrongDesigns() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
         for (Problem p : t.problems(2).problems(Split.TRAIN, 0, 8)) {
