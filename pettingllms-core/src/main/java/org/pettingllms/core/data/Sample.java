@@ -19,6 +19,9 @@ import java.util.Objects;
  *                     decisions of one trajectory are one unit)
  * @param candidate    index of this candidate among the K of its decision (tree) or the trajectory index
  * @param chosen       true when the episode continued from this candidate
+ * @param weight       the sample's share of its unit in the loss (its advantage is scaled by it): 1 for an episode's
+ *                     decisions; 1 / n for each of a designed workflow's n calls in one execution, so that a long
+ *                     workflow does not outweigh a short one (docs/WORKFLOWS.md)
  */
 public record Sample(
         String problemId,
@@ -32,7 +35,38 @@ public record Sample(
         double reward,
         String unitId,
         int candidate,
-        boolean chosen) {
+        boolean chosen,
+        double weight) {
+    /** A sample of weight 1. */
+    public Sample(
+            String problemId,
+            String role,
+            int turn,
+            PolicyRef policy,
+            Prompt prompt,
+            Completion completion,
+            RewardParts rewardParts,
+            StepOutcome outcome,
+            double reward,
+            String unitId,
+            int candidate,
+            boolean chosen) {
+        this(
+                problemId,
+                role,
+                turn,
+                policy,
+                prompt,
+                completion,
+                rewardParts,
+                outcome,
+                reward,
+                unitId,
+                candidate,
+                chosen,
+                1);
+    }
+
     public Sample {
         Objects.requireNonNull(problemId, "problemId");
         Objects.requireNonNull(role, "role");
@@ -44,6 +78,9 @@ public record Sample(
         Objects.requireNonNull(unitId, "unitId");
         if (!Double.isFinite(reward)) {
             throw new IllegalArgumentException("reward must be finite, got " + reward);
+        }
+        if (!(weight > 0) || !Double.isFinite(weight)) {
+            throw new IllegalArgumentException("weight must be finite and > 0, got " + weight);
         }
     }
 
@@ -72,6 +109,7 @@ public record Sample(
                 newReward,
                 unitId,
                 candidate,
-                chosen);
+                chosen,
+                weight);
     }
 }

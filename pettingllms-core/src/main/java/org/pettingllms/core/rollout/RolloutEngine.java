@@ -71,6 +71,16 @@ public final class RolloutEngine {
     }
 
     /**
+     * Runs {@code jobs} in lockstep with {@code sampler} ({@link Lockstep}: each job's calls held until every job in
+     * flight waits on one, then sampled together in job order), so their results follow from the jobs alone, whatever
+     * the timing of threads; returns them in job order.
+     */
+    public static <T> List<T> inLockstep(
+            List<Function<Sampler, T>> jobs, Sampler sampler, int concurrency, RolloutProgress progress) {
+        return Lockstep.run(jobs, sampler, concurrency, progress);
+    }
+
+    /**
      * Runs {@code jobs} on virtual threads, at most {@code concurrency} at once, telling {@code progress} as each
      * ends; returns their results in job order. A job's runtime exception is rethrown as it is.
      */

@@ -18,6 +18,9 @@ public interface Rollouts {
     /** The roles, in the order metrics list them. */
     List<String> roles();
 
+    /** Told the training step that begins (a schedule that trains one side by steps); nothing by default. */
+    default void beginStep(int step) {}
+
     /** Counters kept since the last call (sandbox runs, program replays), for the step metrics; none by default. */
     default Map<String, Double> drainMetrics() {
         return Map.of();

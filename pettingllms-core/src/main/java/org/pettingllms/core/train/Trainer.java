@@ -110,6 +110,7 @@ public final class Trainer {
     /** One training step. */
     public StepReport step(int step) throws IOException {
         long t0 = System.nanoTime();
+        rollouts.beginStep(step);
         // 1. strictly on-policy: the sampler uses the latest weights of every trained policy
         Map<PolicyRef, Long> versions = new LinkedHashMap<>();
         policies.trainedPolicies().forEach(p -> versions.put(p, learner.publish(p)));

@@ -46,6 +46,22 @@ public record WorkflowLimits(
         return new WorkflowLimits(4000, 40, 24, 6, 12, 5, 3, 3, 300, roles, tools);
     }
 
+    /** These sizes for executor roles {@code roles} and tools {@code tools}. */
+    public WorkflowLimits with(Set<String> roles, Set<String> tools) {
+        return new WorkflowLimits(
+                maxChars,
+                maxLines,
+                maxNodes,
+                maxDepth,
+                maxCalls,
+                maxK,
+                maxRounds,
+                maxDebaters,
+                maxInstructionChars,
+                roles,
+                tools);
+    }
+
     public WorkflowLimits withMaxCalls(int calls) {
         return new WorkflowLimits(
                 maxChars,
