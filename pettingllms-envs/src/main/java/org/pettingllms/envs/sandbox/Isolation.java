@@ -37,21 +37,24 @@ public enum Isolation {
      * lives in the work dir, which the caller removes; a failure leaves "$1.setup-failed", outside the view, where
      * the program cannot forge it. Every command here is a process start, most of an execution's cost: the
      * top-level symbolic links (merged /usr) are copied by one cp, the directories made by one mkdir, the caller's
-     * files copied by one cp, and each read-only bind is one mount (util-linux remounts it read-only itself).
+     * files copied by one cp, and each read-only bind is one mount (util-linux remounts it read-only itself). Only
+     * the fixed system names are ever split into words; the work dir and the interpreter's prefix are quoted
+     * wherever they appear (a temporary directory may hold spaces).
      */
     private static final String SETUP = """
             d="$1"; u="$2"; x="$3"; q="$4"; shift 4
             fail() { : > "$d.setup-failed"; exit 120; }
             r="$d/.root"
-            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" || fail
-            links=""; dirs=""; made=""
-            for p in /usr /bin /sbin /lib /lib32 /lib64 /libx32 /etc $x; do
-              [ "$p" = "-" ] && continue
-              if [ -L "$p" ]; then links="$links $p"; elif [ -d "$p" ]; then dirs="$dirs $p"; made="$made $r$p"; fi
+            mkdir "$r" && mount -t tmpfs -o size=1m,mode=755 sandbox "$r" && cd "$r" || fail
+            links=""; dirs=""
+            for p in usr bin sbin lib lib32 lib64 libx32 etc; do
+              if [ -L "/$p" ]; then links="$links /$p"; elif [ -d "/$p" ]; then dirs="$dirs $p"; fi
             done
             [ -z "$links" ] || cp -P $links "$r/" || fail
-            mkdir -p "$r/dev" "$r/proc" "$r/tmp" "$r$d" $made || fail
-            for p in $dirs; do mount --rbind -o ro "$p" "$r$p" || fail; done
+            [ "$x" = "-" ] && x=
+            mkdir -p dev proc tmp "./$d" $dirs ${x:+"./$x"} || fail
+            for p in $dirs; do mount --rbind -o ro "/$p" "$r/$p" || fail; done
+            [ -z "$x" ] || mount --rbind -o ro "$x" "$r$x" || fail
             touch "$r/dev/null" "$r/dev/zero" "$r/dev/random" "$r/dev/urandom" || fail
             for n in null zero random urandom; do mount --bind "/dev/$n" "$r/dev/$n" || fail; done
             mount -t proc proc "$r/proc" || fail

@@ -83,7 +83,7 @@ public final class Sandbox {
      * @throws SandboxException when no python3 is found or a trivial program fails in the sandbox
      */
     public static Sandbox create(SandboxLimits limits, int concurrency) {
-        return probed(open(limits, concurrency, findPython(), Isolation.detect(), -1));
+        return probed(open(limits, concurrency, findPython(), Isolation.detect(), -1, null));
     }
 
     /**
@@ -91,7 +91,12 @@ public final class Sandbox {
      * a root machine tests what a user without root gets; {@code uid} -1 starts them as this process's user.
      */
     static Sandbox create(SandboxLimits limits, int concurrency, Isolation isolation, int uid) {
-        return probed(open(limits, concurrency, findPython(), isolation, uid));
+        return create(limits, concurrency, isolation, uid, null);
+    }
+
+    /** As above, its run directories under {@code parent} (null: the system's temporary directory). */
+    static Sandbox create(SandboxLimits limits, int concurrency, Isolation isolation, int uid, Path parent) {
+        return probed(open(limits, concurrency, findPython(), isolation, uid, parent));
     }
 
     private static Sandbox probed(Sandbox box) {
@@ -109,18 +114,20 @@ public final class Sandbox {
      * the caller checks that its tool runs in it.
      */
     public static Sandbox forTools(SandboxLimits limits, int concurrency) {
-        return open(limits, concurrency, null, Isolation.detect(), -1);
+        return open(limits, concurrency, null, Isolation.detect(), -1, null);
     }
 
-    private static Sandbox open(SandboxLimits limits, int concurrency, String python, Isolation isolation, int runAs) {
+    private static Sandbox open(
+            SandboxLimits limits, int concurrency, String python, Isolation isolation, int runAs, Path parent) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("sandbox concurrency must be >= 1, got " + concurrency);
         }
         Path base;
         try {
-            base = Files.createTempDirectory(
-                    "pettingllms-sandbox-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+            var mode = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x"));
+            base = parent == null
+                    ? Files.createTempDirectory("pettingllms-sandbox-", mode)
+                    : Files.createTempDirectory(parent, "pettingllms-sandbox-", mode);
         } catch (IOException e) {
             throw new SandboxException(
                     "cannot create the sandbox directory in " + System.getProperty("java.io.tmpdir"), e);

@@ -36,7 +36,24 @@ abstract class SandboxContract {
     Sandbox box;
 
     /** The sandbox under test. */
-    abstract Sandbox open();
+    final Sandbox open() {
+        return openIn(null);
+    }
+
+    /** The sandbox under test, its run directories under {@code parent} (null: the system's temporary directory). */
+    abstract Sandbox openIn(Path parent);
+
+    @Test
+    void aRunDirectoryWhosePathHoldsSpacesWorks(@TempDir Path tmp) throws Exception {
+        Path parent = Files.createDirectories(tmp.resolve("with space").resolve("and  two"));
+        for (Path p = parent; !p.equals(tmp.getParent()); p = p.getParent()) { // a user without root walks it
+            Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+        }
+        Sandbox spaced = openIn(parent);
+        Execution e = spaced.run("import os\nprint(os.getcwd().count(' '))\nopen('f.txt', 'w').write('x')", "");
+        assertThat(e.status()).as(e.summary()).isEqualTo(Execution.Status.OK);
+        assertThat(e.stdout().strip()).isEqualTo("3");
+    }
 
     @BeforeAll
     void create() {
