@@ -43,7 +43,12 @@ final class BasicReaper {
         }
     }
 
-    /** {@code kill -KILL -pgid}: the JDK signals single processes only. */
+    /**
+     * {@code kill -KILL -pgid}: the JDK signals single processes only. The group's leader has exited and been reaped
+     * by then, but its number stays the group's: Linux does not reuse a pid while a process group of that number has
+     * a member, and a group without members has nothing to kill (a new process given the number would have to make
+     * a group of its own, within the moment between the reaping and this call, after pid numbers wrapped round).
+     */
     private static void killGroup(long pgid) {
         try {
             Process k = new ProcessBuilder("kill", "-KILL", "--", "-" + pgid)
