@@ -216,6 +216,8 @@ public final class TinkerServer implements AutoCloseable {
      * policy) never interleave a forward-backward with an optimizer step or a save.
      */
     private final Map<PolicyRef, ReentrantLock> locks = new ConcurrentHashMap<>();
+    /** Held while a state is checked against the quota and saved: saves from all sessions, one at a time. */
+    private final ReentrantLock savesLock = new ReentrantLock();
     /** Adapters whose last client was unloaded and whose state is not freed yet: no new client may take them. */
     private final Set<PolicyRef> releasing = ConcurrentHashMap.newKeySet();
     /** Unloaded clients whose queues are still draining, by adapter (guarded by {@code models}). */
@@ -745,7 +747,15 @@ public final class TinkerServer implements AutoCloseable {
                             + "; remove old states under " + options.dir() + " or start it with a larger quota");
         }
         submit(ctx, q, () -> {
+            // the check above answers at once; this one, with every other save waiting, keeps concurrent saves from
+            // all passing it: the quota is passed by at most the one state that found it unreached
+            savesLock.lock();
             try {
+                long now = savedBytes();
+                if (now >= options.maxSavedBytes()) {
+                    throw new IllegalArgumentException("the server's saved states reached its quota of "
+                            + options.maxSavedBytes() + " bytes (" + now + ") while this save waited for another");
+                }
                 engine.learner().save(q.model().policy(), dir);
                 // which adapter saved it: a checkpoint loads into a client of that adapter only
                 Files.writeString(
@@ -753,6 +763,8 @@ public final class TinkerServer implements AutoCloseable {
                         q.model().policy().adapter());
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
+            } finally {
+                savesLock.unlock();
             }
             return json().put("path", "tinker://" + q.id() + "/weights/" + name).put("type", "save_weights");
         });

@@ -104,6 +104,54 @@ class TinkerSessionsTest {
         }
     }
 
+    @Test
+    void savesThatArriveTogetherPassTheQuotaByOneStateAtMost(@TempDir Path dir) throws Exception {
+        String model =
+                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(model, "cpu");
+                TinkerServer s = new TinkerServer(
+                                engine,
+                                model,
+                                new TinkerServer.Options(
+                                        "127.0.0.1",
+                                        0,
+                                        "tiny",
+                                        dir,
+                                        8,
+                                        1,
+                                        Access.open(),
+                                        Duration.ofMinutes(10),
+                                        64,
+                                        8,
+                                        1))
+                        .start()) {
+            String session = post(s, "create_session", "{}").path("session_id").asText();
+            java.util.List<String> clients = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                clients.add(client(s, session, "a" + i));
+            }
+            // every request passes the check made when it arrives (nothing saved yet); the states are written on
+            // each client's own queue, at once
+            java.util.List<JsonNode> futures = new java.util.ArrayList<>();
+            for (String c : clients) {
+                futures.add(post(s, "save_weights", "{\"model_id\":\"" + c + "\",\"path\":\"s\"}"));
+            }
+            int saved = 0;
+            for (JsonNode f : futures) {
+                if (f.path("status").asInt() == 507) { // refused on arrival: a state was saved by then
+                    continue;
+                }
+                JsonNode r = result(s, f);
+                if (r.has("error")) {
+                    assertThat(r.path("error").asText()).contains("quota");
+                } else {
+                    saved++;
+                }
+            }
+            assertThat(saved).as("states saved past a 1-byte quota").isEqualTo(1);
+        }
+    }
+
     private static boolean pause() throws InterruptedException {
         Thread.sleep(50);
         return true;
