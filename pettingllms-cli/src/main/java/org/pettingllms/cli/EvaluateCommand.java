@@ -73,6 +73,13 @@ final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a config value")
     List<String> overrides = new ArrayList<>();
 
+    @Option(
+            names = "--workflow",
+            paramLabel = "FILE",
+            description = "a designed system's config only: run this hand-written workflow (docs/WORKFLOWS.md) on"
+                    + " every problem instead of the designer's designs")
+    Path workflow;
+
     @Spec
     CommandSpec spec;
 
@@ -88,6 +95,9 @@ final class EvaluateCommand implements Callable<Integer> {
                 sets,
                 Main.env(spec),
                 policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
+        if (workflow != null) {
+            setup = setup.withWorkflow(workflow);
+        }
         RunConfig cfg = setup.config();
         Split which = Split.of(split);
         if (which == Split.TRAIN) {
@@ -178,7 +188,7 @@ final class EvaluateCommand implements Callable<Integer> {
         long first = cfg.validation().firstProblem();
         out.printf(
                 "%s | %s | %s problems %d-%d x %d | success %.1f%% | mean turns %.2f | %.1f s (%.1f ms/problem)%n",
-                setup.task().id(),
+                setup.source().id(),
                 who,
                 which.label(),
                 first,

@@ -14,16 +14,55 @@ import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.rollout.RolloutEngine;
 import org.pettingllms.core.rollout.RolloutProgress;
+import org.pettingllms.core.rollout.RolloutSource;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.core.workflow.DesignedSystem;
 import org.pettingllms.text.backend.LearnerBackends;
 
-/** A loaded run: its config, the task and the role-to-policy map. */
-record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
+/**
+ * A loaded run: its config, what it rolls out (a task's team, or a designed system: {@code source}), the task when
+ * it is one, and the role-to-policy map.
+ */
+record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap policies) {
+
+    /** The task; a designed system has none, and a command that needs one says so in one line. */
+    @Override
+    public Task<?> task() {
+        if (task == null) {
+            throw new ConfigException(
+                    "config key 'task.name': '" + config.task().name() + "' is a designed system (a"
+                            + " designer and its workflows' executors, docs/WORKFLOWS.md); this command works on a task's"
+                            + " team, train and evaluate on both");
+        }
+        return task;
+    }
+
+    /**
+     * This designed system with the hand-written workflow in {@code file} instead of its designer: a wrong file, or a
+     * config that is no designed system, is one line naming it.
+     */
+    RunSetup withWorkflow(Path file) {
+        if (!(source instanceof DesignedSystem system)) {
+            throw new ConfigException("--workflow " + file + ": a workflow runs on a designed system (task.name one of "
+                    + DesignedSystem.names() + "), and " + config.task().name() + " is a task's team");
+        }
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new ConfigException("--workflow " + file + ": cannot read it (" + e.getMessage() + ")");
+        }
+        return new RunSetup(config, null, system.withWorkflow(text, "--workflow " + file), policies);
+    }
+
+    /** Whether the run is a designed system rather than a task's team. */
+    boolean designed() {
+        return task == null;
+    }
 
     /**
      * Loads a run's config with its overrides, then makes its names local: a {@code policy.model} relative to the
@@ -60,24 +99,31 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
             cfg = ConfigLoader.load(configFile, local);
         }
         LearnerBackends.of(cfg); // an unknown learner.kind or a key its backend needs: before anything loads
-        Task<?> task = Tasks.create(cfg.task());
+        Task<?> task = null;
+        RolloutSource source;
+        if (DesignedSystem.has(cfg.task().name())) {
+            source = DesignedSystem.create(cfg.task());
+        } else {
+            task = Tasks.create(cfg.task());
+            source = RolloutSource.of(task);
+        }
         for (String r : cfg.policy().untrainedRoles()) {
-            if (!task.roles().contains(r)) {
+            if (!source.roles().contains(r)) {
                 throw new ConfigException("config key 'policy.untrainedRoles': '" + r + "' is not a role of "
-                        + task.id() + "; roles are " + task.roles());
+                        + source.id() + "; roles are " + source.roles());
             }
         }
         PolicyMap policies = PolicyMap.forLevel(
                 cfg.policy().level(),
-                task.roles(),
+                source.roles(),
                 cfg.policy().model(),
                 new HashSet<>(cfg.policy().untrainedRoles()));
-        return new RunSetup(cfg, task, policies);
+        return new RunSetup(cfg, task, source, policies);
     }
 
     /** The problems an evaluation runs on: {@code validation.problems} of {@code split} from {@code validation.firstProblem}. */
     List<Problem> problems(Split split) {
-        return task.problems(config.run().seed())
+        return source.problems(config.run().seed())
                 .problems(
                         split,
                         config.validation().firstProblem(),
@@ -86,9 +132,8 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
 
     /** Rollouts of {@code policies} on the problems of {@code split} with the validation settings, as the trainer validates. */
     RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split) {
-        var result =
-                new RolloutEngine(sampler, progress).run(task, problems(split), roles, config.validationRollout(1));
-        return RolloutStats.of(result, task.roles());
+        var result = source.rollouts(sampler, progress).run(problems(split), roles, config.validationRollout(1));
+        return RolloutStats.of(result, source.roles());
     }
 
     /**
@@ -96,6 +141,7 @@ record RunSetup(RunConfig config, Task<?> task, PolicyMap policies) {
      * as the probe of a server's weights.
      */
     Prompt firstPrompt() {
+        Task<?> task = task();
         List<Problem> first = task.problems(config.run().seed()).problems(Split.VALIDATION, 0, 1);
         if (first.isEmpty()) {
             throw new ConfigException("config key 'task': " + task.id() + " has no validation problems");

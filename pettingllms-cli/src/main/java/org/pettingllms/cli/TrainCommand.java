@@ -171,7 +171,7 @@ final class TrainCommand implements Callable<Integer> {
                                         Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
                                 : null;
                 Rollouts rollouts = agent == null
-                        ? Rollouts.of(setup.task(), routed, bar)
+                        ? setup.source().rollouts(routed, bar)
                         : new ProgramRollouts(
                                 agent,
                                 setup.task().roles(),
@@ -181,10 +181,10 @@ final class TrainCommand implements Callable<Integer> {
                                 bar,
                                 policy -> engine.codec(policy.model()).chatTemplate());
                 Trainer trainer = new Trainer(
-                        cfg, rollouts, setup.task().problems(cfg.run().seed()), policies, learner, runDir);
+                        cfg, rollouts, setup.source().problems(cfg.run().seed()), policies, learner, runDir);
                 out.printf(
                         "training %s | level %s | %d steps | run dir %s%n",
-                        setup.task().id(), cfg.policy().level(), cfg.train().steps(), runDir);
+                        setup.source().id(), cfg.policy().level(), cfg.train().steps(), runDir);
                 out.flush();
                 long start = System.nanoTime();
                 int[] stepsDone = {0};
@@ -194,7 +194,10 @@ final class TrainCommand implements Callable<Integer> {
                     int left = cfg.train().steps() - 1 - m.step();
                     double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
                     out.println(StepLine.of(
-                                    m, setup.task().roles(), cfg.train().steps(), StepLine.successLabel(cfg.rollout()))
+                                    m,
+                                    setup.source().roles(),
+                                    cfg.train().steps(),
+                                    StepLine.successLabel(cfg.rollout()))
                             + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
                     out.flush();
                     bar.restart();

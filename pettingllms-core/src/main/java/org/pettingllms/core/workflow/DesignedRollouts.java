@@ -53,17 +53,41 @@ public final class DesignedRollouts implements Rollouts {
     private final DesignConfig design;
     private final WorkflowLimits sizes;
     private final RolloutProgress progress;
+    private final String workflow;
     private final Map<String, Double> counters = new LinkedHashMap<>();
     private int step;
 
     /** @param sizes the bounds a design must keep (its roles and tools are the task's) */
     public DesignedRollouts(
             DesignTask task, Sampler sampler, DesignConfig design, WorkflowLimits sizes, RolloutProgress progress) {
+        this(task, sampler, design, sizes, progress, null);
+    }
+
+    /**
+     * @param workflow a fixed design every problem runs instead of the designer's (null: the designer's); with it
+     *                 there is no designer role, one design a problem, and {@code rollout.k} executions of it
+     */
+    public DesignedRollouts(
+            DesignTask task,
+            Sampler sampler,
+            DesignConfig design,
+            WorkflowLimits sizes,
+            RolloutProgress progress,
+            String workflow) {
         this.task = task;
         this.sampler = sampler;
         this.design = design;
         this.sizes = sizes;
         this.progress = progress;
+        this.workflow = workflow;
+    }
+
+    /** A designed system's roles: the designer, then the task's executor roles. */
+    public static List<String> roles(DesignTask task) {
+        List<String> roles = new ArrayList<>();
+        roles.add(DESIGNER);
+        roles.addAll(task.executorRoles());
+        return roles;
     }
 
     @Override
@@ -73,10 +97,7 @@ public final class DesignedRollouts implements Rollouts {
 
     @Override
     public List<String> roles() {
-        List<String> roles = new ArrayList<>();
-        roles.add(DESIGNER);
-        roles.addAll(task.executorRoles());
-        return roles;
+        return workflow == null ? roles(task) : task.executorRoles();
     }
 
     @Override
@@ -100,10 +121,11 @@ public final class DesignedRollouts implements Rollouts {
         for (String role : roles()) {
             policies.policyOf(role); // fail before any work when a role has no policy
         }
-        int n = config.k();
-        int m = n == 1 ? 1 : design.executions();
+        boolean fixed = workflow != null;
+        int n = fixed ? 1 : config.k();
+        int m = fixed ? config.k() : n == 1 ? 1 : design.executions();
         long seed = config.sampling().seed();
-        PolicyRef designer = policies.policyOf(DESIGNER);
+        PolicyRef designer = fixed ? null : policies.policyOf(DESIGNER);
         // 1. N designs a problem, one request each, in lockstep
         List<Function<Sampler, Designed>> designJobs = new ArrayList<>();
         for (Problem p : problems) {
@@ -111,8 +133,10 @@ public final class DesignedRollouts implements Rollouts {
                 DesignTask.Posed posed = task.pose(p);
                 Prompt prompt = DesignPrompts.designer(
                         posed.text(), task.executorRoles(), posed.tools().keySet(), config.style());
-                List<Completion> answers = s.sample(
-                        designer, prompt, n, config.sampling().withSeed(Seeds.derive(seed, p.id(), "designs")));
+                List<Completion> answers = fixed
+                        ? List.of(Completion.ofText(workflow))
+                        : s.sample(
+                                designer, prompt, n, config.sampling().withSeed(Seeds.derive(seed, p.id(), "designs")));
                 WorkflowParser parser = new WorkflowParser(sizes.with(
                         java.util.Set.copyOf(task.executorRoles()),
                         posed.tools().keySet()));
@@ -152,7 +176,7 @@ public final class DesignedRollouts implements Rollouts {
         }
         // 3. rewards, samples and one episode per execution (per invalid design: one of the design alone)
         List<EpisodeResult> episodes = new ArrayList<>();
-        boolean designerTrains = design.trains(DesignConfig.Side.DESIGNER, step);
+        boolean designerTrains = !fixed && design.trains(DesignConfig.Side.DESIGNER, step);
         boolean executorsTrain = design.trains(DesignConfig.Side.EXECUTORS, step);
         for (int pi = 0; pi < designed.size(); pi++) {
             Designed d = designed.get(pi);
@@ -207,7 +231,7 @@ public final class DesignedRollouts implements Rollouts {
                             new RewardParts(designReward, 0, 0),
                             designReward,
                             StepOutcome.OK,
-                            w.shape() + ", up to " + w.calls() + " calls",
+                            (fixed ? "the fixed workflow: " : "") + w.shape() + ", up to " + w.calls() + " calls",
                             false,
                             false));
                     if (j == 0 && designerTrains) {

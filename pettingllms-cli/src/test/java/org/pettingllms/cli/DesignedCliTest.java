@@ -1,0 +1,67 @@
+package org.pettingllms.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A designed system through the commands, on the embedded engine with the project's tiny math model: {@code evaluate
+ * --workflow} runs a hand-written workflow, {@code train} co-trains a designer and its executors for a step, and a
+ * wrong workflow file or a task config given a workflow is one line.
+ */
+class DesignedCliTest {
+    static Path config(Path dir) throws Exception {
+        Path model = Path.of("..", "models", "math-tiny").toAbsolutePath().normalize();
+        return Files.writeString(dir.resolve("design.yaml"), """
+                run: {name: designed, seed: 1, outputDir: %s}
+                task:
+                  name: design-math
+                  style: compact
+                  roles: [solver, critic]
+                  options:
+                    generator: arithmetic
+                    design: {executions: 2, schedule: simultaneous}
+                policy: {level: L2, model: %s}
+                rollout: {mode: parallel, k: 2, problemsPerStep: 2, sampling: {maxTokens: 48}}
+                train: {steps: 1, checkpointEvery: 0, validateEvery: 0}
+                validation: {problems: 2, sampling: {maxTokens: 48}}
+                """.formatted(dir.resolve("runs"), model));
+    }
+
+    @Test
+    void evaluateRunsAHandWrittenWorkflowAndRefusesAWrongOne(@TempDir Path dir) throws Exception {
+        Path cfg = config(dir);
+        Path flow = Files.writeString(
+                dir.resolve("two.flow"),
+                "sequence\n  agent solver [python]: Write a program that prints the answer.\n"
+                        + "  agent critic: State the answer.\n");
+        CliTest.Result r = CliTest.run("evaluate", cfg.toString(), "--workflow", flow.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("design-math-v1 |").contains("| validation problems 0-1 x 1 | success ");
+        assertThat(r.out()).contains("solver").contains("critic").doesNotContain("designer");
+
+        Path bad = Files.writeString(dir.resolve("bad.flow"), "ensemble 9 majority\n  agent solver: Go.\n");
+        CliTest.Result refused = CliTest.run("evaluate", cfg.toString(), "--workflow", bad.toString());
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err().strip())
+                .isEqualTo("error: --workflow " + bad + ": line 1: an ensemble's k must be 2 to 5, got 9");
+
+        CliTest.Result task = CliTest.run(
+                "evaluate", CliTest.CONFIGS.resolve("math/L1.yaml").toString(), "--workflow", flow.toString());
+        assertThat(task.code()).isEqualTo(2);
+        assertThat(task.err()).contains("a workflow runs on a designed system").contains("design-math");
+    }
+
+    @Test
+    void trainCoTrainsTheDesignerAndItsExecutors(@TempDir Path dir) throws Exception {
+        CliTest.Result r = CliTest.run("train", config(dir).toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("training design-math-v1 | level L2 | 1 steps");
+        String metrics = Files.readString(dir.resolve("runs/designed/metrics.jsonl"));
+        // the tiny math model never saw the workflow language: its designs are invalid and paid the penalty
+        assertThat(metrics).contains("\"reward/designer/mean\":-1").contains("\"design/invalid\":4");
+    }
+}

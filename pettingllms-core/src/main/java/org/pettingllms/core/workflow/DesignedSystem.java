@@ -1,0 +1,154 @@
+package org.pettingllms.core.workflow;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeSet;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.core.config.ConfigLoader;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.rollout.RolloutProgress;
+import org.pettingllms.core.rollout.RolloutSource;
+import org.pettingllms.core.rollout.Rollouts;
+import org.pettingllms.core.task.ProblemSource;
+
+/**
+ * A designer and the executors of its workflows as a run's {@link RolloutSource} (docs/WORKFLOWS.md): the design
+ * task named by {@code task.name}, its own options in {@code task.options}, and how designs are rolled out and
+ * trained in {@code task.options.design} ({@link Options}). A fixed workflow ({@link #withWorkflow}) replaces the
+ * designer: every problem runs that one design (a person's workflow against the learned designer's).
+ */
+public final class DesignedSystem implements RolloutSource {
+    /**
+     * {@code task.options.design}: {@link DesignConfig}'s fields and the model calls one execution may make.
+     *
+     * @param maxCalls the most model calls one execution may make ({@link WorkflowLimits#maxCalls})
+     */
+    public record Options(
+            int executions,
+            DesignConfig.ExecutorGroups executorGroups,
+            DesignConfig.Schedule schedule,
+            int phaseSteps,
+            DesignConfig.Side first,
+            double invalidReward,
+            double callCost,
+            int maxCalls) {
+        static final Options DEFAULT = new Options(
+                DesignConfig.DEFAULT.executions(),
+                DesignConfig.DEFAULT.executorGroups(),
+                DesignConfig.DEFAULT.schedule(),
+                DesignConfig.DEFAULT.phaseSteps(),
+                DesignConfig.DEFAULT.first(),
+                DesignConfig.DEFAULT.invalidReward(),
+                DesignConfig.DEFAULT.callCost(),
+                12);
+
+        DesignConfig config() {
+            return new DesignConfig(executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost);
+        }
+    }
+
+    private final DesignTask task;
+    private final DesignConfig design;
+    private final WorkflowLimits sizes;
+    private final String workflow;
+
+    private DesignedSystem(DesignTask task, DesignConfig design, WorkflowLimits sizes, String workflow) {
+        this.task = task;
+        this.design = design;
+        this.sizes = sizes;
+        this.workflow = workflow;
+    }
+
+    /** Whether a design task of this name is on the class path. */
+    public static boolean has(String name) {
+        return provider(name).isPresent();
+    }
+
+    /** The names of the design tasks on the class path. */
+    public static Set<String> names() {
+        Set<String> out = new TreeSet<>();
+        ServiceLoader.load(DesignTaskProvider.class).forEach(p -> out.addAll(p.names()));
+        return out;
+    }
+
+    /** The designed system {@code spec} names; a key of {@code task.options.design} it does not know is an error. */
+    public static DesignedSystem create(RunConfig.TaskSpec spec) {
+        DesignTaskProvider p = provider(spec.name())
+                .orElseThrow(() -> new ConfigException(
+                        "config key 'task.name': unknown design task '" + spec.name() + "'; available: " + names()));
+        Map<String, Object> own = new LinkedHashMap<>(spec.options());
+        Object d = own.remove("design");
+        if (d != null && !(d instanceof Map<?, ?>)) {
+            throw new ConfigException("config key 'task.options.design': expected a mapping, got " + d);
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> designOptions = d == null ? Map.of() : (Map<String, Object>) d;
+        Options o =
+                ConfigLoader.bindOptions(designOptions, Options.DEFAULT, "task.options.design.", "task.options.design");
+        DesignConfig config;
+        try {
+            config = o.config();
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("config key 'task.options.design': " + e.getMessage());
+        }
+        DesignTask task =
+                p.create(new RunConfig.TaskSpec(spec.name(), spec.style(), spec.maxTurns(), spec.roles(), own));
+        WorkflowLimits sizes = WorkflowLimits.of(Set.copyOf(task.executorRoles()), Set.of());
+        try {
+            sizes = sizes.withMaxCalls(o.maxCalls());
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("config key 'task.options.design.maxCalls': " + e.getMessage());
+        }
+        return new DesignedSystem(task, config, sizes, null);
+    }
+
+    /**
+     * This system with one fixed workflow instead of a designer: {@code design} must parse for every problem (with
+     * its tools); checked here on the first validation problem, so a wrong file is one error before anything runs.
+     */
+    public DesignedSystem withWorkflow(String design, String source) {
+        List<org.pettingllms.core.data.Problem> first = task.problems(0).problems(ProblemSource.Split.VALIDATION, 0, 1);
+        Set<String> tools =
+                first.isEmpty() ? Set.of() : task.pose(first.get(0)).tools().keySet();
+        try {
+            new WorkflowParser(sizes.with(Set.copyOf(task.executorRoles()), tools)).parse(design);
+        } catch (WorkflowError e) {
+            throw new ConfigException(source + ": " + e.getMessage());
+        }
+        return new DesignedSystem(task, this.design, sizes, design);
+    }
+
+    @Override
+    public String id() {
+        return task.id();
+    }
+
+    @Override
+    public List<String> roles() {
+        return workflow == null ? DesignedRollouts.roles(task) : task.executorRoles();
+    }
+
+    @Override
+    public ProblemSource problems(long seed) {
+        return task.problems(seed);
+    }
+
+    @Override
+    public Rollouts rollouts(Sampler sampler, RolloutProgress progress) {
+        return new DesignedRollouts(task, sampler, design, sizes, progress, workflow);
+    }
+
+    private static Optional<DesignTaskProvider> provider(String name) {
+        for (DesignTaskProvider p : ServiceLoader.load(DesignTaskProvider.class)) {
+            if (p.names().contains(name)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+}
