@@ -18,8 +18,9 @@ import org.pettingllms.core.task.Demonstrations.Settings;
  * the query on the question's wording ({@link SqlItem#naive}), which runs and answers wrongly. So the warm-up shows the
  * format and that rows can be copied, never a stored spelling the writer could not have seen: finding that the rows
  * hold the answer's values is left to reinforcement learning. The writer alone (the single agent) is shown no rows
- * before its first query and writes on the wording. ({@code adopt} and {@code turns} have no meaning here: the gold query and the wording's
- * both run, so an episode ends in its first turn; only the explorer's query is run here, for the writer's rows.)
+ * before its first query and writes on the wording; only its first call is demonstrated. ({@code adopt} and
+ * {@code turns} have no meaning here: the gold query and the wording's both run, so a team's episode ends in its first
+ * turn; only the explorer's query is run here, for the writer's rows.)
  */
 final class SqlDemonstrations {
     /** Explorations of no use to any generated question (no row holds a city name or a tier code). */

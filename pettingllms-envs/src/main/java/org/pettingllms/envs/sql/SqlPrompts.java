@@ -24,7 +24,8 @@ final class SqlPrompts {
 
     private SqlPrompts() {}
 
-    static Prompt compact(String taskId, SqlState s, String role) {
+    /** @param alone the single agent: the rows shown are its own latest query's, and it is told how to answer */
+    static Prompt compact(String taskId, SqlState s, String role, boolean alone) {
         StringBuilder sb = new StringBuilder(taskId)
                 .append(' ')
                 .append(role)
@@ -38,6 +39,9 @@ final class SqlPrompts {
         if (role.equals(SqlTask.WRITER) && s.explorer() != null) {
             sb.append("explored: ").append(oneLine(s.explorer().query())).append('\n');
             sb.append(s.explorer().seen()).append('\n');
+            if (alone) {
+                sb.append("(the same query again is the answer)\n");
+            }
         }
         return Prompt.compact(sb.append('>').toString());
     }

@@ -34,8 +34,11 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * <p>With roles {@code [writer]}, the single agent, given the team's tools, model calls and feedback: every query it
  * writes runs and its next prompt shows the query and the rows as the team's writer is shown the explorer's
  * ({@code explored:}); it has {@link #CALLS_PER_TURN} calls for each of the team's T turns, may revise each time, and
- * its episode ends when it writes its previous query again or the calls run out. Each query is rewarded as the
- * writer's; its answer (the success) is its latest query that ran.
+ * its episode ends when it writes its previous query again or the calls run out. Its answer (the success) is its
+ * latest query that ran; a query that runs is paid the change in the answer's worth (1 when it makes the answer
+ * right, -1 when it makes a right answer wrong, else 0), so that an episode's rewards sum to its answer's, 1 or 0,
+ * as the team's writer's do (paid each right query, a writer alone would earn more by rewriting a right answer than
+ * by giving it); a query that is missing or fails is -1, as the writer's.
  */
 public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Demonstrations {
     public static final String EXPLORER = "explorer";
@@ -85,7 +88,7 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     public Prompt prompt(SqlState state, String role, int turn, PromptStyle style) {
         checkRole(role);
         return style == PromptStyle.COMPACT
-                ? SqlPrompts.compact(id(), state, role)
+                ? SqlPrompts.compact(id(), state, role, alone())
                 : SqlPrompts.chat(state, role, alone());
     }
 
@@ -213,6 +216,9 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
                         s.item(), new SqlState.Exploration(query, SqlPrompts.seen(v.predicted())), written, v.correct())
                 : new SqlState(s.item(), s.explorer(), written, v.correct());
         double r = v.correct() ? 1 : 0;
+        if (alone()) { // paid the change in its answer's worth, so an episode's rewards sum to its answer's
+            r -= s.success() ? 1 : 0;
+        }
         return new Transition<>(
                 next,
                 new RewardParts(r, r, 0),

@@ -304,7 +304,9 @@ class SqlTaskTest {
                         .text())
                 .contains("You ran:")
                 .contains("write the same query again when it is your answer");
-        // the gold query is right and rewarded; written again, it is the answer and the episode ends
+        assertThat(next).endsWith("(the same query again is the answer)\n>");
+        // the gold query makes the answer right and is paid 1; written again, it is the answer and the episode ends,
+        // paid nothing more: rewriting a right answer earns nothing, making it wrong costs what it had
         Transition<SqlState> right = alone.step(looked.next(), SqlTask.WRITER, Completion.ofText(item.gold()));
         assertThat(right.done()).isFalse();
         assertThat(right.success()).isTrue();
@@ -312,6 +314,15 @@ class SqlTaskTest {
         Transition<SqlState> again = alone.step(right.next(), SqlTask.WRITER, Completion.ofText(item.gold()));
         assertThat(again.done()).isTrue();
         assertThat(again.success()).isTrue();
+        assertThat(again.reward().team()).isEqualTo(0.0);
+        Transition<SqlState> rewritten = alone.step(
+                right.next(), SqlTask.WRITER, Completion.ofText(item.gold().replace(" FROM ", "  FROM ")));
+        assertThat(rewritten.done()).as("a different text is no answer yet").isFalse();
+        assertThat(rewritten.reward().team()).isEqualTo(0.0);
+        Transition<SqlState> spoilt = alone.step(right.next(), SqlTask.WRITER, Completion.ofText(item.naive()));
+        assertThat(spoilt.success()).isFalse();
+        assertThat(spoilt.reward().team()).isEqualTo(-1.0);
+        assertThat(spoilt.reward().local()).isEqualTo(-1.0);
         // the answer is the latest query that ran: a failing one after it changes nothing
         Transition<SqlState> broken = alone.step(right.next(), SqlTask.WRITER, Completion.ofText("SELECT nope"));
         assertThat(broken.success()).isTrue();
