@@ -35,8 +35,9 @@ record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap 
         if (task == null) {
             throw new ConfigException(
                     "config key 'task.name': '" + config.task().name() + "' is a designed system (a"
-                            + " designer and its workflows' executors, docs/WORKFLOWS.md); this command works on a task's"
-                            + " team, train and evaluate on both");
+                            + " designer and its workflows' executors, docs/WORKFLOWS.md); this works on a task's team"
+                            + " only (a designed system trains with train and evaluates with evaluate, without"
+                            + " --dry-run, --scripted, --program, rollout.servers or --policy oracle|wrong)");
         }
         return task;
     }

@@ -119,7 +119,7 @@ class DesignedRolloutsTest {
         if (text.startsWith("critic\n")) {
             return "It is " + lastNumber(text.substring(m.end()));
         }
-        if (text.contains("[calc]") || text.contains("with the tool")) {
+        if (text.contains("\ntools: calc\n")) { // the node's tools, as the executor is told them
             return "```calc\n" + m.group(1) + " + " + m.group(2) + "\n```";
         }
         return "The sum is " + (rng.nextDouble() < 0.6 ? right : right + 1);
@@ -166,7 +166,8 @@ class DesignedRolloutsTest {
         Set<String> shapes = new HashSet<>();
         for (Sample d : designs) {
             List<EpisodeResult> runs = r.episodes().stream()
-                    .filter(e -> e.problem().id().equals(d.problemId()) && e.trajectory() / 3 == d.candidate())
+                    .filter(e ->
+                            d.problemId().equals(e.problem().id() + "|designs") && e.trajectory() / 3 == d.candidate())
                     .toList();
             String summary = runs.get(0).path().get(0).summary();
             shapes.add(summary);
@@ -209,7 +210,9 @@ class DesignedRolloutsTest {
         for (List<Sample> calls : units.values()) {
             assertThat(calls.stream().mapToDouble(Sample::reward).distinct().count())
                     .isEqualTo(1);
-            assertThat(calls).allSatisfy(s -> assertThat(s.weight()).isEqualTo(1.0 / calls.size()));
+            Map<String, Long> perRole =
+                    calls.stream().collect(Collectors.groupingBy(Sample::role, Collectors.counting()));
+            assertThat(calls).allSatisfy(s -> assertThat(s.weight()).isEqualTo(1.0 / perRole.get(s.role())));
             sawThree |= calls.size() == 3;
         }
         assertThat(sawThree).as("an ensemble's execution").isTrue();
@@ -222,7 +225,9 @@ class DesignedRolloutsTest {
                 assertThat(s.toTrainExample().advantage()).isEqualTo(s.advantage());
                 continue;
             }
-            int n = units.get(s.sample().unitId()).size();
+            long n = units.get(s.sample().unitId()).stream()
+                    .filter(x -> x.role().equals(s.sample().role()))
+                    .count();
             assertThat(s.toTrainExample().advantage()).isEqualTo(s.advantage() * (1.0 / n));
             nonZero |= n == 3 && s.advantage() != 0;
         }
@@ -257,13 +262,22 @@ class DesignedRolloutsTest {
                 .isEqualTo(executor.size());
         // the reference's defect was greedy executors: here the M executions of one design differ
         RolloutResult r = run(BOTH, 5);
+        Map<String, String> shapes = new java.util.HashMap<>(); // a design's shape, from its first execution
+        r.episodes().stream()
+                .filter(e -> e.trajectory() % 3 == 0)
+                .forEach(e -> shapes.put(
+                        e.problem().id() + "/" + e.trajectory() / 3,
+                        e.path().get(0).summary()));
         boolean differ = r.episodes().stream()
-                .filter(e -> e.path().get(0).summary().startsWith("agent"))
                 .collect(Collectors.groupingBy(e -> e.problem().id() + "/" + e.trajectory() / 3))
-                .values()
+                .entrySet()
                 .stream()
-                .anyMatch(runs ->
-                        runs.stream().map(EpisodeResult::success).distinct().count() > 1);
+                .filter(g -> shapes.get(g.getKey()).startsWith("agent,"))
+                .anyMatch(g -> g.getValue().stream()
+                                .map(EpisodeResult::success)
+                                .distinct()
+                                .count()
+                        > 1);
         assertThat(differ).isTrue();
     }
 
@@ -287,6 +301,22 @@ class DesignedRolloutsTest {
                         .filter(s -> !s.role().equals("designer"))
                         .allMatch(s -> !s.problemId().contains("|")))
                 .isTrue();
+    }
+
+    @Test
+    void theDesignersGroupsNeverHoldAnExecutorsWhateverTheGrouping() {
+        RolloutResult r = run(BOTH, 4);
+        var groups = Grouping.PROBLEM.group(r.samples());
+        for (List<Sample> g : groups.values()) {
+            assertThat(g.stream().map(s -> s.role().equals("designer")).distinct())
+                    .hasSize(1);
+        }
+        // and each design is counted once in the designer's path records (its first execution holds it)
+        long designRecords = r.episodes().stream()
+                .flatMap(e -> e.path().stream())
+                .filter(st -> st.role().equals("designer"))
+                .count();
+        assertThat(designRecords).isEqualTo(6 * 4);
     }
 
     @Test

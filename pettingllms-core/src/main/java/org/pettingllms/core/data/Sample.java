@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param candidate    index of this candidate among the K of its decision (tree) or the trajectory index
  * @param chosen       true when the episode continued from this candidate
  * @param weight       the sample's share of its unit in the loss (its advantage is scaled by it): 1 for an episode's
- *                     decisions; 1 / n for each of a designed workflow's n calls in one execution, so that a long
- *                     workflow does not outweigh a short one (docs/WORKFLOWS.md)
+ *                     decisions; 1 / n for each of a role's n calls in one execution of a designed workflow, so
+ *                     that a long workflow does not outweigh a short one (docs/WORKFLOWS.md)
  */
 public record Sample(
         String problemId,

@@ -7,8 +7,8 @@ import org.pettingllms.core.data.PromptStyle;
 
 /**
  * What the designer and each executor call read. The designer: the executor roles, the tools, the problem (chat: and
- * the language in brief). An executor: its node's instruction, the problem and the outputs it is shown ({@link
- * WorkflowRunner.Call#text}). The compact style (small models) keeps a header line and a {@code >} cue.
+ * the language in brief). An executor: its node's instruction, the tools it may use, the problem and the outputs it
+ * is shown ({@link WorkflowRunner.Call#text}). The compact style (small models) keeps a header line and a {@code >} cue.
  */
 final class DesignPrompts {
     static final String DESIGNER_SYSTEM = "You design multi-agent workflows that solve problems. You write the workflow"
@@ -46,8 +46,16 @@ final class DesignPrompts {
 
     static Prompt executor(WorkflowRunner.Call call, PromptStyle style) {
         if (style == PromptStyle.COMPACT) {
-            return Prompt.compact(call.role() + "\n" + call.instruction() + "\n" + call.text() + ">");
+            String tools = call.tools().isEmpty() ? "" : "tools: " + String.join(" ", call.tools()) + "\n";
+            return Prompt.compact(call.role() + "\n" + call.instruction() + "\n" + tools + call.text() + ">");
         }
-        return Prompt.chat(call.instruction(), call.text());
+        String system = call.instruction();
+        if (!call.tools().isEmpty()) {
+            system += "\nYou may write code in a fenced block tagged with a tool's name ("
+                    + String.join(
+                            ", ", call.tools().stream().map(t -> "```" + t).toList())
+                    + "); the last block runs and what it prints follows your reply.";
+        }
+        return Prompt.chat(system, call.text());
     }
 }

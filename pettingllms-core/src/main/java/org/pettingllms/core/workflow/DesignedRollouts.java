@@ -30,16 +30,20 @@ import org.pettingllms.core.util.Seeds;
  * MetaAgent-X loop, without the reference's defects). Per problem: the designer samples N = {@code rollout.k}
  * designs; each design that parses runs M = {@link DesignConfig#executions} times, every call sampled at the
  * rollout's temperature (the reference's executors were greedy, so the M executions of a design were nearly one);
- * a rollout with k = 1 (validation, evaluation) runs one design once.
+ * a rollout with k = 1 runs one design once (validation and evaluation: {@code validation.samplesPerProblem}
+ * designs, each once).
  *
- * <p>Rewards and groups. An execution's reward is its answer's score; each of its n calls is a sample of that
- * reward and weight 1 / n, all of them one GRPO unit (so a long workflow counts once in its group's statistics and
- * weighs as much as a short one in the loss: the per-call advantage is {@code A_exec / n}). A design's reward is the
+ * <p>Rewards and groups. An execution's reward is its answer's score; each of its calls is a sample of that reward,
+ * all of them one GRPO unit (so an execution counts once in its group's statistics), and a role's n calls in one
+ * execution each weigh 1 / n in the loss (the per-call advantage is {@code A / n}, A its group's advantage for the
+ * execution), so that in every role's group a long workflow weighs as much as a short one. A design's reward is the
  * mean score of its M executions, minus {@link DesignConfig#callCost} times their mean calls; a design that does not
  * parse or is over budget is {@link DesignConfig#invalidReward} and runs nothing. The designer's group is the N
- * designs of a problem (role {@value #DESIGNER}); the executors' are a role's calls over all executions of a problem
- * or of one design ({@link DesignConfig.ExecutorGroups}), by the run's grouping. The side the schedule freezes at
- * this step gives no samples.
+ * designs of a problem (role {@value #DESIGNER}, apart from every executor's group whatever the run's grouping); the
+ * executors' are a role's calls over all executions of a problem or of one design ({@link
+ * DesignConfig.ExecutorGroups}), by the run's grouping. The side the schedule freezes at this step gives no samples.
+ * An episode is one execution; the design's own step is in its first execution's path only, so the designer's
+ * metrics count each design once.
  *
  * <p>Repeatable: the designs and then the executions run in lockstep with the sampler ({@code rollout.lockstep}),
  * each call seeded by its problem, design, execution and place, so a seed gives the same samples whatever the
@@ -47,6 +51,8 @@ import org.pettingllms.core.util.Seeds;
  */
 public final class DesignedRollouts implements Rollouts {
     public static final String DESIGNER = "designer";
+    /** What a designer sample's problem id adds: its group never holds an executor's, whatever the grouping. */
+    static final String DESIGNS = "|designs";
 
     private final DesignTask task;
     private final Sampler sampler;
@@ -143,7 +149,7 @@ public final class DesignedRollouts implements Rollouts {
                 List<Object> parsed = new ArrayList<>();
                 for (Completion c : answers) {
                     try {
-                        parsed.add(parser.parse(WorkflowParser.designIn(c.text())));
+                        parsed.add(parser.parse(fixed ? c.text() : WorkflowParser.designIn(c.text())));
                     } catch (WorkflowError e) {
                         parsed.add(e);
                     }
@@ -223,23 +229,27 @@ public final class DesignedRollouts implements Rollouts {
                     Ran x = runs.get(j);
                     List<StepRecord> path = new ArrayList<>();
                     List<Sample> samples = new ArrayList<>();
-                    path.add(new StepRecord(
-                            DESIGNER,
-                            0,
-                            d.prompt(),
-                            answer.text(),
-                            new RewardParts(designReward, 0, 0),
-                            designReward,
-                            StepOutcome.OK,
-                            (fixed ? "the fixed workflow: " : "") + w.shape() + ", up to " + w.calls() + " calls",
-                            false,
-                            false));
+                    if (j == 0) { // the design once, in its first execution: its metrics count each design once
+                        path.add(new StepRecord(
+                                DESIGNER,
+                                0,
+                                d.prompt(),
+                                answer.text(),
+                                new RewardParts(designReward, 0, 0),
+                                designReward,
+                                StepOutcome.OK,
+                                (fixed ? "the fixed workflow: " : "") + w.shape() + ", up to " + w.calls() + " calls",
+                                false,
+                                false));
+                    }
                     if (j == 0 && designerTrains) {
                         samples.add(
                                 designerSample(p, designer, d.prompt(), answer, designReward, StepOutcome.OK, unit, i));
                     }
                     boolean solved = x.score() >= 1;
                     int calls = x.completions().size();
+                    Map<String, Integer> perRole = new LinkedHashMap<>(); // a role's calls in this execution
+                    x.execution().steps().forEach(st -> perRole.merge(st.call().role(), 1, Integer::sum));
                     for (int c = 0; c < calls; c++) {
                         WorkflowRunner.Step st = x.execution().steps().get(c);
                         boolean lastCall = c == calls - 1;
@@ -277,7 +287,7 @@ public final class DesignedRollouts implements Rollouts {
                                     unit + "|exec#" + j,
                                     j,
                                     true,
-                                    1.0 / calls));
+                                    1.0 / perRole.get(st.call().role())));
                         }
                     }
                     episodes.add(new EpisodeResult(p, i * m + j, path, solved, 1, samples, calls));
@@ -318,7 +328,7 @@ public final class DesignedRollouts implements Rollouts {
             String unit,
             int i) {
         return new Sample(
-                p.id(),
+                p.id() + DESIGNS,
                 DESIGNER,
                 0,
                 designer,

@@ -52,6 +52,8 @@ public final class DesignedSystem implements RolloutSource {
         }
     }
 
+    private static final java.util.regex.Pattern ROLE = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]{0,23}");
+
     private final DesignTask task;
     private final DesignConfig design;
     private final WorkflowLimits sizes;
@@ -98,6 +100,14 @@ public final class DesignedSystem implements RolloutSource {
         }
         DesignTask task =
                 p.create(new RunConfig.TaskSpec(spec.name(), spec.style(), spec.maxTurns(), spec.roles(), own));
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (String role : task.executorRoles()) { // each a policy a design names, so a name a design can write
+            if (!ROLE.matcher(role).matches() || role.equals(DesignedRollouts.DESIGNER) || !seen.add(role)) {
+                throw new ConfigException("config key 'task.roles': executor roles are distinct names of lower-case"
+                        + " letters, digits, '-' and '_' (at most 24, a letter first), none 'designer'; got "
+                        + task.executorRoles());
+            }
+        }
         WorkflowLimits sizes = WorkflowLimits.of(Set.copyOf(task.executorRoles()), Set.of());
         try {
             sizes = sizes.withMaxCalls(o.maxCalls());

@@ -159,11 +159,10 @@ class WorkflowRunnerTest {
     }
 
     @Test
-    void theSameRepliesGiveTheSameExecution() throws Exception {
+    void anExecutionMakesAsManyCallsAsTheDesignCounts() throws Exception {
         String design = "sequence\n  ensemble 3 majority\n    agent solver: A.\n  reflect\n    agent critic: B.\n"
                 + "    agent solver: C.\n";
         String[] replies = {"ANSWER 1", "ANSWER 2", "ANSWER 2", "ok", "ANSWER 2"};
-        assertThat(run(design, new Script(replies))).isEqualTo(run(design, new Script(replies)));
         assertThat(WorkflowParserTest.parse(design).calls())
                 .isEqualTo(run(design, new Script(replies)).steps().size());
     }

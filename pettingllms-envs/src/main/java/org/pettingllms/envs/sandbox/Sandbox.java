@@ -307,19 +307,26 @@ public final class Sandbox {
         }
     }
 
+    /** Whether the kernel counts a user namespace's processes apart (ucounts, Linux 5.14). */
+    private static final boolean COUNTS_PER_NAMESPACE = kernelAtLeast(5, 14);
+
     /**
-     * The process-count limit to set, or 0 for none. The kernel counts the tasks of the user a program runs as; with
-     * per-slot users that is the program's alone, otherwise the trainer's own tasks (its threads, other runs) count
-     * too, so the limit is what that user runs now plus the program's share. Root ignores the limit.
-     */
-    /**
-     * RLIMIT_NPROC for a run. The kernel counts it per user, and since Linux 5.14 per user namespace (ucounts): a
+     * RLIMIT_NPROC for a run, or 0 for none (root ignores it). The kernel counts it per user, and since Linux 5.14 per user namespace (ucounts): a
      * slot's user (NAMESPACES) and a fresh user namespace's root (USER_NAMESPACES) run only this run's tasks, so the
      * limit is the run's own count, plus, in a user namespace, the two that live there before the program (unshare
      * and the setup shell). Before 5.14, and in BASIC, the program shares its user's count with whatever else that
-     * user runs, which the limit then includes.
+     * user runs (its threads, other runs), which the limit then includes.
      */
-    private static final boolean COUNTS_PER_NAMESPACE = kernelAtLeast(5, 14);
+    private int processLimit(SandboxLimits limits) {
+        if (isolation == Isolation.NAMESPACES) {
+            return limits.processes();
+        }
+        if (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE) {
+            return limits.processes() + 2;
+        }
+        int uid = runAs >= 0 ? runAs : Isolation.uid();
+        return uid > 0 ? BasicReaper.tasksOf(uid) + limits.processes() : 0;
+    }
 
     /** Whether the running Linux kernel is at least {@code major.minor} (false when it cannot be read). */
     static boolean kernelAtLeast(int major, int minor) {
@@ -333,17 +340,6 @@ public final class Sandbox {
         } catch (IOException | RuntimeException e) {
             return false;
         }
-    }
-
-    private int processLimit(SandboxLimits limits) {
-        if (isolation == Isolation.NAMESPACES) {
-            return limits.processes();
-        }
-        if (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE) {
-            return limits.processes() + 2;
-        }
-        int uid = runAs >= 0 ? runAs : Isolation.uid();
-        return uid > 0 ? BasicReaper.tasksOf(uid) + limits.processes() : 0;
     }
 
     private static boolean join(Thread t, long deadlineNanos) throws InterruptedException {

@@ -109,6 +109,17 @@ class DesignMathTaskTest {
     }
 
     @Test
+    void executorRolesAreNamesADesignCanWrite() {
+        for (List<String> roles : List.of(List.of("designer"), List.of("Solver"), List.of("solver", "solver"))) {
+            assertThatThrownBy(() -> DesignedSystem.create(new RunConfig.TaskSpec(
+                            DesignMathTasks.NAME, PromptStyle.CHAT, 1, roles, Map.of("generator", "arithmetic"))))
+                    .as(roles.toString())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageStartingWith("config key 'task.roles': executor roles are distinct names");
+        }
+    }
+
+    @Test
     void designOptionsAreCheckedByName() {
         assertThatThrownBy(() -> DesignedSystem.create(new RunConfig.TaskSpec(
                         DesignMathTasks.NAME,

@@ -751,6 +751,9 @@ public final class TinkerServer implements AutoCloseable {
             // all passing it: the quota is passed by at most the one state that found it unreached
             savesLock.lock();
             try {
+                if (Files.exists(dir)) { // a save of the same name that waited for this one's turn
+                    throw new IllegalArgumentException("checkpoint '" + name + "' already exists");
+                }
                 long now = savedBytes();
                 if (now >= options.maxSavedBytes()) {
                     throw new IllegalArgumentException("the server's saved states reached its quota of "
