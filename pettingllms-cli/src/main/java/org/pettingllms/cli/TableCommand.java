@@ -96,6 +96,15 @@ final class TableCommand implements Callable<Integer> {
                     + " --out, in <out>.cells.jsonl)")
     boolean resume;
 
+    @Option(
+            names = "--rows",
+            split = ",",
+            defaultValue = "single,team,l1,l2",
+            description = "the rows to measure (default all): single (the single agent, untrained and + GRPO), team"
+                    + " (untrained), l1, l2 (L2 and its swaps); the others print as '-' (to re-measure the rows a"
+                    + " change touched)")
+    List<String> rows;
+
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "override a value of every run's config")
     List<String> overrides = new ArrayList<>();
 
@@ -108,6 +117,11 @@ final class TableCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
+        for (String r : rows) {
+            if (!List.of("single", "team", "l1", "l2").contains(r)) {
+                throw new IllegalArgumentException("--rows: single, team, l1 or l2, got '" + r + "'");
+            }
+        }
         Map<String, Map<String, List<Double>>> results = new LinkedHashMap<>(); // method -> game -> per seed
         METHODS.forEach(m -> results.put(m, new LinkedHashMap<>()));
         results.put(NEW_PROGRAMS, new LinkedHashMap<>());
@@ -127,10 +141,21 @@ final class TableCommand implements Callable<Integer> {
                 String l0 = configHash(game, "L0", seed);
                 String l1 = configHash(game, "L1", seed);
                 String l2 = configHash(game, "L2", seed);
-                add(results, 0, game, measured(cells, game, seed, 0, l0, () -> evaluate(game, "L0", seed, false)));
-                add(results, 1, game, measured(cells, game, seed, 1, l0, () -> evaluate(game, "L0", seed, true)));
-                add(results, 2, game, measured(cells, game, seed, 2, l1, () -> evaluate(game, "L1", seed, false)));
-                add(results, 3, game, measured(cells, game, seed, 3, l1, () -> evaluate(game, "L1", seed, true)));
+                if (rows.contains("single")) {
+                    add(results, 0, game, measured(cells, game, seed, 0, l0, () -> evaluate(game, "L0", seed, false)));
+                    add(results, 1, game, measured(cells, game, seed, 1, l0, () -> evaluate(game, "L0", seed, true)));
+                }
+                if (rows.contains("team")) {
+                    add(results, 2, game, measured(cells, game, seed, 2, l1, () -> evaluate(game, "L1", seed, false)));
+                }
+                if (rows.contains("l1")) {
+                    add(results, 3, game, measured(cells, game, seed, 3, l1, () -> evaluate(game, "L1", seed, true)));
+                }
+                if (!rows.contains("l2")) {
+                    o.printf("%s seed %d done | %.0f s so far%n", game, seed, (System.nanoTime() - start) / 1e9);
+                    o.flush();
+                    continue;
+                }
                 // one L2 run gives the last four rows' cells (and the share of new programs where the task counts them)
                 if (METHODS.subList(4, METHODS.size()).stream()
                         .anyMatch(m -> cells.get(game, seed, m, l2).isEmpty())) {

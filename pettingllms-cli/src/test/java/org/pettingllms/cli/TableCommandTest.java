@@ -100,4 +100,11 @@ class TableCommandTest {
         table.overrides = List.of("policy.model=models/sudoku-tiny");
         assertThat(table.configHash("sudoku", "L2", 1)).as("another model").isNotEqualTo(l2);
     }
+
+    @Test
+    void anUnknownRowIsOneLineBeforeAnyWork() {
+        CliTest.Result r = CliTest.run("table", "--games", "sql", "--rows", "single,teams");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("error: --rows: single, team, l1 or l2, got 'teams'");
+    }
 }
