@@ -200,6 +200,23 @@ class DesignedRolloutsTest {
     }
 
     @Test
+    void theMetricsCountDesignsAndExecutionsByKind() {
+        DesignedRollouts rollouts = rollouts(ScriptedSampler.of(POLICY), BOTH);
+        List<Problem> problems = SUMS.problems(1).problems(ProblemSource.Split.TRAIN, 0, 6);
+        RolloutResult r = rollouts.run(problems, L2, rollout(4, 11));
+        Map<String, Double> m = rollouts.drainMetrics();
+        long valid = r.samples().stream()
+                .filter(s -> s.role().equals("designer") && s.outcome() == StepOutcome.OK)
+                .count();
+        assertThat(m.get("design/valid")).isEqualTo((double) valid);
+        assertThat(m.get("design/invalid")).isEqualTo(24.0 - valid);
+        assertThat(m.get("design/kind/sum/executions")).isEqualTo(3.0 * valid);
+        long solved = r.episodes().stream().filter(EpisodeResult::success).count();
+        assertThat(m.get("design/kind/sum/solved")).isEqualTo((double) solved);
+        assertThat(rollouts.drainMetrics()).as("drained").isEmpty();
+    }
+
+    @Test
     void anExecutionsCallsAreOneUnitOfWeightOneOverItsCalls() {
         RolloutResult r = run(BOTH, 12);
         Map<String, List<Sample>> units = r.samples().stream()

@@ -247,6 +247,9 @@ public final class DesignedRollouts implements Rollouts {
                                 designerSample(p, designer, d.prompt(), answer, designReward, StepOutcome.OK, unit, i));
                     }
                     boolean solved = x.score() >= 1;
+                    String kind = "design/kind/" + d.posed().kind(); // success by problem kind, for reports
+                    count(kind + "/executions", 1);
+                    count(kind + "/solved", solved ? 1 : 0);
                     int calls = x.completions().size();
                     Map<String, Integer> perRole = new LinkedHashMap<>(); // a role's calls in this execution
                     x.execution().steps().forEach(st -> perRole.merge(st.call().role(), 1, Integer::sum));
