@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * (a tmpfs capped at {@link SandboxLimits#dirBytes()}, into which the caller's files are copied), and a process-count
  * limit; when its first process exits the kernel ends every process of its PID namespace, so nothing it started
  * outlives the run. {@link #NAMESPACES} (the trainer runs as root with util-linux): the program runs as an
- * unprivileged user id per concurrent slot. {@link #USER_NAMESPACES} (not root, and the kernel lets unprivileged
+ * unprivileged user id of its own, free on the machine while it runs ({@link RunUsers}). {@link #USER_NAMESPACES} (not root, and the kernel lets unprivileged
  * users create user namespaces): the program runs as the trainer's own user, mapped to a user without capabilities
  * inside its namespaces. {@link #BASIC} (elsewhere): resource limits, an empty environment, its own session whose
  * process group is killed at the end of the run, a process-count limit (not as root) and a directory measured while
@@ -22,9 +22,6 @@ public enum Isolation {
     NAMESPACES,
     USER_NAMESPACES,
     BASIC;
-
-    /** First user id of the sandbox slots; slot {@code i} runs as {@code BASE_UID + i}. */
-    static final int BASE_UID = 61000;
 
     /**
      * Runs as root inside the new namespaces, builds the program's file-system view and drops privileges: $1 work
@@ -129,11 +126,12 @@ public enum Isolation {
     }
 
     /**
-     * The command line that runs {@code program} (already limited by prlimit) in {@code dir} for {@code slot};
+     * The command line that runs {@code program} (already limited by prlimit) in {@code dir} as user {@code uid}
+     * (NAMESPACES: the run's own, {@link RunUsers});
      * {@code extra} is a directory the program's interpreter needs outside the system directories, or null;
      * {@code dirBytes} the size of the program's directory.
      */
-    List<String> wrap(List<String> program, Path dir, int slot, Path extra, long dirBytes) {
+    List<String> wrap(List<String> program, Path dir, int uid, Path extra, long dirBytes) {
         List<String> cmd = new ArrayList<>();
         if (this == BASIC) {
             cmd.add("setsid"); // its own session and process group, killed whole at the end of the run
@@ -151,7 +149,7 @@ public enum Isolation {
                     SETUP,
                     "sandbox",
                     dir.toString(),
-                    this == NAMESPACES ? Integer.toString(BASE_UID + slot) : "-",
+                    this == NAMESPACES ? Integer.toString(uid) : "-",
                     extra == null ? "-" : extra.toString(),
                     Long.toString(dirBytes)));
         }

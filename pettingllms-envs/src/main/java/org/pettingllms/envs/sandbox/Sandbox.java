@@ -201,7 +201,12 @@ public final class Sandbox {
             for (Map.Entry<String, String> f : files.entrySet()) {
                 Files.writeString(dir.resolve(f.getKey()), f.getValue(), StandardCharsets.UTF_8);
             }
-            return execute(dir, slot, command, stdin, limits);
+            if (isolation != Isolation.NAMESPACES) {
+                return execute(dir, -1, command, stdin, limits);
+            }
+            try (RunUsers.Claim user = RunUsers.claim()) {
+                return execute(dir, user.uid(), command, stdin, limits);
+            }
         } catch (IOException e) {
             throw new SandboxException("sandbox I/O failed in " + dir, e);
         } finally {
@@ -212,7 +217,8 @@ public final class Sandbox {
         }
     }
 
-    private Execution execute(Path dir, int slot, List<String> command, String stdin, SandboxLimits limits)
+    /** @param uid the user the program runs as (NAMESPACES), else -1 */
+    private Execution execute(Path dir, int uid, List<String> command, String stdin, SandboxLimits limits)
             throws IOException {
         List<String> program = new ArrayList<>(List.of(
                 "prlimit",
@@ -233,7 +239,7 @@ public final class Sandbox {
             Files.setAttribute(dir, "unix:uid", runAs);
             line.addAll(List.of("setpriv", "--reuid=" + runAs, "--regid=" + runAs, "--clear-groups", "--"));
         }
-        line.addAll(isolation.wrap(program, dir, slot, pythonPrefix, limits.dirBytes()));
+        line.addAll(isolation.wrap(program, dir, uid, pythonPrefix, limits.dirBytes()));
         ProcessBuilder pb = new ProcessBuilder(line).directory(dir.toFile());
         pb.environment().clear();
         pb.environment().put("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
@@ -312,7 +318,7 @@ public final class Sandbox {
 
     /**
      * RLIMIT_NPROC for a run, or 0 for none (root ignores it). The kernel counts it per user, and since Linux 5.14 per user namespace (ucounts): a
-     * slot's user (NAMESPACES) and a fresh user namespace's root (USER_NAMESPACES) run only this run's tasks, so the
+     * run's user (NAMESPACES, RunUsers) and a fresh user namespace's root (USER_NAMESPACES) run only this run's tasks, so the
      * limit is the run's own count, plus, in a user namespace, the two that live there before the program (unshare
      * and the setup shell). Before 5.14, and in BASIC, the program shares its user's count with whatever else that
      * user runs (its threads, other runs), which the limit then includes.
