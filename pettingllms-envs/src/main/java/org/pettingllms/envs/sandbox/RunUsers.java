@@ -41,7 +41,7 @@ final class RunUsers {
 
     /** A free id, waiting while every one is held (at most {@link #COUNT} runs at once on the machine). */
     static Claim claim() {
-        Path dir = directory();
+        Path dir = directoryOnce();
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (true) {
             for (int uid = FIRST; uid < FIRST + COUNT; uid++) {
@@ -86,6 +86,23 @@ final class RunUsers {
             // nothing was held
         }
         return null;
+    }
+
+    private static volatile Path dir;
+
+    /** The lock directory, made and checked at the first claim that succeeds (a failure is its one line each time). */
+    private static Path directoryOnce() {
+        Path d = dir;
+        if (d == null) {
+            synchronized (RunUsers.class) {
+                d = dir;
+                if (d == null) {
+                    d = directory();
+                    dir = d;
+                }
+            }
+        }
+        return d;
     }
 
     /** {@code /run/pettingllms-sandbox} (else in the temporary directory): made by root, for root only. */

@@ -328,9 +328,8 @@ abstract class SandboxContract {
         assertNothingLeftBehind();
     }
 
-    @Test
-    void forksAreBounded() {
-        Execution e = box.run("""
+    /** Forks sleeping children until the process limit stops it; prints how many it started. */
+    static final String FORK_LOOP = """
                 import os, time
                 n = 0
                 for _ in range(2000):
@@ -343,9 +342,18 @@ abstract class SandboxContract {
                         os._exit(0)
                     n += 1
                 print(n)
-                """, "");
+                """;
+
+    /** The children {@link #FORK_LOOP} started in {@code box}. */
+    static int childrenForked(Sandbox box) {
+        Execution e = box.run(FORK_LOOP, "");
         assertThat(e.ok()).as(e.summary()).isTrue();
-        assertThat(Integer.parseInt(e.stdout().strip()))
+        return Integer.parseInt(e.stdout().strip());
+    }
+
+    @Test
+    void forksAreBounded() {
+        assertThat(childrenForked(box))
                 .as("children started (the limit is %d processes)", box.limits().processes())
                 .isLessThan(box.limits().processes());
         assertNothingLeftBehind();

@@ -41,22 +41,7 @@ class UnprivilegedSandboxTest extends SandboxContract {
                 Thread.sleep(50);
             }
             assertThat(BasicReaper.tasksOf(NOBODY)).isGreaterThanOrEqualTo(150);
-            Execution e = box.run("""
-                    import os, time
-                    n = 0
-                    for _ in range(2000):
-                        try:
-                            pid = os.fork()
-                        except OSError:
-                            break
-                        if pid == 0:
-                            time.sleep(20)
-                            os._exit(0)
-                        n += 1
-                    print(n)
-                    """, "");
-            assertThat(e.ok()).as(e.summary()).isTrue();
-            assertThat(Integer.parseInt(e.stdout().strip()))
+            assertThat(childrenForked(box))
                     .as(
                             "children started (the limit is %d processes)",
                             box.limits().processes())
