@@ -20,6 +20,29 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * hold; ids cannot be guessed.
  */
 class TinkerSessionsTest {
+    static final String MODEL =
+            SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
+
+    /** A started server on the tiny model: {@code clients} training clients per session, a 1-byte saved quota. */
+    static TinkerServer server(EmbeddedEngine engine, Path dir, int clients) throws Exception {
+        return new TinkerServer(
+                        engine,
+                        MODEL,
+                        new TinkerServer.Options(
+                                "127.0.0.1",
+                                0,
+                                "tiny",
+                                dir,
+                                8,
+                                1,
+                                Access.open(),
+                                Duration.ofMinutes(10),
+                                64,
+                                clients,
+                                1))
+                .start();
+    }
+
     static JsonNode create(TinkerServer s, String session, String adapter) throws Exception {
         return post(
                 s,
@@ -34,25 +57,8 @@ class TinkerSessionsTest {
 
     @Test
     void sessionsKeepTheirAdaptersClientsAndCheckpointsAndTheQuotasHold(@TempDir Path dir) throws Exception {
-        String model =
-                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        try (EmbeddedEngine engine = EmbeddedEngine.forServing(model, "cpu");
-                TinkerServer s = new TinkerServer(
-                                engine,
-                                model,
-                                new TinkerServer.Options(
-                                        "127.0.0.1",
-                                        0,
-                                        "tiny",
-                                        dir,
-                                        8,
-                                        1,
-                                        Access.open(),
-                                        Duration.ofMinutes(10),
-                                        64,
-                                        2,
-                                        1))
-                        .start()) {
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(MODEL, "cpu");
+                TinkerServer s = server(engine, dir, 2)) {
             String a = post(s, "create_session", "{}").path("session_id").asText();
             String b = post(s, "create_session", "{}").path("session_id").asText();
             assertThat(a).hasSizeGreaterThanOrEqualTo("session_".length() + 32); // 122 random bits
@@ -106,25 +112,8 @@ class TinkerSessionsTest {
 
     @Test
     void savesThatArriveTogetherPassTheQuotaByOneStateAtMost(@TempDir Path dir) throws Exception {
-        String model =
-                SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
-        try (EmbeddedEngine engine = EmbeddedEngine.forServing(model, "cpu");
-                TinkerServer s = new TinkerServer(
-                                engine,
-                                model,
-                                new TinkerServer.Options(
-                                        "127.0.0.1",
-                                        0,
-                                        "tiny",
-                                        dir,
-                                        8,
-                                        1,
-                                        Access.open(),
-                                        Duration.ofMinutes(10),
-                                        64,
-                                        8,
-                                        1))
-                        .start()) {
+        try (EmbeddedEngine engine = EmbeddedEngine.forServing(MODEL, "cpu");
+                TinkerServer s = server(engine, dir, 8)) {
             String session = post(s, "create_session", "{}").path("session_id").asText();
             java.util.List<String> clients = new java.util.ArrayList<>();
             for (int i = 0; i < 6; i++) {
