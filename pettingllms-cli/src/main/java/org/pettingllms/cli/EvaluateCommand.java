@@ -17,6 +17,7 @@ import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Checkpoints;
+import org.pettingllms.core.workflow.DesignReport;
 import org.pettingllms.text.backend.LearnerBackend;
 import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -182,7 +183,8 @@ final class EvaluateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         long start = System.nanoTime();
         ProgressBar bar = new ProgressBar("evaluate");
-        RolloutStats stats = setup.validate(sampler, setup.policies(), bar, which);
+        Map<String, Double> counted = new java.util.TreeMap<>();
+        RolloutStats stats = setup.validate(sampler, setup.policies(), bar, which, counted);
         bar.clear();
         double seconds = (System.nanoTime() - start) / 1e9;
         long first = cfg.validation().firstProblem();
@@ -209,6 +211,7 @@ final class EvaluateCommand implements Callable<Integer> {
                         100 * s.stops().getOrDefault(StepOutcome.INVALID_ACTION, 0.0),
                         100 * s.stops().getOrDefault(StepOutcome.UNPARSEABLE, 0.0),
                         100 * s.stops().getOrDefault(StepOutcome.SOLVED, 0.0)));
+        DesignReport.lines(counted, "").forEach(line -> out.println("  " + line));
         out.flush();
     }
 }

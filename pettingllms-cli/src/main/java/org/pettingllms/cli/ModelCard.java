@@ -15,7 +15,7 @@ final class ModelCard {
             double lr,
             double noise,
             double seconds,
-            String mainRole,
+            String mainRole, // null: a designed system, which has no single agent
             double singleAgent,
             double team,
             int evalProblems,
@@ -35,7 +35,7 @@ final class ModelCard {
                 | data | first-turn prompts of training problems (seed %d), demonstrated answers, %.0f%% of them deliberately imperfect |
                 | training | %d steps x %d problems, AdamW, peak learning rate %s, warmup then cosine |
                 | training time | %.0f s on this machine |
-                | greedy success before RL | %s alone %.1f%%, the team %.1f%% (%d validation problems) |
+                | greedy success before RL | %s (%d validation problems) |
 
                 Files: `config.json`, `model.safetensors` and the tokenizer in the Hugging Face layout. A model started
                 from a `fresh:` preset uses the project's character codec (`CharCodec`): ids 0-2 are padding, begin and
@@ -55,9 +55,9 @@ final class ModelCard {
                         batch,
                         lr,
                         seconds,
-                        mainRole,
-                        100 * singleAgent,
-                        100 * team,
+                        mainRole == null
+                                ? "the designed system (its designer and executors) %.1f%%".formatted(100 * team)
+                                : "%s alone %.1f%%, the team %.1f%%".formatted(mainRole, 100 * singleAgent, 100 * team),
                         evalProblems,
                         modelType.equals("qwen2_5_vl")
                                 ? " A vision-language model adds Qwen2-VL's three image tokens"

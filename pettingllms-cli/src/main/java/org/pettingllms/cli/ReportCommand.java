@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -19,6 +20,7 @@ import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.MetricsLog;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.util.AtomicFiles;
+import org.pettingllms.core.workflow.DesignReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -79,6 +81,7 @@ final class ReportCommand implements Callable<Integer> {
                 "Policy shift |logp - logp_old| within a step, and sampler-learner gap",
                 Stream.concat(keys(rows, "train/policy_shift/").stream(), keys(rows, "train/sampler_gap/").stream())
                         .toList());
+        designCharts(html, rows);
         chart(html, rows, "Time per step (s)", List.of(Metric.ROLLOUT_S, Metric.UPDATE_S, Metric.VALIDATE_S));
         chart(html, rows, "Completion tokens per second", List.of(Metric.TOKENS_PER_S));
         Path runJson = runDir.resolve("run.json");
@@ -94,6 +97,49 @@ final class ReportCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("wrote " + out);
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    /**
+     * A designed system's charts: success by problem kind (training executions and validation), and per kind the
+     * share of each design shape among the step's valid designs (what the designer learns to write for each kind).
+     */
+    private static void designCharts(StringBuilder html, List<StepReport> rows) throws Exception {
+        List<StepReport> derived = new ArrayList<>();
+        Set<String> kinds = new java.util.TreeSet<>();
+        for (StepReport r : rows) {
+            Map<String, Double> v = new java.util.LinkedHashMap<>();
+            for (String prefix : List.of("", Metric.VAL)) {
+                DesignReport.successByKind(r.values(), prefix)
+                        .forEach((kind, rate) -> v.put(prefix + "success/" + kind, rate));
+                DesignReport.shapesByKind(r.values(), prefix).forEach((kind, shares) -> {
+                    kinds.add(kind);
+                    shares.forEach((shape, share) -> v.put(prefix + "designs/" + kind + "/" + shape, share));
+                });
+            }
+            derived.add(new StepReport(r.step(), v));
+        }
+        chart(
+                html,
+                derived,
+                "Success by problem kind (training executions; val/: greedy validation)",
+                keys(derived, "success/").isEmpty()
+                        ? List.of()
+                        : Stream.concat(
+                                        keys(derived, "success/").stream(),
+                                        keys(derived, Metric.VAL + "success/").stream())
+                                .toList());
+        for (String kind : kinds) {
+            chart(
+                    html,
+                    derived,
+                    "Design shapes for " + kind + " problems (share of the step's valid designs)",
+                    keys(derived, "designs/" + kind + "/"));
+            chart(
+                    html,
+                    derived,
+                    "Design shapes for " + kind + " problems in greedy validation",
+                    keys(derived, Metric.VAL + "designs/" + kind + "/"));
+        }
     }
 
     /** Keys present in the rows that start with {@code prefix} and end with one of {@code suffixes}. */

@@ -133,7 +133,15 @@ record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap 
 
     /** Rollouts of {@code policies} on the problems of {@code split} with the validation settings, as the trainer validates. */
     RolloutStats validate(Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split) {
-        var result = source.rollouts(sampler, progress).run(problems(split), roles, config.validationRollout(1));
+        return validate(sampler, roles, progress, split, new java.util.HashMap<>());
+    }
+
+    /** As above; what the rollouts counted (a designed system's success and designs by kind) goes to {@code metrics}. */
+    RolloutStats validate(
+            Sampler sampler, PolicyMap roles, RolloutProgress progress, Split split, Map<String, Double> metrics) {
+        var rollouts = source.rollouts(sampler, progress);
+        var result = rollouts.run(problems(split), roles, config.validationRollout(1));
+        metrics.putAll(rollouts.drainMetrics());
         return RolloutStats.of(result, source.roles());
     }
 

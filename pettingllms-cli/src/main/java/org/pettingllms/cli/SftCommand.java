@@ -22,6 +22,8 @@ import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.task.Tasks;
+import org.pettingllms.core.workflow.DesignReport;
+import org.pettingllms.core.workflow.DesignedSystem;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.engine.EmbeddedEngine;
@@ -120,7 +122,6 @@ final class SftCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunSetup setup = runOptions.load();
         RunConfig cfg = setup.config();
-        Task<?> task = setup.task();
         Map<String, String> env = Main.env(spec);
         steps = Smoke.cap(env, steps, 2);
         batch = Smoke.cap(env, batch, 2);
@@ -128,6 +129,10 @@ final class SftCommand implements Callable<Integer> {
         if (adopt < 0 || adopt > 1 || noise < 0 || noise > 1) {
             throw new IllegalArgumentException("--adopt and --noise must be in [0, 1], got " + adopt + ", " + noise);
         }
+        if (setup.source() instanceof DesignedSystem system) {
+            return designed(setup, system);
+        }
+        Task<?> task = setup.task();
         if (!Demonstrations.available(task)) {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations (its task class "
                     + "implements neither Demonstrations nor ScriptedPlay)");
@@ -233,6 +238,100 @@ final class SftCommand implements Callable<Integer> {
             o.printf(
                     "greedy success on %d validation problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
                     evalProblems, task.mainRole(), 100 * aloneSuccess, 100 * team, out);
+            o.flush();
+        }
+        return 0;
+    }
+
+    /**
+     * The warm-up of a designed system (docs/WORKFLOWS.md, "The designer's warm-up"): one model learns the designer's
+     * random valid designs and the scripted executor's replies in the calls of those designs; then the greedy
+     * success of the designed system (its designer and executors on that model) on the validation problems.
+     */
+    private int designed(RunSetup setup, DesignedSystem system) throws IOException {
+        RunConfig cfg = setup.config();
+        if (!system.hasDemonstrations()) {
+            throw new IllegalArgumentException("design task " + system.id() + " offers no warm-up demonstrations");
+        }
+        if (alone > 0 || withholdCorrect || turns != 1 || habits != 0) {
+            throw new IllegalArgumentException("--alone, --withhold-correct, --turns and --habits are options of a"
+                    + " task's team; a designed system's warm-up takes --noise, --adopt, --roles and --keep");
+        }
+        String model = cfg.policy().model();
+        PolicyRef base = PolicyRef.of(model);
+        PolicyMap l1 = PolicyMap.forLevel(Level.L1, system.roles(), model, Set.of());
+        PrintWriter o = spec.commandLine().getOut();
+        long start = System.nanoTime();
+        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
+                TorchLearner learner = new TorchLearner(
+                        engine.registry(),
+                        new TrainSettings(
+                                cfg.train().microBatchSize(),
+                                false,
+                                true,
+                                cfg.engine().trainVisionTower(),
+                                cfg.engine().learnerThreads()))) {
+            TextCodec codec = engine.codec(model);
+            var problems = system.problems(cfg.run().seed());
+            o.printf(
+                    "sft %s on %s | %s parameters | %d steps x %d problems | noise %.2f%n",
+                    model, system.id(), engine.registry().model(model).parameterCount(), steps, batch, noise);
+            o.flush();
+            ProgressBar bar = new ProgressBar("sft");
+            var demos = new Demonstrations.Settings(noise, adopt);
+            var settings = new SupervisedTraining.Settings(steps, batch, lr, demos, roles, keep);
+            SupervisedTraining.run(
+                    (p, rng) -> system.demonstrations(p, cfg.task().style(), demos, rng),
+                    system.roles(),
+                    problems,
+                    learner,
+                    base,
+                    codec,
+                    settings,
+                    cfg.run().seed(),
+                    (step, total, loss) -> {
+                        if (step % Math.max(1, total / 20) == 0 || step == total) {
+                            bar.clear();
+                            o.printf(
+                                    "step %d/%d | loss %.4f | %.0f s%n",
+                                    step, total, loss, (System.nanoTime() - start) / 1e9);
+                            o.flush();
+                        }
+                        bar.update(step, total);
+                    });
+            double seconds = (System.nanoTime() - start) / 1e9;
+            List<Problem> test = problems.problems(Split.VALIDATION, 0, evalProblems); // choices are made on it
+            var rollouts = system.rollouts(engine.sampler(), org.pettingllms.core.rollout.RolloutProgress.NONE);
+            double team = RolloutStats.of(rollouts.run(test, l1, cfg.validationRollout(1)), system.roles())
+                    .successRate();
+            Map<String, Double> byKind = new java.util.TreeMap<>(rollouts.drainMetrics());
+            engine.registry().model(model).save(out);
+            if (!TextCodecs.writeCharTokenizer(codec, out)) {
+                copyTokenizer(Path.of(model), out);
+            }
+            Files.writeString(
+                    out.resolve("README.md"),
+                    ModelCard.text(
+                            engine.registry().model(model).config().modelType(),
+                            system.id(),
+                            model,
+                            cfg.run().seed(),
+                            engine.registry().model(model).parameterCount(),
+                            steps,
+                            batch,
+                            lr,
+                            noise,
+                            seconds,
+                            null,
+                            Double.NaN,
+                            team,
+                            evalProblems,
+                            String.join(" ", spec.commandLine().getParseResult().originalArgs())
+                                    .replaceFirst("^sft ", "")));
+            o.printf(
+                    "greedy success on %d validation problems: designed system %.1f%% | saved %s%n",
+                    evalProblems, 100 * team, out);
+            DesignReport.lines(byKind, "").forEach(line -> o.println("  " + line));
             o.flush();
         }
         return 0;

@@ -33,6 +33,7 @@ import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.workflow.DesignConfig;
+import org.pettingllms.core.workflow.DesignReport;
 import org.pettingllms.core.workflow.DesignTask;
 import org.pettingllms.core.workflow.DesignedRollouts;
 import org.pettingllms.core.workflow.WorkflowLimits;
@@ -213,6 +214,23 @@ class DesignedRolloutsTest {
         assertThat(m.get("design/kind/sum/executions")).isEqualTo(3.0 * valid);
         long solved = r.episodes().stream().filter(EpisodeResult::success).count();
         assertThat(m.get("design/kind/sum/solved")).isEqualTo((double) solved);
+        // each valid design's shape counted once, under its problem's kind; read back as shares
+        Map<String, Long> shapes = r.episodes().stream()
+                .flatMap(e -> e.path().stream())
+                .filter(st -> st.role().equals("designer") && st.outcome() == StepOutcome.OK)
+                .collect(Collectors.groupingBy(
+                        st -> st.summary().substring(0, st.summary().lastIndexOf(", up to ")), Collectors.counting()));
+        shapes.forEach((shape, count) ->
+                assertThat(m.get("design/shape/sum/" + shape)).as(shape).isEqualTo((double) count));
+        Map<String, Double> shares = DesignReport.shapesByKind(m, "").get("sum");
+        assertThat(shares.values().stream().mapToDouble(Double::doubleValue).sum())
+                .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        shapes.forEach((shape, count) -> assertThat(shares.get(shape)).isEqualTo((double) count / valid));
+        assertThat(DesignReport.successByKind(m, "")).containsEntry("sum", (double) solved / (3.0 * valid));
+        assertThat(DesignReport.lines(m, ""))
+                .first()
+                .asString()
+                .isEqualTo(String.format("success by kind: sum %.1f%%", 100.0 * solved / (3.0 * valid)));
         assertThat(rollouts.drainMetrics()).as("drained").isEmpty();
     }
 

@@ -214,6 +214,7 @@ public final class DesignedRollouts implements Rollouts {
                 Workflow w = (Workflow) d.parsed().get(i);
                 count("design/valid", 1);
                 count("design/calls", w.calls());
+                count(DesignReport.SHAPE + d.posed().kind() + "/" + w.shape(), 1); // what reports break down by kind
                 List<Ran> runs = new ArrayList<>();
                 for (int j = 0; j < m; j++) {
                     runs.add(byPlace.get(pi + "/" + i + "/" + j));
@@ -247,7 +248,7 @@ public final class DesignedRollouts implements Rollouts {
                                 designerSample(p, designer, d.prompt(), answer, designReward, StepOutcome.OK, unit, i));
                     }
                     boolean solved = x.score() >= 1;
-                    String kind = "design/kind/" + d.posed().kind(); // success by problem kind, for reports
+                    String kind = DesignReport.KIND + d.posed().kind(); // success by problem kind, for reports
                     count(kind + "/executions", 1);
                     count(kind + "/solved", solved ? 1 : 0);
                     int calls = x.completions().size();

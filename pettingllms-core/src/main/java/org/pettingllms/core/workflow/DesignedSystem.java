@@ -1,19 +1,25 @@
 package org.pettingllms.core.workflow;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutSource;
 import org.pettingllms.core.rollout.Rollouts;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource;
 
 /**
@@ -131,6 +137,53 @@ public final class DesignedSystem implements RolloutSource {
             throw new ConfigException(source + ": " + e.getMessage());
         }
         return new DesignedSystem(task, this.design, sizes, design);
+    }
+
+    /** Whether the design task offers a warm-up ({@link DesignDemonstrations}). */
+    public boolean hasDemonstrations() {
+        return task instanceof DesignDemonstrations;
+    }
+
+    /**
+     * The warm-up demonstrations of one problem (docs/WORKFLOWS.md, "The designer's warm-up"): the designer's prompt
+     * and a design drawn at random ({@link RandomDesigns}, blind to the problem), then that design run with the task's
+     * scripted executor, every call's prompt and reply. The designer's demonstration is left out with a fixed
+     * workflow, which has no designer.
+     */
+    public List<Demonstrations.Demo> demonstrations(
+            Problem problem, PromptStyle style, Demonstrations.Settings settings, SplittableRandom rng) {
+        if (!(task instanceof DesignDemonstrations demos)) {
+            throw new ConfigException("config key 'task.name': design task " + task.id()
+                    + " offers no warm-up demonstrations (it does not implement DesignDemonstrations)");
+        }
+        DesignTask.Posed posed = task.pose(problem);
+        String design = workflow != null ? workflow : demos.designs().draw(rng);
+        List<Demonstrations.Demo> out = new ArrayList<>();
+        if (workflow == null) {
+            Prompt prompt = DesignPrompts.designer(
+                    posed.text(), task.executorRoles(), posed.tools().keySet(), style);
+            out.add(new Demonstrations.Demo(
+                    DesignedRollouts.DESIGNER, prompt, style == PromptStyle.CHAT ? "```\n" + design + "```" : design));
+        }
+        Workflow w;
+        try {
+            w = new WorkflowParser(sizes.with(
+                            Set.copyOf(task.executorRoles()), posed.tools().keySet()))
+                    .parse(design);
+        } catch (WorkflowError e) { // the task's own agent lines: a defect of the task, not of a model
+            throw new IllegalStateException(
+                    "design task " + task.id() + " drew an invalid design: " + e.getMessage() + "\n" + design);
+        }
+        String[] printed = {""}; // the warm-up runs no program: the scripted reply says what its program prints
+        Map<String, WorkflowTool> tools = new LinkedHashMap<>();
+        posed.tools().keySet().forEach(t -> tools.put(t, code -> printed[0]));
+        new WorkflowRunner(tools, posed.answerOf()).run(w, posed.text(), call -> {
+            DesignDemonstrations.Reply r = demos.reply(problem, call, settings, rng);
+            printed[0] = r.printed();
+            out.add(new Demonstrations.Demo(call.role(), DesignPrompts.executor(call, style), r.text()));
+            return r.text();
+        });
+        return out;
     }
 
     @Override

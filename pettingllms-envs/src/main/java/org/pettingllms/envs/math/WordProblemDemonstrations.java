@@ -21,7 +21,7 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * read right, with an arithmetic slip (one result off by a digit) in a {@code noise} fraction of them. Alone, the
  * reasoner's weakness is arithmetic on three- and four-digit numbers, which the tool's program does exactly.
  */
-final class WordProblemDemonstrations {
+public final class WordProblemDemonstrations {
     private WordProblemDemonstrations() {}
 
     static List<Demo> of(MathTask task, Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
@@ -50,7 +50,7 @@ final class WordProblemDemonstrations {
         return out;
     }
 
-    static String boxed(String answer) {
+    public static String boxed(String answer) {
         return "\\boxed{" + answer + "}";
     }
 
@@ -59,7 +59,7 @@ final class WordProblemDemonstrations {
      * in the order the steps happen, and the boxed result. With probability {@code noise} one equation's result is
      * off by one digit, and the later equations carry the slip on.
      */
-    static String workedOut(WordProblem p, double noise, SplittableRandom rng) {
+    public static String workedOut(WordProblem p, double noise, SplittableRandom rng) {
         int equations = 0;
         for (Step s : p.steps()) {
             equations += products(s) ? 2 : 1;

@@ -141,6 +141,39 @@ public final class SupervisedTraining {
             throw new IllegalArgumentException("task " + task.id() + " offers no demonstrations: it implements "
                     + "neither Demonstrations nor ScriptedPlay");
         }
+        return run(
+                (p, rng) -> demonstrations(task, single, p, style, s, rng),
+                task.roles(),
+                problems,
+                learner,
+                base,
+                codec,
+                s,
+                seed,
+                progress);
+    }
+
+    /** A problem's demonstrations, drawn from {@code rng}. */
+    @FunctionalInterface
+    public interface DemoSource {
+        List<Demonstrations.Demo> of(Problem problem, SplittableRandom rng);
+    }
+
+    /**
+     * Trains {@code base} in place on what {@code demos} gives each training problem (a designed system's warm-up:
+     * its designer's and executors' demonstrations); {@code roles} names the roles there are, for messages. Returns
+     * the final smoothed loss.
+     */
+    public static double run(
+            DemoSource demos,
+            List<String> roles,
+            ProblemSource problems,
+            TorchLearner learner,
+            PolicyRef base,
+            TextCodec codec,
+            Settings s,
+            long seed,
+            Progress progress) {
         LrSchedule schedule =
                 new LrSchedule(LrSchedule.Kind.COSINE, s.peakLr(), Math.max(1, s.steps() / 20), s.steps(), 0.1);
         OptimParams adamW = OptimParams.adamW(s.peakLr(), 0.01, 1.0);
@@ -149,7 +182,7 @@ public final class SupervisedTraining {
         for (int step = 0; step < s.steps(); step++) {
             List<TrainExample> examples = new ArrayList<>();
             for (Problem p : problems.problems(Split.TRAIN, (long) step * s.batch(), s.batch())) {
-                for (Demonstrations.Demo d : demonstrations(task, single, p, style, s, rng)) {
+                for (Demonstrations.Demo d : demos.of(p, rng)) {
                     if (!s.roles().isEmpty() && !s.roles().contains(d.role())) {
                         continue;
                     }
@@ -171,7 +204,7 @@ public final class SupervisedTraining {
             }
             if (examples.isEmpty()) {
                 throw new IllegalStateException(
-                        "step " + (step + 1) + ": no demonstrations (roles " + s.roles() + " of " + task.roles() + ")");
+                        "step " + (step + 1) + ": no demonstrations (roles " + s.roles() + " of " + roles + ")");
             }
             // similar lengths share a micro-batch: a short answer is not padded to a long program
             examples.sort(Comparator.comparingInt(
