@@ -14,11 +14,13 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.EpisodeResult;
 import org.pettingllms.core.rollout.RolloutEngine;
+import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
+import org.pettingllms.core.workflow.DesignReport;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -82,21 +84,39 @@ final class RolloutCommand implements Callable<Integer> {
                 runOptions.load(policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
         problems = Smoke.cap(Main.env(spec), problems, 2);
         RunConfig cfg = setup.config();
-        Task<?> task = setup.task();
-        List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
         RolloutConfig rc =
                 cfg.rollout().toRolloutConfig(cfg.task().style(), cfg.run().seed());
         RolloutResult result;
-        if (policy.equals("model")) {
+        Map<String, Double> counted;
+        if (setup.designed()) { // a designer and its executors: what they write is the model's, never scripted
+            if (!policy.equals("model")) {
+                throw new IllegalArgumentException("a designed system ("
+                        + setup.source().id() + ") rolls out its" + " model's designs: use --policy model");
+            }
+            List<Problem> list = setup.source().problems(cfg.run().seed()).problems(split, 0, problems);
             try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
                 if (checkpoint != null) {
                     spec.commandLine().getOut().println(CheckpointLoader.load(embedded, setup, checkpoint));
                 }
-                result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
+                var rollouts = setup.source().rollouts(embedded.sampler(), RolloutProgress.NONE);
+                result = rollouts.run(list, setup.policies(), rc);
+                counted = rollouts.drainMetrics();
             }
         } else {
-            result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill, list)))
-                    .run(task, list, setup.policies(), rc);
+            Task<?> task = setup.task();
+            List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
+            if (policy.equals("model")) {
+                try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
+                    if (checkpoint != null) {
+                        spec.commandLine().getOut().println(CheckpointLoader.load(embedded, setup, checkpoint));
+                    }
+                    result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
+                }
+            } else {
+                result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill, list)))
+                        .run(task, list, setup.policies(), rc);
+            }
+            counted = task.drainMetrics();
         }
         PrintWriter out = spec.commandLine().getOut();
         for (EpisodeResult e :
@@ -104,7 +124,13 @@ final class RolloutCommand implements Callable<Integer> {
             printEpisode(out, e);
         }
         printSummary(
-                out, cfg, task, result, policy.equals("model") ? cfg.policy().model() : "scripted policy");
+                out,
+                cfg,
+                setup.source().id(),
+                setup.source().roles(),
+                result,
+                counted,
+                policy.equals("model") ? cfg.policy().model() : "scripted policy");
         out.flush();
         return 0;
     }
@@ -127,12 +153,19 @@ final class RolloutCommand implements Callable<Integer> {
         out.println();
     }
 
-    private static void printSummary(PrintWriter out, RunConfig cfg, Task<?> task, RolloutResult result, String who) {
-        RolloutStats stats = RolloutStats.of(result, task.roles());
+    private static void printSummary(
+            PrintWriter out,
+            RunConfig cfg,
+            String id,
+            List<String> roles,
+            RolloutResult result,
+            Map<String, Double> counted,
+            String who) {
+        RolloutStats stats = RolloutStats.of(result, roles);
         var r = cfg.rollout();
         out.printf(
                 "%s | level %s | %s K=%d | %d episodes | %s%n",
-                task.id(), cfg.policy().level(), r.mode().name().toLowerCase(), r.k(), stats.episodes(), who);
+                id, cfg.policy().level(), r.mode().name().toLowerCase(), r.k(), stats.episodes(), who);
         out.printf(
                 "%-6s %12s %10s %10s %13s %9s %12s%n",
                 "role", "path reward", "local", "team", "all cand.", "invalid", "unparseable");
@@ -164,8 +197,8 @@ final class RolloutCommand implements Callable<Integer> {
         // what the task counted over every candidate (e.g. the tool's programs against its catalog); timings (keys
         // ending in _s) are left out so that the same run prints the same numbers
         StringBuilder line = new StringBuilder("task counts:");
-        task.drainMetrics().forEach((k, v) -> {
-            if (!k.endsWith("_s")) {
+        counted.forEach((k, v) -> {
+            if (!k.endsWith("_s") && !k.startsWith("design/")) {
                 line.append(' ').append(k).append('=');
                 line.append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.format("%.3f", v));
             }
@@ -173,5 +206,6 @@ final class RolloutCommand implements Callable<Integer> {
         if (line.indexOf("=") > 0) {
             out.println(line);
         }
+        DesignReport.lines(counted, "").forEach(out::println);
     }
 }

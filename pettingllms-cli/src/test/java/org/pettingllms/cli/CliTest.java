@@ -53,7 +53,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(34);
+            assertThat(configs).hasSize(35);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -72,28 +72,46 @@ class CliTest {
                                 }
                         : new String[0];
                 // code and verilog episodes run every program or design in the sandbox: two problems are enough
-                Result r = task.equals("code") || task.equals("verilog")
-                        ? run(concat(
-                                new String[] {
-                                    "rollout",
-                                    c.toString(),
-                                    "--problems",
-                                    "2",
-                                    "--show",
-                                    "0",
-                                    "--set",
-                                    "rollout.k=2",
-                                    "--set",
-                                    "task.maxTurns=1"
-                                },
-                                data))
-                        : run(concat(new String[] {"rollout", c.toString(), "--problems", "4", "--show", "0"}, data));
+                // a designed system writes its model's designs (no scripted designer): 2 problems, 2 designs, once each
+                Result r = task.equals("designer")
+                        ? run(
+                                "rollout",
+                                c.toString(),
+                                "--policy",
+                                "model",
+                                "--problems",
+                                "2",
+                                "--show",
+                                "0",
+                                "--set",
+                                "rollout.k=2",
+                                "--set",
+                                "task.options.design.executions=1")
+                        : task.equals("code") || task.equals("verilog")
+                                ? run(concat(
+                                        new String[] {
+                                            "rollout",
+                                            c.toString(),
+                                            "--problems",
+                                            "2",
+                                            "--show",
+                                            "0",
+                                            "--set",
+                                            "rollout.k=2",
+                                            "--set",
+                                            "task.maxTurns=1"
+                                        },
+                                        data))
+                                : run(concat(
+                                        new String[] {"rollout", c.toString(), "--problems", "4", "--show", "0"},
+                                        data));
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
                 String role = switch (task) {
                     case "math" -> "reasoner ";
                     case "code" -> "coder ";
                     case "verilog" -> "designer ";
                     case "sql" -> "writer ";
+                    case "designer" -> "designer ";
                     default -> "plan ";
                 };
                 assertThat(r.out()).as("%s", c).contains("success ").contains(role);

@@ -64,4 +64,60 @@ class DesignedCliTest {
         // the tiny math model never saw the workflow language: its designs are invalid and paid the penalty
         assertThat(metrics).contains("\"reward/designer/mean\":-1").contains("\"design/invalid\":4");
     }
+
+    @Test
+    void sftWarmsUpADesignedSystemAndRolloutShowsItsDesigns(@TempDir Path dir) throws Exception {
+        Path model = Path.of("..", "models", "math-tiny").toAbsolutePath().normalize();
+        Path out = dir.resolve("warm");
+        CliTest.Result r = CliTest.run(
+                "sft",
+                CliTest.CONFIGS.resolve("designer/L2.yaml").toString(),
+                "--set",
+                "policy.model=" + model,
+                "--steps",
+                "2",
+                "--batch",
+                "2",
+                "--eval",
+                "2",
+                "--out",
+                out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("sft " + model + " on design-mix-v1")
+                .contains("greedy success on 2 validation problems: designed system");
+        assertThat(Files.readString(out.resolve("README.md")))
+                .contains("the designed system (its designer and executors)");
+        // a team's options are refused in one line
+        CliTest.Result wrong = CliTest.run(
+                "sft",
+                CliTest.CONFIGS.resolve("designer/L2.yaml").toString(),
+                "--set",
+                "policy.model=" + model,
+                "--alone",
+                "0.5",
+                "--out",
+                dir.resolve("x").toString());
+        assertThat(wrong.code()).isEqualTo(2);
+        assertThat(wrong.err()).contains("--alone").contains("a designed system's warm-up takes");
+        CliTest.Result scripted = CliTest.run(
+                "rollout", CliTest.CONFIGS.resolve("designer/L2.yaml").toString());
+        assertThat(scripted.code()).isEqualTo(2);
+        assertThat(scripted.err()).contains("use --policy model");
+    }
+
+    @Test
+    void reportChartsSuccessAndDesignShapesByKind(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("metrics.jsonl"), """
+                {"step":0,"success":0.5,"design/kind/letters/executions":8,"design/kind/letters/solved":2,                "design/shape/letters/agent":3,"design/shape/letters/ensemble(5)[agent]":1}
+                {"step":1,"success":0.6,"design/kind/letters/executions":8,"design/kind/letters/solved":6,                "design/shape/letters/ensemble(5)[agent]":4}
+                """);
+        CliTest.Result r = CliTest.run("report", dir.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        String html = Files.readString(dir.resolve("report.html"));
+        assertThat(html)
+                .contains("Success by problem kind")
+                .contains("Design shapes for letters problems (share of the step")
+                .doesNotContain("Design shapes for letters problems in greedy validation");
+    }
 }
