@@ -15,6 +15,7 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.Demonstrations.Demo;
 import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.workflow.DesignedSystem;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.text.TextCodecs;
 import org.pettingllms.torch.family.ModelFamilies;
@@ -32,11 +33,10 @@ final class DryRun {
 
     static void print(RunSetup setup, PrintWriter out) throws IOException {
         RunConfig cfg = setup.config();
-        var task = setup.task();
         String model = cfg.policy().model();
         out.printf(
                 "dry run: %s | level %s | roles %s | model %s%n",
-                task.id(), cfg.policy().level(), task.roles(), model);
+                setup.source().id(), cfg.policy().level(), setup.source().roles(), model);
         int context = Integer.MAX_VALUE;
         ModelConfig decoder = null;
         Path modelDir = null;
@@ -62,13 +62,19 @@ final class DryRun {
             out.printf("first problem: %s%n", first.id());
             // the task's demonstrations at full skill: each role's first-turn prompt, in turn order, with the answers
             // the earlier roles would give (a dataset task's oracle; a generator's own demonstrations)
-            List<Demo> demos = Demonstrations.available(task)
-                    ? Demonstrations.of(
-                            task, first, cfg.task().style(), new Demonstrations.Settings(0, 1), new SplittableRandom(1))
-                    : List.of();
+            // a designed system: the designer's prompt, then the calls of a design drawn as its warm-up draws them
+            Demonstrations.Settings full = new Demonstrations.Settings(0, 1);
+            List<Demo> demos = setup.source() instanceof DesignedSystem system
+                    ? system.hasDemonstrations()
+                            ? system.demonstrations(first, cfg.task().style(), full, new SplittableRandom(1))
+                            : List.of(system.designerDemo(first, cfg.task().style()))
+                    : Demonstrations.available(setup.task())
+                            ? Demonstrations.of(setup.task(), first, cfg.task().style(), full, new SplittableRandom(1))
+                            : List.of();
             List<String> roles = new ArrayList<>();
             List<Prompt> prompts = new ArrayList<>();
             if (demos.isEmpty()) {
+                var task = setup.task();
                 for (String role : task.roles()) {
                     roles.add(role);
                     prompts.add(
@@ -116,7 +122,7 @@ final class DryRun {
     }
 
     private static Problem firstProblem(RunSetup setup) {
-        var source = setup.task().problems(setup.config().run().seed());
+        var source = setup.source().problems(setup.config().run().seed());
         try {
             return source.problems(Split.TRAIN, 0, 1).get(0);
         } catch (ConfigException noTrainingData) {

@@ -53,7 +53,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(35);
+            assertThat(configs).hasSize(36);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -72,6 +72,12 @@ class CliTest {
                                 }
                         : new String[0];
                 // code and verilog episodes run every program or design in the sandbox: two problems are enough
+                if (task.equals("designer") && c.toString().contains("qwen3")) { // a Hub model: loads, then refuses
+                    Result hub = run("rollout", c.toString());
+                    assertThat(hub.code()).as("%s: %s", c, hub.err()).isEqualTo(2);
+                    assertThat(hub.err()).as("%s", c).contains("design-mix-v1").contains("use --policy model");
+                    continue;
+                }
                 // a designed system writes its model's designs (no scripted designer): 2 problems, 2 designs, once each
                 Result r = task.equals("designer")
                         ? run(

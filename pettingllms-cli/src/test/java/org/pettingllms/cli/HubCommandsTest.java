@@ -391,6 +391,45 @@ class HubCommandsTest {
     }
 
     @Test
+    void aDryRunOfTheDesignerRecipeShowsTheDesignersPromptAndADesignsCalls() throws Exception {
+        Path tok = SharedFiles.fixture("qwen3-tokenizer");
+        Map<String, Content> files = new LinkedHashMap<>();
+        files.put(
+                "config.json",
+                Content.text("{\"model_type\": \"qwen3\", \"vocab_size\": 151936, \"hidden_size\": 2048,"
+                        + " \"intermediate_size\": 6144, \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
+                        + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 40960,"
+                        + " \"eos_token_id\": 151645}"));
+        files.put("tokenizer.json", Content.lfs(Files.readAllBytes(tok.resolve("tokenizer.json"))));
+        files.put("tokenizer_config.json", Content.text(Files.readString(tok.resolve("tokenizer_config.json"))));
+        files.put("model.safetensors", Content.lfs(new byte[50_000]));
+        hub.commit(RepoId.model("acme/qwen-like"), "main", files);
+
+        CliTest.Result r = run(
+                env(),
+                "train",
+                CliTest.CONFIGS.resolve("designer/L2-qwen3-1.7b.yaml").toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=acme/qwen-like");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("dry run: design-mix-v1 | level L2 | roles [designer, solver]")
+                .contains("--- designer: first prompt, ")
+                .contains("--- solver: first prompt, ")
+                .contains("<|im_start|>system\nYou design multi-agent workflows")
+                .contains("ensemble K majority")
+                .contains(" of the context's 40960")
+                .contains("nothing was trained or written");
+        String weights = FakeHub.sha256(new byte[50_000]);
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
+                .noneMatch(p -> p.endsWith("model.safetensors") || p.endsWith(weights));
+    }
+
+    @Test
     void scriptedPoliciesNeedNoModelFromTheHub() {
         CliTest.Result r = run(
                 env(),

@@ -139,6 +139,16 @@ public final class DesignedSystem implements RolloutSource {
         return new DesignedSystem(task, this.design, sizes, design);
     }
 
+    /** The designer's prompt on {@code problem}, with no answer: what a dry run shows of a task without a warm-up. */
+    public Demonstrations.Demo designerDemo(Problem problem, PromptStyle style) {
+        DesignTask.Posed posed = task.pose(problem);
+        return new Demonstrations.Demo(
+                DesignedRollouts.DESIGNER,
+                DesignPrompts.designer(
+                        posed.text(), task.executorRoles(), posed.tools().keySet(), style),
+                "");
+    }
+
     /** Whether the design task offers a warm-up ({@link DesignDemonstrations}). */
     public boolean hasDemonstrations() {
         return task instanceof DesignDemonstrations;
