@@ -355,6 +355,64 @@ class DesignedRolloutsTest {
     }
 
     @Test
+    void treeSamplingAtNodeCallsContinuesTheBestOfKAndGroupsEachNodesCandidates() {
+        DesignConfig tree = new DesignConfig(
+                1,
+                DesignConfig.ExecutorGroups.PROBLEM,
+                DesignConfig.Schedule.SIMULTANEOUS,
+                1,
+                DesignConfig.Side.EXECUTORS,
+                -1,
+                0,
+                3);
+        List<Problem> problems = SUMS.problems(1).problems(ProblemSource.Split.TRAIN, 0, 8);
+        String chain = "sequence\n  agent solver: Add the numbers.\n  agent critic: Repeat the sum.\n";
+        ScriptedSampler sampler = ScriptedSampler.of(POLICY);
+        RolloutResult r = new DesignedRollouts(
+                        SUMS,
+                        sampler,
+                        tree,
+                        WorkflowLimits.of(Set.of("solver", "critic"), Set.of()),
+                        RolloutProgress.NONE,
+                        chain)
+                .run(problems, L2, rollout(4, 21));
+        assertThat(r.episodes()).hasSize(8 * 4);
+        Map<String, List<Sample>> nodes = r.samples().stream().collect(Collectors.groupingBy(Sample::problemId));
+        assertThat(nodes).hasSize(8 * 4 * 2); // a group per call: two calls an execution
+        int anyRight = 0;
+        for (List<Sample> g : nodes.values()) {
+            assertThat(g).hasSize(3);
+            assertThat(g.stream().map(x -> x.prompt().text()).distinct()).hasSize(1);
+            assertThat(g.stream().filter(Sample::chosen)).hasSize(1);
+            double best = g.stream().mapToDouble(Sample::reward).max().orElseThrow();
+            Sample chosen = g.stream().filter(Sample::chosen).findFirst().orElseThrow();
+            assertThat(chosen.reward()).as("the best candidate continues").isEqualTo(best);
+            for (Sample x : g) {
+                // each candidate is paid the score of its own answer
+                long a = Long.parseLong(SUM.matcher(x.prompt().text())
+                        .results()
+                        .findFirst()
+                        .orElseThrow()
+                        .group(1));
+                long b = Long.parseLong(SUM.matcher(x.prompt().text())
+                        .results()
+                        .findFirst()
+                        .orElseThrow()
+                        .group(2));
+                assertThat(x.reward())
+                        .isEqualTo(lastNumber(x.completion().text()).equals(Long.toString(a + b)) ? 1 : 0);
+                assertThat(x.weight()).isEqualTo(1.0); // one call of each role an execution
+            }
+            anyRight += best >= 1 && g.get(0).role().equals("solver") ? 1 : 0;
+        }
+        // best of 3 at 0.6 each: the solver is right in about 94% of executions, not 60%
+        assertThat(anyRight).isGreaterThan(26);
+        long solved = r.episodes().stream().filter(EpisodeResult::success).count();
+        assertThat(solved).as("the critic repeats the chosen sum").isEqualTo(anyRight);
+        assertThat(sampler.calls()).allMatch(c -> c.n() == 3);
+    }
+
+    @Test
     void aCallCostTakesFromTheDesignsReward() {
         DesignConfig costly = new DesignConfig(
                 3,

@@ -12,6 +12,9 @@ import java.util.Objects;
  * @param first        which side an alternating schedule trains first
  * @param invalidReward the designer's reward for a design that does not parse or is over budget
  * @param callCost     subtracted from a design's reward per model call its executions made, on average (0: off)
+ * @param nodeCandidates K at every model call of an execution: K candidates answer the call's prompt, each scored
+ *                     by the answer in its own output, and the best continues (AT-GRPO's tree sampling inside a
+ *                     workflow; 1: off, each call one sample)
  */
 public record DesignConfig(
         int executions,
@@ -20,7 +23,8 @@ public record DesignConfig(
         int phaseSteps,
         Side first,
         double invalidReward,
-        double callCost) {
+        double callCost,
+        int nodeCandidates) {
     public enum ExecutorGroups {
         PROBLEM,
         DESIGN
@@ -40,7 +44,7 @@ public record DesignConfig(
 
     /** M = 4, executors grouped by problem, alternating 10-step phases, executors first, -1 for an invalid design. */
     public static final DesignConfig DEFAULT =
-            new DesignConfig(4, ExecutorGroups.PROBLEM, Schedule.ALTERNATING, 10, Side.EXECUTORS, -1, 0);
+            new DesignConfig(4, ExecutorGroups.PROBLEM, Schedule.ALTERNATING, 10, Side.EXECUTORS, -1, 0, 1);
 
     public DesignConfig {
         Objects.requireNonNull(executorGroups, "executorGroups");
@@ -52,6 +56,21 @@ public record DesignConfig(
         if (!Double.isFinite(invalidReward) || !Double.isFinite(callCost) || callCost < 0) {
             throw new IllegalArgumentException("invalidReward must be finite and callCost finite and >= 0");
         }
+        if (nodeCandidates < 1 || nodeCandidates > 8) {
+            throw new IllegalArgumentException("nodeCandidates must be 1 (off) to 8, got " + nodeCandidates);
+        }
+    }
+
+    /** One sample a call (no tree sampling at node calls). */
+    public DesignConfig(
+            int executions,
+            ExecutorGroups executorGroups,
+            Schedule schedule,
+            int phaseSteps,
+            Side first,
+            double invalidReward,
+            double callCost) {
+        this(executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost, 1);
     }
 
     /** Whether {@code side}'s samples train at {@code step}. */

@@ -117,9 +117,17 @@ public final class DesignedRollouts implements Rollouts {
     private record Designed(
             Problem problem, DesignTask.Posed posed, Prompt prompt, List<Completion> answers, List<Object> parsed) {}
 
-    /** One execution's calls (prompt and completion each) and its outcome. */
+    /**
+     * One execution's calls (prompt and chosen completion each), its outcome, and with tree sampling at node calls
+     * every call's K candidates with their scores (empty lists without it).
+     */
     private record Ran(
-            List<Prompt> prompts, List<Completion> completions, WorkflowRunner.Execution execution, double score) {}
+            List<Prompt> prompts,
+            List<Completion> completions,
+            WorkflowRunner.Execution execution,
+            double score,
+            List<List<Completion>> candidates,
+            List<List<Double>> candidateScores) {}
 
     @Override
     public RolloutResult run(List<Problem> problems, PolicyMap policies, RolloutConfig config) {
@@ -274,7 +282,29 @@ public final class DesignedRollouts implements Rollouts {
                                                 : ""),
                                 lastCall,
                                 lastCall && solved));
-                        if (executorsTrain) {
+                        if (executorsTrain && !x.candidates().isEmpty()) {
+                            // tree sampling at node calls: the node's K candidates are a group of their own, each
+                            // paid its own output's score, each a unit of weight 1 / n as the calls of a chain are
+                            String node = p.id() + "|design#" + i + "|exec#" + j + "|call#" + c;
+                            List<Completion> cands = x.candidates().get(c);
+                            for (int q = 0; q < cands.size(); q++) {
+                                double sc = x.candidateScores().get(c).get(q);
+                                samples.add(new Sample(
+                                        node,
+                                        st.call().role(),
+                                        0,
+                                        policies.policyOf(st.call().role()),
+                                        x.prompts().get(c),
+                                        cands.get(q),
+                                        new RewardParts(sc, 0, 0),
+                                        sc >= 1 ? StepOutcome.SOLVED : StepOutcome.OK,
+                                        sc,
+                                        node + "|cand#" + q,
+                                        q,
+                                        cands.get(q) == x.completions().get(c),
+                                        1.0 / perRole.get(st.call().role())));
+                            }
+                        } else if (executorsTrain) {
                             String group = design.executorGroups() == DesignConfig.ExecutorGroups.DESIGN
                                     ? p.id() + "|design#" + i
                                     : p.id();
@@ -304,22 +334,50 @@ public final class DesignedRollouts implements Rollouts {
     private Ran execute(Designed d, Workflow w, int i, int j, Sampler s, PolicyMap policies, RolloutConfig config) {
         List<Prompt> prompts = new ArrayList<>();
         List<Completion> completions = new ArrayList<>();
-        WorkflowRunner runner = new WorkflowRunner(d.posed().tools(), d.posed().answerOf());
+        List<List<Completion>> candidates = new ArrayList<>();
+        List<List<Double>> candidateScores = new ArrayList<>();
+        int k = design.nodeCandidates();
+        // a program runs once per execution whoever asks (a candidate's scoring, then the runner for the chosen one)
+        Map<String, String> ran = new java.util.HashMap<>();
+        Map<String, WorkflowTool> tools = new LinkedHashMap<>();
+        d.posed()
+                .tools()
+                .forEach((name, tool) ->
+                        tools.put(name, code -> ran.computeIfAbsent(name + "\n" + code, x -> tool.run(code))));
+        WorkflowRunner runner = new WorkflowRunner(tools, d.posed().answerOf());
         WorkflowRunner.Execution e = runner.run(w, d.posed().text(), call -> {
             Prompt prompt = DesignPrompts.executor(call, config.style());
             SamplingParams params = config.sampling()
                     .withSeed(Seeds.derive(config.sampling().seed(), d.problem().id(), i, j, call.index()));
-            Completion c =
-                    s.sample(policies.policyOf(call.role()), prompt, 1, params).get(0);
+            List<Completion> cs = s.sample(policies.policyOf(call.role()), prompt, k, params);
+            int best = 0;
+            if (k > 1) { // AT-GRPO at the node: each candidate scored by the answer in its own output; the best
+                // continues
+                List<Double> scores = new ArrayList<>();
+                for (Completion c : cs) {
+                    scores.add(scoreOf(d, runner.outputOf(call, c.text())));
+                    if (scores.get(scores.size() - 1) > scores.get(best)) {
+                        best = scores.size() - 1;
+                    }
+                }
+                candidates.add(cs);
+                candidateScores.add(scores);
+            }
             prompts.add(prompt);
-            completions.add(c);
-            return c.text();
+            completions.add(cs.get(best));
+            return cs.get(best).text();
         });
-        double score = e.answer().isEmpty() ? 0 : d.posed().score().applyAsDouble(e.answer());
+        return new Ran(prompts, completions, e, scoreOf(d, e.output()), candidates, candidateScores);
+    }
+
+    /** The score of the answer the task reads in {@code output} (0 for none), checked to be in [0, 1]. */
+    private double scoreOf(Designed d, String output) {
+        String answer = d.posed().answerOf().apply(output);
+        double score = answer.isEmpty() ? 0 : d.posed().score().applyAsDouble(answer);
         if (!(score >= 0 && score <= 1)) {
             throw new IllegalStateException(task.id() + ": a score must be in [0, 1], got " + score);
         }
-        return new Ran(prompts, completions, e, score);
+        return score;
     }
 
     private static Sample designerSample(

@@ -42,6 +42,7 @@ public final class DesignedSystem implements RolloutSource {
             DesignConfig.Side first,
             double invalidReward,
             double callCost,
+            int nodeCandidates,
             int maxCalls) {
         static final Options DEFAULT = new Options(
                 DesignConfig.DEFAULT.executions(),
@@ -51,10 +52,12 @@ public final class DesignedSystem implements RolloutSource {
                 DesignConfig.DEFAULT.first(),
                 DesignConfig.DEFAULT.invalidReward(),
                 DesignConfig.DEFAULT.callCost(),
+                DesignConfig.DEFAULT.nodeCandidates(),
                 12);
 
         DesignConfig config() {
-            return new DesignConfig(executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost);
+            return new DesignConfig(
+                    executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost, nodeCandidates);
         }
     }
 

@@ -194,30 +194,9 @@ public final class WorkflowRunner {
             }
             Call call = new Call(steps.size(), a.line(), a.role(), instruction, a.tools(), problem, context);
             String reply = caller.reply(call);
-            String printed = "";
-            if (!a.tools().isEmpty()) {
-                printed = runTool(a, reply);
-            }
+            String printed = a.tools().isEmpty() ? "" : runTool(a.tools(), reply);
             steps.add(new Step(call, reply, printed));
-            String text = printed.isEmpty() ? reply : reply.strip() + "\n\nOutput:\n" + printed;
-            return new Output(a.role(), text, answerOf.apply(text));
-        }
-
-        /** The reply's last fenced block run by the tool its tag names, else by the agent's first tool. */
-        private String runTool(Workflow.Agent a, String reply) {
-            Matcher m = FENCE.matcher(reply);
-            String tag = null;
-            String code = null;
-            while (m.find()) {
-                tag = m.group(1).toLowerCase(Locale.ROOT);
-                code = m.group(2);
-            }
-            if (code == null) {
-                return "(no code block to run)";
-            }
-            String tool = a.tools().contains(tag) ? tag : a.tools().get(0);
-            String out = tools.get(tool).run(code);
-            return out.isEmpty() ? "(nothing printed)" : out;
+            return new Output(a.role(), text(reply, printed), answerOf.apply(text(reply, printed)));
         }
 
         /** The output whose answer most outputs give (the earliest on a tie); outputs without an answer do not vote. */
@@ -243,6 +222,35 @@ public final class WorkflowRunner {
             notes.add(where + ": " + tally.get(best) + " of " + outputs.size() + " answered " + clip(best));
             return first.get(best);
         }
+    }
+
+    /**
+     * The output a call's node gives for {@code reply}: the reply, and what its tool printed when the call has tools
+     * (the tool runs). What tree sampling at node calls scores a candidate by.
+     */
+    public String outputOf(Call call, String reply) {
+        return text(reply, call.tools().isEmpty() ? "" : runTool(call.tools(), reply));
+    }
+
+    private static String text(String reply, String printed) {
+        return printed.isEmpty() ? reply : reply.strip() + "\n\nOutput:\n" + printed;
+    }
+
+    /** The reply's last fenced block run by the tool its tag names, else by the node's first tool. */
+    private String runTool(List<String> agentTools, String reply) {
+        Matcher m = FENCE.matcher(reply);
+        String tag = null;
+        String code = null;
+        while (m.find()) {
+            tag = m.group(1).toLowerCase(Locale.ROOT);
+            code = m.group(2);
+        }
+        if (code == null) {
+            return "(no code block to run)";
+        }
+        String tool = agentTools.contains(tag) ? tag : agentTools.get(0);
+        String out = tools.get(tool).run(code);
+        return out.isEmpty() ? "(nothing printed)" : out;
     }
 
     /** The branch whose name the reply writes first, as a whole word in any case; -1 for none. */
