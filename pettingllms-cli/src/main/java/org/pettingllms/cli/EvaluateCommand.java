@@ -81,6 +81,12 @@ final class EvaluateCommand implements Callable<Integer> {
                     + " every problem instead of the designer's designs")
     Path workflow;
 
+    @Option(
+            names = "--random-designs",
+            description = "a designed system's config only: run a valid design drawn at random for each problem (what"
+                    + " the designer's warm-up shows it) instead of the designer's")
+    boolean randomDesigns;
+
     @Spec
     CommandSpec spec;
 
@@ -96,8 +102,14 @@ final class EvaluateCommand implements Callable<Integer> {
                 sets,
                 Main.env(spec),
                 policy.equals("model") ? HubResolver.ModelFiles.ALL : HubResolver.ModelFiles.NONE);
+        if (workflow != null && randomDesigns) {
+            throw new IllegalArgumentException("--workflow and --random-designs: give one of them");
+        }
         if (workflow != null) {
             setup = setup.withWorkflow(workflow);
+        }
+        if (randomDesigns) {
+            setup = setup.withRandomDesigns();
         }
         RunConfig cfg = setup.config();
         Split which = Split.of(split);

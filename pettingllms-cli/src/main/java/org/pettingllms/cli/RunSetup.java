@@ -60,6 +60,15 @@ record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap 
         return new RunSetup(config, null, system.withWorkflow(text, "--workflow " + file), policies);
     }
 
+    /** This designed system with a random valid design for each problem instead of its designer's. */
+    RunSetup withRandomDesigns() {
+        if (!(source instanceof DesignedSystem system)) {
+            throw new ConfigException("--random-designs: random designs run on a designed system (task.name one of "
+                    + DesignedSystem.names() + "), and " + config.task().name() + " is a task's team");
+        }
+        return new RunSetup(config, null, system.withRandomDesigns(), policies);
+    }
+
     /** Whether the run is a designed system rather than a task's team. */
     boolean designed() {
         return task == null;

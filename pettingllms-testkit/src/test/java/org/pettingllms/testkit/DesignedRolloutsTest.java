@@ -364,7 +364,8 @@ class DesignedRolloutsTest {
                 DesignConfig.Side.EXECUTORS,
                 -1,
                 0,
-                3);
+                3,
+                -1);
         List<Problem> problems = SUMS.problems(1).problems(ProblemSource.Split.TRAIN, 0, 8);
         String chain = "sequence\n  agent solver: Add the numbers.\n  agent critic: Repeat the sum.\n";
         ScriptedSampler sampler = ScriptedSampler.of(POLICY);
@@ -410,6 +411,37 @@ class DesignedRolloutsTest {
         long solved = r.episodes().stream().filter(EpisodeResult::success).count();
         assertThat(solved).as("the critic repeats the chosen sum").isEqualTo(anyRight);
         assertThat(sampler.calls()).allMatch(c -> c.n() == 3);
+    }
+
+    @Test
+    void inAGreedyRolloutTheDesignerIsGreedyAndTheExecutorsSampleAtTheirOwnTemperature() {
+        DesignConfig warm = new DesignConfig(
+                1,
+                DesignConfig.ExecutorGroups.PROBLEM,
+                DesignConfig.Schedule.SIMULTANEOUS,
+                1,
+                DesignConfig.Side.EXECUTORS,
+                -1,
+                0,
+                1,
+                0.7);
+        ScriptedSampler sampler = ScriptedSampler.of(POLICY);
+        List<Problem> problems = SUMS.problems(1).problems(ProblemSource.Split.VALIDATION, 0, 6);
+        RolloutConfig greedy = new RolloutConfig(
+                RolloutConfig.Mode.PARALLEL,
+                1,
+                false,
+                PromptStyle.COMPACT,
+                new org.pettingllms.core.backend.SamplingParams(0.0, 0, 1.0, 256, List.of(), 3),
+                org.pettingllms.core.algo.RewardMix.PAPER,
+                4);
+        rollouts(sampler, warm).run(problems, L2, greedy);
+        assertThat(sampler.calls()).anyMatch(c -> c.policy().adapter().equals("designer"));
+        for (ScriptedSampler.Call c : sampler.calls()) {
+            assertThat(c.params().temperature())
+                    .as(c.policy().adapter())
+                    .isEqualTo(c.policy().adapter().equals("designer") ? 0.0 : 0.7);
+        }
     }
 
     @Test

@@ -15,6 +15,9 @@ import java.util.Objects;
  * @param nodeCandidates K at every model call of an execution: K candidates answer the call's prompt, each scored
  *                     by the answer in its own output, and the best continues (AT-GRPO's tree sampling inside a
  *                     workflow; 1: off, each call one sample)
+ * @param executorTemperature the executors' temperature in every rollout, training and validation alike (negative:
+ *                     the rollout's own); a workflow's ensembles and debates need answers that differ, which greedy
+ *                     executors never give, while the designer still writes greedily where validation is greedy
  */
 public record DesignConfig(
         int executions,
@@ -24,7 +27,8 @@ public record DesignConfig(
         Side first,
         double invalidReward,
         double callCost,
-        int nodeCandidates) {
+        int nodeCandidates,
+        double executorTemperature) {
     public enum ExecutorGroups {
         PROBLEM,
         DESIGN
@@ -44,7 +48,7 @@ public record DesignConfig(
 
     /** M = 4, executors grouped by problem, alternating 10-step phases, executors first, -1 for an invalid design. */
     public static final DesignConfig DEFAULT =
-            new DesignConfig(4, ExecutorGroups.PROBLEM, Schedule.ALTERNATING, 10, Side.EXECUTORS, -1, 0, 1);
+            new DesignConfig(4, ExecutorGroups.PROBLEM, Schedule.ALTERNATING, 10, Side.EXECUTORS, -1, 0, 1, -1);
 
     public DesignConfig {
         Objects.requireNonNull(executorGroups, "executorGroups");
@@ -56,12 +60,15 @@ public record DesignConfig(
         if (!Double.isFinite(invalidReward) || !Double.isFinite(callCost) || callCost < 0) {
             throw new IllegalArgumentException("invalidReward must be finite and callCost finite and >= 0");
         }
+        if (!Double.isFinite(executorTemperature)) {
+            throw new IllegalArgumentException("executorTemperature must be a number, got " + executorTemperature);
+        }
         if (nodeCandidates < 1 || nodeCandidates > 8) {
             throw new IllegalArgumentException("nodeCandidates must be 1 (off) to 8, got " + nodeCandidates);
         }
     }
 
-    /** One sample a call (no tree sampling at node calls). */
+    /** One sample a call (no tree sampling at node calls), executors at the rollout's temperature. */
     public DesignConfig(
             int executions,
             ExecutorGroups executorGroups,
@@ -70,7 +77,7 @@ public record DesignConfig(
             Side first,
             double invalidReward,
             double callCost) {
-        this(executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost, 1);
+        this(executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost, 1, -1);
     }
 
     /** Whether {@code side}'s samples train at {@code step}. */

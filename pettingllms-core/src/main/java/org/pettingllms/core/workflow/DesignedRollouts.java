@@ -59,14 +59,14 @@ public final class DesignedRollouts implements Rollouts {
     private final DesignConfig design;
     private final WorkflowLimits sizes;
     private final RolloutProgress progress;
-    private final String workflow;
+    private final Function<Problem, String> workflow;
     private final Map<String, Double> counters = new LinkedHashMap<>();
     private int step;
 
     /** @param sizes the bounds a design must keep (its roles and tools are the task's) */
     public DesignedRollouts(
             DesignTask task, Sampler sampler, DesignConfig design, WorkflowLimits sizes, RolloutProgress progress) {
-        this(task, sampler, design, sizes, progress, null);
+        this(task, sampler, design, sizes, progress, (String) null);
     }
 
     /**
@@ -80,6 +80,20 @@ public final class DesignedRollouts implements Rollouts {
             WorkflowLimits sizes,
             RolloutProgress progress,
             String workflow) {
+        this(task, sampler, design, sizes, progress, workflow == null ? null : p -> workflow);
+    }
+
+    /**
+     * @param workflow the design each problem runs instead of the designer's (null: the designer's): one written by
+     *                 hand for all, or one drawn per problem ({@link DesignedSystem#withRandomDesigns})
+     */
+    public DesignedRollouts(
+            DesignTask task,
+            Sampler sampler,
+            DesignConfig design,
+            WorkflowLimits sizes,
+            RolloutProgress progress,
+            Function<Problem, String> workflow) {
         this.task = task;
         this.sampler = sampler;
         this.design = design;
@@ -148,7 +162,7 @@ public final class DesignedRollouts implements Rollouts {
                 Prompt prompt = DesignPrompts.designer(
                         posed.text(), task.executorRoles(), posed.tools().keySet(), config.style());
                 List<Completion> answers = fixed
-                        ? List.of(Completion.ofText(workflow))
+                        ? List.of(Completion.ofText(workflow.apply(p)))
                         : s.sample(
                                 designer, prompt, n, config.sampling().withSeed(Seeds.derive(seed, p.id(), "designs")));
                 WorkflowParser parser = new WorkflowParser(sizes.with(
@@ -247,7 +261,7 @@ public final class DesignedRollouts implements Rollouts {
                                 new RewardParts(designReward, 0, 0),
                                 designReward,
                                 StepOutcome.OK,
-                                (fixed ? "the fixed workflow: " : "") + w.shape() + ", up to " + w.calls() + " calls",
+                                (fixed ? "a given workflow: " : "") + w.shape() + ", up to " + w.calls() + " calls",
                                 false,
                                 false));
                     }
@@ -347,7 +361,7 @@ public final class DesignedRollouts implements Rollouts {
         WorkflowRunner runner = new WorkflowRunner(tools, d.posed().answerOf());
         WorkflowRunner.Execution e = runner.run(w, d.posed().text(), call -> {
             Prompt prompt = DesignPrompts.executor(call, config.style());
-            SamplingParams params = config.sampling()
+            SamplingParams params = executorSampling(config)
                     .withSeed(Seeds.derive(config.sampling().seed(), d.problem().id(), i, j, call.index()));
             List<Completion> cs = s.sample(policies.policyOf(call.role()), prompt, k, params);
             int best = 0;
@@ -368,6 +382,13 @@ public final class DesignedRollouts implements Rollouts {
             return cs.get(best).text();
         });
         return new Ran(prompts, completions, e, scoreOf(d, e.output()), candidates, candidateScores);
+    }
+
+    /** How the executors sample: the rollout's settings, at {@link DesignConfig#executorTemperature} when set. */
+    private SamplingParams executorSampling(RolloutConfig config) {
+        SamplingParams p = config.sampling();
+        double t = design.executorTemperature();
+        return t < 0 ? p : new SamplingParams(t, p.topK(), p.topP(), p.maxTokens(), p.stop(), p.seed());
     }
 
     /** The score of the answer the task reads in {@code output} (0 for none), checked to be in [0, 1]. */

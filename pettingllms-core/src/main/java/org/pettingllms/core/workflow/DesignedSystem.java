@@ -43,6 +43,7 @@ public final class DesignedSystem implements RolloutSource {
             double invalidReward,
             double callCost,
             int nodeCandidates,
+            double executorTemperature,
             int maxCalls) {
         static final Options DEFAULT = new Options(
                 DesignConfig.DEFAULT.executions(),
@@ -53,11 +54,20 @@ public final class DesignedSystem implements RolloutSource {
                 DesignConfig.DEFAULT.invalidReward(),
                 DesignConfig.DEFAULT.callCost(),
                 DesignConfig.DEFAULT.nodeCandidates(),
+                DesignConfig.DEFAULT.executorTemperature(),
                 12);
 
         DesignConfig config() {
             return new DesignConfig(
-                    executions, executorGroups, schedule, phaseSteps, first, invalidReward, callCost, nodeCandidates);
+                    executions,
+                    executorGroups,
+                    schedule,
+                    phaseSteps,
+                    first,
+                    invalidReward,
+                    callCost,
+                    nodeCandidates,
+                    executorTemperature);
         }
     }
 
@@ -67,8 +77,15 @@ public final class DesignedSystem implements RolloutSource {
     private final DesignConfig design;
     private final WorkflowLimits sizes;
     private final String workflow;
+    private final boolean random;
 
     private DesignedSystem(DesignTask task, DesignConfig design, WorkflowLimits sizes, String workflow) {
+        this(task, design, sizes, workflow, false);
+    }
+
+    private DesignedSystem(
+            DesignTask task, DesignConfig design, WorkflowLimits sizes, String workflow, boolean random) {
+        this.random = random;
         this.task = task;
         this.design = design;
         this.sizes = sizes;
@@ -142,6 +159,18 @@ public final class DesignedSystem implements RolloutSource {
         return new DesignedSystem(task, this.design, sizes, design);
     }
 
+    /**
+     * This system with a design drawn at random for each problem instead of the designer's (the table's "random valid
+     * designs" row: what the warm-up shows the designer, {@link RandomDesigns}), seeded by the problem, so the same
+     * problem always runs the same design.
+     */
+    public DesignedSystem withRandomDesigns() {
+        if (!(task instanceof DesignDemonstrations)) {
+            throw new ConfigException("design task " + task.id() + " has no random designs (it offers no warm-up)");
+        }
+        return new DesignedSystem(task, design, sizes, null, true);
+    }
+
     /** The designer's prompt on {@code problem}, with no answer: what a dry run shows of a task without a warm-up. */
     public Demonstrations.Demo designerDemo(Problem problem, PromptStyle style) {
         DesignTask.Posed posed = task.pose(problem);
@@ -206,7 +235,7 @@ public final class DesignedSystem implements RolloutSource {
 
     @Override
     public List<String> roles() {
-        return workflow == null ? DesignedRollouts.roles(task) : task.executorRoles();
+        return workflow == null && !random ? DesignedRollouts.roles(task) : task.executorRoles();
     }
 
     @Override
@@ -216,6 +245,17 @@ public final class DesignedSystem implements RolloutSource {
 
     @Override
     public Rollouts rollouts(Sampler sampler, RolloutProgress progress) {
+        if (random) {
+            RandomDesigns designs = ((DesignDemonstrations) task).designs();
+            return new DesignedRollouts(
+                    task,
+                    sampler,
+                    design,
+                    sizes,
+                    progress,
+                    (Problem p) -> designs.draw(
+                            new SplittableRandom(org.pettingllms.core.util.Seeds.derive(0, p.id(), "random design"))));
+        }
         return new DesignedRollouts(task, sampler, design, sizes, progress, workflow);
     }
 
