@@ -107,6 +107,31 @@ class DesignedCliTest {
     }
 
     @Test
+    void evaluateRunsRandomValidDesignsInPlaceOfTheDesigner() {
+        Path model = Path.of("..", "models", "math-tiny").toAbsolutePath().normalize();
+        String cfg = CliTest.CONFIGS.resolve("designer/L2.yaml").toString();
+        String[] base = {
+            "evaluate", cfg, "--set", "policy.model=" + model, "--set", "validation.problems=4", "--random-designs"
+        };
+        CliTest.Result r = CliTest.run(base);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("design-mix-v1 |")
+                .contains("success by kind: ")
+                .contains("designs for ")
+                .doesNotContain("designer ");
+        CliTest.Result again = CliTest.run(base);
+        assertThat(again.out().lines().filter(l -> l.contains("designs for ")).toList())
+                .as("a problem's random design is drawn from its seed")
+                .isEqualTo(
+                        r.out().lines().filter(l -> l.contains("designs for ")).toList());
+        CliTest.Result both = CliTest.run(
+                "evaluate", cfg, "--random-designs", "--workflow", "configs/designer/workflows/direct.flow");
+        assertThat(both.code()).isEqualTo(2);
+        assertThat(both.err()).contains("give one of them");
+    }
+
+    @Test
     void reportChartsSuccessAndDesignShapesByKind(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("metrics.jsonl"), """
                 {"step":0,"success":0.5,"design/kind/letters/executions":8,"design/kind/letters/solved":2,                "design/shape/letters/agent":3,"design/shape/letters/ensemble(5)[agent]":1}

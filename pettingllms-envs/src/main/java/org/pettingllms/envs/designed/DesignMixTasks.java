@@ -49,8 +49,8 @@ import org.pettingllms.envs.sandbox.SandboxLimits;
  * The kind of a problem is drawn from its seed (half each); each kind keeps its splits apart by content. The warm-up
  * ({@link DesignDemonstrations}) shows the designer random valid designs and the executor imperfect replies: a
  * program misreads each hard wording with probability {@link #MISREAD} and indexes a word from one with probability
- * {@link #FROM_ONE}; a direct answer slips an equation (arithmetic) or miscounts by a place (letters) with the
- * warm-up's noise.
+ * {@link #FROM_ONE}; a direct answer slips an equation (arithmetic) or counts the letters out and stops a place
+ * early or late (letters) with the warm-up's noise.
  */
 public final class DesignMixTasks implements DesignTaskProvider {
     public static final String NAME = "design-mix";
@@ -226,13 +226,22 @@ public final class DesignMixTasks implements DesignTaskProvider {
                 return new DesignDemonstrations.Reply(
                         WordProblemDemonstrations.workedOut(WordProblems.of(item.seed()), noise, rng), "");
             }
+            // the letters counted out up to the position asked ("1k 2a 3m 4i"), then the last one counted; with
+            // probability noise the count stops a place early or late (a miscount), and that letter is the answer
             LetterProblems.Letter l = LetterProblems.of(item.seed());
             int at = l.position() - 1;
-            if (rng.nextDouble() < noise) { // miscounted by a place, either way (within the word)
-                at = at == 0 ? 1 : at == l.word().length() - 1 ? at - 1 : at + (rng.nextBoolean() ? 1 : -1);
+            if (rng.nextDouble() < noise) {
+                at += rng.nextBoolean() ? 1 : -1; // positions run from 2 to the last but one: both stay in the word
+            }
+            StringBuilder counted = new StringBuilder();
+            for (int i = 0; i <= at; i++) {
+                counted.append(i == 0 ? "" : " ").append(i + 1).append(l.word().charAt(i));
             }
             return new DesignDemonstrations.Reply(
-                    WordProblemDemonstrations.boxed(String.valueOf(l.word().charAt(at))), "");
+                    counted + "\n"
+                            + WordProblemDemonstrations.boxed(
+                                    String.valueOf(l.word().charAt(at))),
+                    "");
         }
 
         private static DesignDemonstrations.Reply program(MixItem item, SplittableRandom rng) {
