@@ -5,8 +5,8 @@ import org.pettingllms.envs.data.ContentSplit;
 
 /**
  * The {@code letters} kind of {@code design-mix}: the n-th letter of a made-up word ({@code What is the 4th letter
- * of "kamiroset"?}), words of three or four consonant-vowel syllables (with a closing consonant now and then), so
- * no two problems share much but their form. A one-shot answer miscounts by a place; a program that indexes the
+ * of "kamiro"?}), words of two or three consonant-vowel syllables (short enough for the project's tiny models to
+ * copy: they lose a made-up word of eight letters after four). A one-shot answer miscounts by a place; a program that indexes the
  * word is off by one unless it counts from zero. Split by seed and by the question's content ({@link ContentSplit}).
  */
 public final class LetterProblems {
@@ -26,13 +26,10 @@ public final class LetterProblems {
     private static Letter draw(long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
         StringBuilder w = new StringBuilder();
-        int syllables = 3 + rng.nextInt(2);
+        int syllables = 2 + rng.nextInt(2);
         for (int i = 0; i < syllables; i++) {
             w.append(CONSONANTS.charAt(rng.nextInt(CONSONANTS.length())))
                     .append(VOWELS.charAt(rng.nextInt(VOWELS.length())));
-            if (rng.nextInt(4) == 0) {
-                w.append(CONSONANTS.charAt(rng.nextInt(CONSONANTS.length())));
-            }
         }
         String word = w.toString();
         // 2nd to the last but one: a program's off-by-one index (w[n]) still names a letter of the word
