@@ -192,7 +192,7 @@ class DesignedRolloutsTest {
                 .contains(
                         "agent, up to 1 calls",
                         "ensemble-majority(3)[agent], up to 3 calls",
-                        "sequence[agent,agent], up to 2 calls");
+                        "sequence[agent+calc,agent], up to 2 calls");
         // the tool ran: the calculator's sum reached the critic, whose answer is right
         assertThat(r.episodes().stream()
                         .filter(e -> e.path().get(0).summary().startsWith("sequence"))

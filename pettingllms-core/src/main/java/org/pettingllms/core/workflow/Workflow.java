@@ -123,8 +123,8 @@ public record Workflow(Node root, int calls) {
     public record Branch(int line, String name, Node node) {}
 
     /**
-     * The workflow's shape: its node kinds, nested in brackets, without roles or words ({@code
-     * sequence[agent,reflect]}); what reports count per problem kind.
+     * The workflow's shape: its node kinds, nested in brackets, an agent's tools after a {@code +}, without roles or
+     * words ({@code sequence[agent+python,reflect]}); what reports count per problem kind.
      */
     public String shape() {
         return shape(root);
@@ -132,7 +132,7 @@ public record Workflow(Node root, int calls) {
 
     private static String shape(Node n) {
         return switch (n) {
-            case Agent a -> "agent";
+            case Agent a -> a.tools().isEmpty() ? "agent" : "agent+" + String.join("+", a.tools());
             case Sequence s -> "sequence" + list(s.steps());
             case Ensemble e -> e.kind() + "(" + e.k() + ")[" + shape(e.member()) + "]";
             case Debate d -> "debate(" + d.rounds() + "x" + d.debaters().size() + ")";

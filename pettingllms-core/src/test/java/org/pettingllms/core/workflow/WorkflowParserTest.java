@@ -55,7 +55,8 @@ class WorkflowParserTest {
         assertThat(((Workflow.Agent) e.member()).tools()).containsExactly("python", "sql");
         // 1 + 2 + (1 router + max(1, 3)) = 7
         assertThat(w.calls()).isEqualTo(7);
-        assertThat(w.shape()).isEqualTo("sequence[agent,reflect,route[agent,ensemble-majority(3)[agent]]]");
+        assertThat(w.shape())
+                .isEqualTo("sequence[agent+python,reflect,route[agent,ensemble-majority(3)[agent+python+sql]]]");
     }
 
     @Test
