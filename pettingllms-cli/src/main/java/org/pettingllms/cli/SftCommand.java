@@ -155,14 +155,7 @@ final class SftCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
-                TorchLearner learner = new TorchLearner(
-                        engine.registry(),
-                        new TrainSettings(
-                                cfg.train().microBatchSize(),
-                                false,
-                                true,
-                                cfg.engine().trainVisionTower(),
-                                cfg.engine().learnerThreads()))) {
+                TorchLearner learner = learner(engine, cfg)) {
             TextCodec codec = engine.codec(model);
             var problems = task.problems(cfg.run().seed());
             o.printf(
@@ -188,16 +181,7 @@ final class SftCommand implements Callable<Integer> {
                     codec,
                     settings,
                     cfg.run().seed(),
-                    (step, total, loss) -> {
-                        if (step % Math.max(1, total / 20) == 0 || step == total) {
-                            bar.clear();
-                            o.printf(
-                                    "step %d/%d | loss %.4f | %.0f s%n",
-                                    step, total, loss, (System.nanoTime() - start) / 1e9);
-                            o.flush();
-                        }
-                        bar.update(step, total);
-                    });
+                    progress(o, bar, start));
             double seconds = (System.nanoTime() - start) / 1e9;
             RolloutEngine rollouts = new RolloutEngine(engine.sampler());
             RolloutConfig evalCfg = cfg.validationRollout(1);
@@ -263,14 +247,7 @@ final class SftCommand implements Callable<Integer> {
         PrintWriter o = spec.commandLine().getOut();
         long start = System.nanoTime();
         try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, l1);
-                TorchLearner learner = new TorchLearner(
-                        engine.registry(),
-                        new TrainSettings(
-                                cfg.train().microBatchSize(),
-                                false,
-                                true,
-                                cfg.engine().trainVisionTower(),
-                                cfg.engine().learnerThreads()))) {
+                TorchLearner learner = learner(engine, cfg)) {
             TextCodec codec = engine.codec(model);
             var problems = system.problems(cfg.run().seed());
             o.printf(
@@ -289,16 +266,7 @@ final class SftCommand implements Callable<Integer> {
                     codec,
                     settings,
                     cfg.run().seed(),
-                    (step, total, loss) -> {
-                        if (step % Math.max(1, total / 20) == 0 || step == total) {
-                            bar.clear();
-                            o.printf(
-                                    "step %d/%d | loss %.4f | %.0f s%n",
-                                    step, total, loss, (System.nanoTime() - start) / 1e9);
-                            o.flush();
-                        }
-                        bar.update(step, total);
-                    });
+                    progress(o, bar, start));
             double seconds = (System.nanoTime() - start) / 1e9;
             List<Problem> test = problems.problems(Split.VALIDATION, 0, evalProblems); // choices are made on it
             var rollouts = system.rollouts(engine.sampler(), org.pettingllms.core.rollout.RolloutProgress.NONE);
@@ -335,6 +303,30 @@ final class SftCommand implements Callable<Integer> {
             o.flush();
         }
         return 0;
+    }
+
+    /** The learner a warm-up trains the base model with (full weights, the run's micro-batches and threads). */
+    private static TorchLearner learner(EmbeddedEngine engine, RunConfig cfg) {
+        return new TorchLearner(
+                engine.registry(),
+                new TrainSettings(
+                        cfg.train().microBatchSize(),
+                        false,
+                        true,
+                        cfg.engine().trainVisionTower(),
+                        cfg.engine().learnerThreads()));
+    }
+
+    /** A line every twentieth of the steps and at the last, the bar between them. */
+    private static SupervisedTraining.Progress progress(PrintWriter o, ProgressBar bar, long start) {
+        return (step, total, loss) -> {
+            if (step % Math.max(1, total / 20) == 0 || step == total) {
+                bar.clear();
+                o.printf("step %d/%d | loss %.4f | %.0f s%n", step, total, loss, (System.nanoTime() - start) / 1e9);
+                o.flush();
+            }
+            bar.update(step, total);
+        };
     }
 
     /** The source model's tokenizer files beside the new weights, so that the directory loads on its own. */
