@@ -113,12 +113,11 @@ final class HubResolver {
     /**
      * Whether {@code name}, the first part of an id-like value, is a folder here or in the installation: then
      * {@code models/some-model} is a local path (perhaps mistyped), not the Hub's repo {@code some-model} of a user
-     * called {@code models}. The installation is PETTINGLLMS_HOME, else the property the build sets for tests.
+     * called {@code models}. The installation is {@link RunSetup#home}.
      */
     private boolean localFolder(String name) {
-        String home = env.getOrDefault("PETTINGLLMS_HOME", System.getProperty("pettingllms.home"));
         return Files.isDirectory(Path.of(name))
-                || (home != null && Files.isDirectory(Path.of(home).resolve(name)));
+                || Files.isDirectory(RunSetup.home(env).resolve(name));
     }
 
     /** {@code value} with every {@code hf://} string replaced by its local file. */

@@ -88,15 +88,14 @@ record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap 
             Path configFile, List<String> overrides, Map<String, String> env, HubResolver.ModelFiles need) {
         RunConfig cfg = ConfigLoader.load(configFile, overrides);
         String model = cfg.policy().model();
-        String home = env.get("PETTINGLLMS_HOME");
+        Path home = home(env);
         List<String> local = new ArrayList<>(overrides);
-        if (home != null
-                && !model.startsWith("fresh:")
+        if (!model.startsWith("fresh:")
                 && !Path.of(model).isAbsolute()
                 && !Files.exists(Path.of(model))
-                && Files.isDirectory(Path.of(home).resolve(model))) {
+                && Files.isDirectory(home.resolve(model))) {
             // configs name the shipped models relative to the installation, wherever the command runs from
-            local.add("policy.model=" + Path.of(home).resolve(model));
+            local.add("policy.model=" + home.resolve(model));
             cfg = ConfigLoader.load(configFile, local);
         }
         List<String> hub = new HubResolver(env).overrides(cfg, need);
@@ -173,9 +172,12 @@ record RunSetup(RunConfig config, Task<?> task, RolloutSource source, PolicyMap 
         return task.prompt(task.initialState(problem), role, 0, style);
     }
 
-    /** The installation (PETTINGLLMS_HOME, which the launcher sets), else the working directory. */
+    /**
+     * The installation: PETTINGLLMS_HOME (which the launcher sets), else the property the build sets for tests run
+     * from module folders, else the working directory.
+     */
     static Path home(Map<String, String> env) {
-        String home = env.get("PETTINGLLMS_HOME");
+        String home = env.getOrDefault("PETTINGLLMS_HOME", System.getProperty("pettingllms.home"));
         return home == null ? Path.of(".") : Path.of(home);
     }
 
