@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -24,11 +25,19 @@ final class BasicReaper {
 
     private BasicReaper() {}
 
-    /** Kills the process group {@code pgid} and every process of this run ({@code TMPDIR=dir}), until none is left. */
+    /** Waited at most for killed processes to be gone (reaped), so that they no longer count against the user. */
+    private static final Duration GONE = Duration.ofSeconds(2);
+
+    /**
+     * Kills the process group {@code pgid} and every process of this run ({@code TMPDIR=dir}), until none is left,
+     * then waits (at most {@link #GONE}) until the killed are reaped: a killed process counts against its user's
+     * process limit until then, and the next run's limit is set from that count.
+     */
     static void killRun(long pgid, Path dir) {
         killGroup(pgid);
         byte[] marker = ("TMPDIR=" + dir + "\0").getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
+        List<ProcessHandle> killed = new ArrayList<>();
         for (int round = 0; round < 8; round++) { // a process that forks while we kill is found in the next round
             List<ProcessHandle> found = new ArrayList<>();
             for (long pid : pids()) {
@@ -37,9 +46,21 @@ final class BasicReaper {
                 }
             }
             if (found.isEmpty()) {
-                return;
+                break;
             }
             found.forEach(ProcessHandle::destroyForcibly);
+            killed.addAll(found);
+        }
+        long deadline = System.nanoTime() + GONE.toNanos();
+        for (ProcessHandle h : killed) {
+            while (h.isAlive() && System.nanoTime() < deadline) { // alive until reaped, zombies included
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 
@@ -90,11 +111,69 @@ final class BasicReaper {
 
     /** Tasks (processes and threads) that user {@code uid} runs now, as the kernel's process-count limit counts. */
     static int tasksOf(int uid) {
+        return tasksOf(uid, false);
+    }
+
+    /**
+     * The tasks of {@code uid} outside every sandbox run: those whose environment names no run directory (a
+     * {@code TMPDIR} under a {@code pettingllms-sandbox-} folder), so that one run's share is not counted into the
+     * next one's limit.
+     */
+    static int tasksOutsideRuns(int uid) {
+        return tasksOf(uid, true);
+    }
+
+    private static final byte[] RUN_MARKER = "TMPDIR=".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] RUN_FOLDER = "/pettingllms-sandbox-".getBytes(StandardCharsets.UTF_8);
+
+    private static boolean inARun(long pid) {
+        try {
+            byte[] env = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+            if (env.length == 0) {
+                // exiting: a killed process's environment is gone before it is reaped, and until then it counts.
+                // mostly a finished run's (another slot's run may be starting now): left out as a run's are (leaving
+                // out
+                // one of the trainer's own only lowers the next limit for a moment)
+                return true;
+            }
+            int at = indexOf(env, RUN_MARKER);
+            if (at < 0) {
+                return false;
+            }
+            int end = at;
+            while (end < env.length && env[end] != 0) {
+                end++;
+            }
+            byte[] value = java.util.Arrays.copyOfRange(env, at, end);
+            return containsAt(value, RUN_FOLDER);
+        } catch (IOException | RuntimeException e) {
+            return true; // gone while we looked
+        }
+    }
+
+    /** Whether {@code needle} occurs anywhere in {@code hay} (not only where a variable starts). */
+    private static boolean containsAt(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    private static int tasksOf(int uid, boolean outsideRuns) {
         int tasks = 0;
         for (long pid : pids()) {
             Path proc = Path.of("/proc", Long.toString(pid));
             try {
                 if ((Integer) Files.getAttribute(proc, "unix:uid") != uid) {
+                    continue;
+                }
+                if (outsideRuns && inARun(pid)) {
                     continue;
                 }
                 Optional<String> threads = Files.readAllLines(proc.resolve("status")).stream()

@@ -53,6 +53,7 @@ public final class Sandbox {
 
     private final Path base;
     private final BlockingQueue<Integer> slots;
+    private final int concurrency;
     /** The user id programs are started as (tests: an unprivileged user from a root trainer), or -1: ours. */
     private final int runAs;
 
@@ -64,6 +65,7 @@ public final class Sandbox {
         this.pythonPrefix = python == null ? null : prefix(python);
         this.base = base;
         this.slots = new ArrayBlockingQueue<>(concurrency);
+        this.concurrency = concurrency;
         for (int i = 0; i < concurrency; i++) {
             slots.add(i);
         }
@@ -321,7 +323,9 @@ public final class Sandbox {
      * run's user (NAMESPACES, RunUsers) and a fresh user namespace's root (USER_NAMESPACES) run only this run's tasks, so the
      * limit is the run's own count, plus, in a user namespace, the two that live there before the program (unshare
      * and the setup shell). Before 5.14, and in BASIC, the program shares its user's count with whatever else that
-     * user runs (its threads, other runs), which the limit then includes.
+     * user runs: the limit is what that user runs outside sandbox runs, plus this sandbox's share for all its slots
+     * ({@code processes} x slots), the same for every run. Counting other runs' processes into a run's limit (as
+     * this once did) let a run inherit their share when they ended: each run's limit grew by the last one's.
      */
     private int processLimit(SandboxLimits limits) {
         if (isolation == Isolation.NAMESPACES) {
@@ -331,7 +335,17 @@ public final class Sandbox {
             return limits.processes() + 2;
         }
         int uid = runAs >= 0 ? runAs : Isolation.uid();
-        return uid > 0 ? BasicReaper.tasksOf(uid) + limits.processes() : 0;
+        return uid > 0 ? BasicReaper.tasksOutsideRuns(uid) + limits.processes() * concurrency : 0;
+    }
+
+    /**
+     * The processes one run may reach: its own {@code processes} where the kernel counts the run apart (namespaces),
+     * else the share of all this sandbox's slots, which its runs hold together (see {@link #processLimit}).
+     */
+    int processBound() {
+        boolean apart =
+                isolation == Isolation.NAMESPACES || (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE);
+        return apart ? limits.processes() : limits.processes() * concurrency;
     }
 
     /** Whether the running Linux kernel is at least {@code major.minor} (false when it cannot be read). */

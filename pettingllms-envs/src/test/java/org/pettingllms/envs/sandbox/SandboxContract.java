@@ -354,8 +354,49 @@ abstract class SandboxContract {
     @Test
     void forksAreBounded() {
         assertThat(childrenForked(box))
-                .as("children started (the limit is %d processes)", box.limits().processes())
-                .isLessThan(box.limits().processes());
+                .as("children started (the limit is %d processes)", box.processBound())
+                .isLessThan(box.processBound());
+        assertNothingLeftBehind();
+    }
+
+    /**
+     * Overlapping runs on the box's two slots (A; B while A holds its children; C once A has ended, while B holds
+     * its): no run inherits the share of one that ended while it ran. When a run's limit counted the other runs'
+     * processes, B's limit held A's children and C's held B's larger count, so C could start three shares.
+     */
+    @Test
+    void overlappingRunsDoNotRaiseEachOthersProcessLimit() throws Exception {
+        String forkFor2s = """
+                import os, time
+                start = time.time()
+                n = 0
+                while time.time() < start + 2.0:
+                    try:
+                        pid = os.fork()
+                    except OSError:
+                        time.sleep(0.02)
+                        continue
+                    if pid == 0:
+                        time.sleep(20)
+                        os._exit(0)
+                    n += 1
+                print(n)
+                """;
+        SandboxLimits longer = box.limits().withWallTime(Duration.ofSeconds(5));
+        try (var pool = Executors.newFixedThreadPool(3)) {
+            List<Future<Execution>> runs = new ArrayList<>();
+            for (long wait : new long[] {0, 1000, 1400}) { // A at 0 s, B at 1 s, C at 2.4 s: after A, before B ends
+                Thread.sleep(wait);
+                runs.add(pool.submit(() -> box.run(forkFor2s, "", longer)));
+            }
+            for (var f : runs) {
+                Execution e = f.get();
+                assertThat(e.ok()).as(e.summary()).isTrue();
+                assertThat(Integer.parseInt(e.stdout().strip()))
+                        .as("children of one of three overlapping runs (the bound is %d)", box.processBound())
+                        .isLessThan(box.processBound());
+            }
+        }
         assertNothingLeftBehind();
     }
 
