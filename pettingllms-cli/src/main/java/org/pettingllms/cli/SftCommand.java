@@ -196,35 +196,50 @@ final class SftCommand implements Callable<Integer> {
                                     evalCfg),
                             single.roles())
                     .successRate();
-            engine.registry().model(model).save(out);
-            if (!TextCodecs.writeCharTokenizer(codec, out)) {
-                copyTokenizer(Path.of(model), out);
-            }
-            Files.writeString(
-                    out.resolve("README.md"),
-                    ModelCard.text(
-                            engine.registry().model(model).config().modelType(),
-                            task.id(),
-                            model,
-                            cfg.run().seed(),
-                            engine.registry().model(model).parameterCount(),
-                            steps,
-                            batch,
-                            lr,
-                            noise,
-                            seconds,
-                            task.mainRole(),
-                            aloneSuccess,
-                            team,
-                            evalProblems,
-                            String.join(" ", spec.commandLine().getParseResult().originalArgs())
-                                    .replaceFirst("^sft ", "")));
+            save(engine, model, codec, cfg, task.id(), seconds, task.mainRole(), aloneSuccess, team);
             o.printf(
                     "greedy success on %d validation problems: %s alone %.1f%%, team %.1f%% | saved %s%n",
                     evalProblems, task.mainRole(), 100 * aloneSuccess, 100 * team, out);
             o.flush();
         }
         return 0;
+    }
+
+    /** Writes the trained model, its tokenizer and its card ({@link ModelCard}) to {@code out}. */
+    private void save(
+            EmbeddedEngine engine,
+            String model,
+            TextCodec codec,
+            RunConfig cfg,
+            String id,
+            double seconds,
+            String mainRole,
+            double aloneSuccess,
+            double team)
+            throws IOException {
+        engine.registry().model(model).save(out);
+        if (!TextCodecs.writeCharTokenizer(codec, out)) {
+            copyTokenizer(Path.of(model), out);
+        }
+        Files.writeString(
+                out.resolve("README.md"),
+                ModelCard.text(
+                        engine.registry().model(model).config().modelType(),
+                        id,
+                        model,
+                        cfg.run().seed(),
+                        engine.registry().model(model).parameterCount(),
+                        steps,
+                        batch,
+                        lr,
+                        noise,
+                        seconds,
+                        mainRole,
+                        aloneSuccess,
+                        team,
+                        evalProblems,
+                        String.join(" ", spec.commandLine().getParseResult().originalArgs())
+                                .replaceFirst("^sft ", "")));
     }
 
     /**
@@ -273,29 +288,7 @@ final class SftCommand implements Callable<Integer> {
             double team = RolloutStats.of(rollouts.run(test, l1, cfg.validationRollout(1)), system.roles())
                     .successRate();
             Map<String, Double> byKind = new java.util.TreeMap<>(rollouts.drainMetrics());
-            engine.registry().model(model).save(out);
-            if (!TextCodecs.writeCharTokenizer(codec, out)) {
-                copyTokenizer(Path.of(model), out);
-            }
-            Files.writeString(
-                    out.resolve("README.md"),
-                    ModelCard.text(
-                            engine.registry().model(model).config().modelType(),
-                            system.id(),
-                            model,
-                            cfg.run().seed(),
-                            engine.registry().model(model).parameterCount(),
-                            steps,
-                            batch,
-                            lr,
-                            noise,
-                            seconds,
-                            null,
-                            Double.NaN,
-                            team,
-                            evalProblems,
-                            String.join(" ", spec.commandLine().getParseResult().originalArgs())
-                                    .replaceFirst("^sft ", "")));
+            save(engine, model, codec, cfg, system.id(), seconds, null, Double.NaN, team);
             o.printf(
                     "greedy success on %d validation problems: designed system %.1f%% | saved %s%n",
                     evalProblems, 100 * team, out);

@@ -334,8 +334,11 @@ class HubCommandsTest {
                 .noneMatch(p -> p.endsWith(".safetensors"));
     }
 
-    @Test
-    void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
+    /**
+     * A Qwen3-1.7B-shaped model on the Hub ({@code acme/qwen-like}): its config, the Qwen3 tokenizer and weights
+     * that a dry run must never fetch. Returns the tokenizer's fixture folder.
+     */
+    private Path commitQwenLike() throws Exception {
         Path tok = SharedFiles.fixture("qwen3-tokenizer");
         Map<String, Content> files = new LinkedHashMap<>();
         files.put(
@@ -348,6 +351,12 @@ class HubCommandsTest {
         files.put("tokenizer_config.json", Content.text(Files.readString(tok.resolve("tokenizer_config.json"))));
         files.put("model.safetensors", Content.lfs(new byte[50_000]));
         hub.commit(RepoId.model("acme/qwen-like"), "main", files);
+        return tok;
+    }
+
+    @Test
+    void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
+        Path tok = commitQwenLike();
 
         CliTest.Result r = run(
                 env(),
@@ -392,18 +401,7 @@ class HubCommandsTest {
 
     @Test
     void aDryRunOfTheDesignerRecipeShowsTheDesignersPromptAndADesignsCalls() throws Exception {
-        Path tok = SharedFiles.fixture("qwen3-tokenizer");
-        Map<String, Content> files = new LinkedHashMap<>();
-        files.put(
-                "config.json",
-                Content.text("{\"model_type\": \"qwen3\", \"vocab_size\": 151936, \"hidden_size\": 2048,"
-                        + " \"intermediate_size\": 6144, \"num_hidden_layers\": 28, \"num_attention_heads\": 16,"
-                        + " \"num_key_value_heads\": 8, \"head_dim\": 128, \"max_position_embeddings\": 40960,"
-                        + " \"eos_token_id\": 151645}"));
-        files.put("tokenizer.json", Content.lfs(Files.readAllBytes(tok.resolve("tokenizer.json"))));
-        files.put("tokenizer_config.json", Content.text(Files.readString(tok.resolve("tokenizer_config.json"))));
-        files.put("model.safetensors", Content.lfs(new byte[50_000]));
-        hub.commit(RepoId.model("acme/qwen-like"), "main", files);
+        Path tok = commitQwenLike();
 
         CliTest.Result r = run(
                 env(),

@@ -62,10 +62,18 @@ public final class DesignMathTasks implements DesignTaskProvider {
                         o.train(),
                         o.test(),
                         seed -> WordProblems.of(seed).item());
-        Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots()));
-        SandboxLimits limits = SandboxLimits.DEFAULT.forWork(Duration.ofSeconds(o.toolTimeoutSeconds()));
-        WorkflowTool python = code -> output(box.run(code, "", limits));
+        WorkflowTool python = pythonTool(o.sandboxSlots(), o.toolTimeoutSeconds());
         return new Task(items, roles, python, o.generator().isBlank() ? "math" : o.generator());
+    }
+
+    /**
+     * The sandboxed Python runner a design's agents may use: {@code slots} programs at once (0: one per CPU), each
+     * with the work limits of {@code timeoutSeconds} of CPU time; a node sees what the program printed.
+     */
+    static WorkflowTool pythonTool(int slots, int timeoutSeconds) {
+        Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(slots));
+        SandboxLimits limits = SandboxLimits.DEFAULT.forWork(Duration.ofSeconds(timeoutSeconds));
+        return code -> output(box.run(code, "", limits));
     }
 
     /** What a program's run shows the next node: what it printed, else why it failed; bounded. */

@@ -1,6 +1,5 @@
 package org.pettingllms.envs.designed;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,8 +28,6 @@ import org.pettingllms.envs.math.WordProblemDemonstrations;
 import org.pettingllms.envs.math.WordProblems;
 import org.pettingllms.envs.math.WordProblems.WordProblem;
 import org.pettingllms.envs.sandbox.CodeBlocks;
-import org.pettingllms.envs.sandbox.Sandbox;
-import org.pettingllms.envs.sandbox.SandboxLimits;
 
 /**
  * {@code design-mix} ({@code design-mix-v1}, docs/WORKFLOWS.md, "A task where design matters"): generated problems
@@ -100,10 +97,7 @@ public final class DesignMixTasks implements DesignTaskProvider {
         }
         List<String> kinds = List.copyOf(o.kinds());
         Items<MixItem> items = new Items.Generated<>(NAME, seed -> item(kinds, seed));
-        Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots()));
-        SandboxLimits limits = SandboxLimits.DEFAULT.forWork(Duration.ofSeconds(o.toolTimeoutSeconds()));
-        WorkflowTool python = code -> DesignMathTasks.output(box.run(code, "", limits));
-        return new Task(items, python);
+        return new Task(items, DesignMathTasks.pythonTool(o.sandboxSlots(), o.toolTimeoutSeconds()));
     }
 
     static MixItem item(List<String> kinds, long seed) {
