@@ -1,6 +1,7 @@
 package org.pettingllms.core.workflow;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,7 +130,17 @@ public final class DesignedRollouts implements Rollouts {
 
     /** A problem's N designs: each the designer's answer and its workflow, or why it is none. */
     private record Designed(
-            Problem problem, DesignTask.Posed posed, Prompt prompt, List<Completion> answers, List<Object> parsed) {}
+            Problem problem, DesignTask.Posed posed, Prompt prompt, List<Completion> answers, List<Parsed> parsed) {}
+
+    /** A design's answer parsed: a workflow, or the error that is its reward. */
+    private sealed interface Parsed {}
+
+    private record Valid(Workflow workflow) implements Parsed {}
+
+    private record Invalid(WorkflowError error) implements Parsed {}
+
+    /** Where an execution stands: its problem, its design and its number among that design's M. */
+    private record Place(int problem, int design, int execution) {}
 
     /**
      * One execution's calls (prompt and chosen completion each), its outcome, and with tree sampling at node calls
@@ -168,12 +179,12 @@ public final class DesignedRollouts implements Rollouts {
                 WorkflowParser parser = new WorkflowParser(sizes.with(
                         java.util.Set.copyOf(task.executorRoles()),
                         posed.tools().keySet()));
-                List<Object> parsed = new ArrayList<>();
+                List<Parsed> parsed = new ArrayList<>();
                 for (Completion c : answers) {
                     try {
-                        parsed.add(parser.parse(fixed ? c.text() : WorkflowParser.designIn(c.text())));
+                        parsed.add(new Valid(parser.parse(fixed ? c.text() : WorkflowParser.designIn(c.text()))));
                     } catch (WorkflowError e) {
-                        parsed.add(e);
+                        parsed.add(new Invalid(e));
                     }
                 }
                 return new Designed(p, posed, prompt, answers, parsed);
@@ -182,25 +193,24 @@ public final class DesignedRollouts implements Rollouts {
         List<Designed> designed = jobs(designJobs, config, RolloutProgress.NONE);
         // 2. every valid design M times, each execution its own job, in lockstep
         List<Function<Sampler, Ran>> runJobs = new ArrayList<>();
-        List<int[]> where = new ArrayList<>(); // problem, design, execution of each job
+        List<Place> where = new ArrayList<>(); // of each job
         for (int pi = 0; pi < designed.size(); pi++) {
             Designed d = designed.get(pi);
             for (int i = 0; i < n; i++) {
-                if (d.parsed().get(i) instanceof Workflow w) {
+                if (d.parsed().get(i) instanceof Valid(Workflow w)) {
                     for (int j = 0; j < m; j++) {
                         int di = i;
                         int ej = j;
                         runJobs.add(s -> execute(d, w, di, ej, s, policies, config));
-                        where.add(new int[] {pi, i, j});
+                        where.add(new Place(pi, i, j));
                     }
                 }
             }
         }
         List<Ran> ran = jobs(runJobs, config, progress);
-        Map<String, Ran> byPlace = new LinkedHashMap<>();
+        Map<Place, Ran> byPlace = new HashMap<>();
         for (int r = 0; r < ran.size(); r++) {
-            int[] w = where.get(r);
-            byPlace.put(w[0] + "/" + w[1] + "/" + w[2], ran.get(r));
+            byPlace.put(where.get(r), ran.get(r));
         }
         // 3. rewards, samples and one episode per execution (per invalid design: one of the design alone)
         List<EpisodeResult> episodes = new ArrayList<>();
@@ -212,7 +222,7 @@ public final class DesignedRollouts implements Rollouts {
             for (int i = 0; i < n; i++) {
                 String unit = p.id() + "|design#" + i;
                 Completion answer = d.answers().get(i);
-                if (d.parsed().get(i) instanceof WorkflowError e) {
+                if (d.parsed().get(i) instanceof Invalid(WorkflowError e)) {
                     count("design/invalid", 1);
                     double r = design.invalidReward();
                     StepRecord rec = new StepRecord(
@@ -233,13 +243,13 @@ public final class DesignedRollouts implements Rollouts {
                     episodes.add(new EpisodeResult(p, i * m, List.of(rec), false, 1, samples, 0));
                     continue;
                 }
-                Workflow w = (Workflow) d.parsed().get(i);
+                Workflow w = ((Valid) d.parsed().get(i)).workflow();
                 count("design/valid", 1);
                 count("design/calls", w.calls());
                 count(DesignReport.SHAPE + d.posed().kind() + "/" + w.shape(), 1); // what reports break down by kind
                 List<Ran> runs = new ArrayList<>();
                 for (int j = 0; j < m; j++) {
-                    runs.add(byPlace.get(pi + "/" + i + "/" + j));
+                    runs.add(byPlace.get(new Place(pi, i, j)));
                 }
                 double meanScore =
                         runs.stream().mapToDouble(Ran::score).average().orElse(0);
