@@ -23,7 +23,33 @@ public final class AnswerBench {
             new Kind(
                     "tuple", i -> new String[] {"The point is \\boxed{(" + i + ", \\frac{1}{2})}", "(" + i + ", 0.5)"}),
             new Kind("relation", i -> new String[] {"\\boxed{x \\geq " + i + "}", "[" + i + ", \\infty)"}),
-            new Kind("symbolic", i -> new String[] {"\\boxed{(x+" + i + ")^2}", "x^2+" + 2 * i + "x+" + i * i}));
+            new Kind("symbolic", i -> new String[] {"\\boxed{(x+" + i + ")^2}", "x^2+" + 2 * i + "x+" + i * i}),
+            new Kind("plain_fraction", i -> new String[] {
+                "The final answer is $\\boxed{-" + i + "/" + (i + 1) + "}$. I hope it is correct.",
+                "-\\frac{" + i + "}{" + (i + 1) + "}"
+            }),
+            new Kind("thousands", i -> new String[] {
+                "The final answer is $\\boxed{" + (1000 + i) / 1000 + "{,}" + String.format("%03d", (1000 + i) % 1000)
+                        + "}$.",
+                "" + (1000 + i)
+            }),
+            new Kind("closing_sentence", i -> new String[] {
+                "Final Answer: The largest $n$ is " + i + ". I hope it is correct.<|im_end|>\n<|im_start|>user", "" + i
+            }),
+            new Kind("chain", i -> new String[] {"$x = " + i + " + 1 = " + (i + 1) + "$", "" + (i + 1)}),
+            new Kind("rounded_decimal", i -> new String[] {
+                "\\boxed{" + String.format(java.util.Locale.ROOT, "%.5g", 1.0 / (i % 97 + 3)) + "}",
+                "\\frac{1}{" + (i % 97 + 3) + "}"
+            }),
+            new Kind("linear_relation", i -> new String[] {"\\boxed{-x > -" + i + "}", "x < " + i}),
+            new Kind("set_as_tuple", i -> new String[] {
+                "\\boxed{(" + i + ", " + (i + 1) + ", " + (i + 2) + ")}",
+                "\\{" + (i + 2) + ", " + i + ", " + (i + 1) + "\\}"
+            }),
+            new Kind("percent_in_text", i -> new String[] {
+                "The chance is " + i + ".5%.",
+                new java.math.BigDecimal(i + ".5").movePointLeft(2).toPlainString()
+            }));
 
     private AnswerBench() {}
 

@@ -32,6 +32,15 @@ public final class AnswerChecker {
             "([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
     private static final Pattern FRAC =
             Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
+    /**
+     * What an equation may name on its left for its right side to be the answer: a variable ({@code x},
+     * {@code a_1}, {@code \theta}), a function's value ({@code f(2)}, {@code P(A)}), a word ({@code \text{area}}).
+     */
+    private static final Pattern NAME = Pattern.compile(
+            "(?:[a-zA-Z](?:_\\{?\\w+\\}?)?|\\\\[a-zA-Z]+)(?:\\s*\\([^()=]*\\))?|\\\\text\\{[^{}=]*\\}|[A-Za-z]+");
+    /** Significant digits a decimal needs before it may stand for a value it rounds (0.3333 for 1/3; 0.33 not). */
+    static final int ROUNDED_DIGITS = 4;
+
     private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
 
     /**
@@ -121,7 +130,11 @@ public final class AnswerChecker {
                     .orElseGet(() -> Match.no("computer algebra could not compare the equations"));
         }
         if (ce.isPresent() != re.isPresent()) { // P(A) = 1/2 against 1/2
-            String side = ce.isPresent() ? ce.get().right() : re.get().right();
+            Relations.Equation eq = ce.isPresent() ? ce.get() : re.get();
+            if (!NAME.matcher(eq.left()).matches()) { // a + 3z = 0 is not the value 0
+                return Match.no("an equation whose left side " + eq.left() + " is not a name, against a value");
+            }
+            String side = eq.right();
             Match m = ce.isPresent() ? match(side, reference, deadline) : match(candidate, side, deadline);
             return new Match(m.equal(), "the equation's right side: " + m.reason());
         }
@@ -201,6 +214,17 @@ public final class AnswerChecker {
         }
         if ((cn.isPresent() && isWord(r.text())) || (rn.isPresent() && isWord(c.text()))) {
             return Match.no("a number against a word");
+        }
+        if (cn.isPresent() != rn.isPresent()) { // 28.27 against 9\pi: the value rounded at the decimal's last digit
+            Number written = cn.orElseGet(rn::get);
+            String other = cn.isPresent() ? r.text() : c.text();
+            if (canRound(written)) {
+                Optional<Double> v = SymjaMath.get().value(other, symjaTime(deadline));
+                if (v.isPresent() && roundsTo(v.get(), written)) {
+                    return Match.yes(other + " rounded at the last digit of "
+                            + written.exact().toPlainString());
+                }
+            }
         }
         if (!isWord(c.text()) || !isWord(r.text())) {
             Optional<Boolean> symbolic = SymjaMath.get().equal(c.text(), r.text(), symjaTime(deadline));
@@ -287,10 +311,41 @@ public final class AnswerChecker {
                 return Match.no("different integers");
             }
         }
-        return SymjaMath.close(a.value(), b.value())
-                ? Match.yes("numbers equal within relative tolerance 1e-6")
-                : Match.no(
-                        "numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
+        if (SymjaMath.close(a.value(), b.value())) {
+            return Match.yes("numbers equal within relative tolerance 1e-6");
+        }
+        for (Number[] p : new Number[][] {{a, b}, {b, a}}) { // 0.3333 for 1/3, 2.6667 for 8/3
+            Number written = p[0];
+            Number other = p[1];
+            if (canRound(written)
+                    && !(other.exact() != null
+                            && other.exact().scale() <= written.exact().scale())
+                    && roundsTo(other.value(), written)) {
+                return Match.yes(other.value() + " rounded at the last digit of "
+                        + written.exact().toPlainString());
+            }
+        }
+        return Match.no("numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
+    }
+
+    /**
+     * Whether a written decimal may stand for a value it rounds: a fractional part and at least
+     * {@link #ROUNDED_DIGITS} significant digits (0.3333 for 1/3, 28.27 for 9\pi; 0.33 and 0.3 stand for no
+     * other value), the convention of reference checkers that compare a decimal within a relative 1e-4.
+     */
+    private static boolean canRound(Number n) {
+        return n.exact() != null && n.exact().scale() > 0 && n.exact().precision() >= ROUNDED_DIGITS;
+    }
+
+    /** Whether {@code value} rounded half up at {@code written}'s last digit is {@code written}. */
+    private static boolean roundsTo(double value, Number written) {
+        if (!Double.isFinite(value)) {
+            return false;
+        }
+        return BigDecimal.valueOf(value)
+                        .setScale(written.exact().scale(), java.math.RoundingMode.HALF_UP)
+                        .compareTo(written.exact())
+                == 0;
     }
 
     private static boolean isInteger(BigDecimal d) {
@@ -373,6 +428,11 @@ public final class AnswerChecker {
             return items.size() > 1 ? Optional.of(new Collection("", "", items, false)) : Optional.empty();
         }
 
+        /** The same items as a set. */
+        Collection unordered() {
+            return new Collection("{", "}", items, false);
+        }
+
         String kind() {
             return ordered ? "tuple or interval" : open.equals("{") ? "set" : "list";
         }
@@ -387,6 +447,14 @@ public final class AnswerChecker {
                 return Match.no(items.size() + " items against " + other.items.size());
             }
             if (ordered != other.ordered) {
+                // {1, 2, 3} against (1, 2, 3): three or more items in brackets are no interval, and a model writes
+                // a set's members in a tuple's brackets; two items could be the open interval (1, 2), not {1, 2}
+                Collection tuple = ordered ? this : other;
+                Collection set = ordered ? other : this;
+                if (set.open().equals("{") && tuple.items().size() >= 3) {
+                    Match m = unordered().matches(other.unordered(), deadline);
+                    return new Match(m.equal(), "a set against a tuple, as sets: " + m.reason());
+                }
                 return Match.no("a " + kind() + " against a " + other.kind());
             }
             if (ordered) {

@@ -58,7 +58,7 @@ public final class AnswerExtractor {
             Pattern.DOTALL);
     /** A number with no letter, digit, brace, backslash, caret or underscore touching it. */
     private static final Pattern NUMBER = Pattern.compile(
-            "(?<![\\w.\\\\{^_])-?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:/\\d+)?(?![\\w}^_]|\\.\\d)");
+            "(?<![\\w.\\\\{^_])-?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:/\\d+)?(?:\\s?\\\\?%)?(?![\\w}^_]|\\.\\d)");
     /** What may stand between boxes that belong to one answer: delimiters, punctuation, "and", "or". */
     private static final Pattern BOX_JOINER = Pattern.compile(
             "(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
@@ -78,6 +78,46 @@ public final class AnswerExtractor {
 
     /** The final answer of {@code text} with the rule that found it; empty when the text states none. */
     public static Optional<Extraction> find(String text) {
+        return found(text).map(e -> new Extraction(lastOfChain(e.answer()), e.method()));
+    }
+
+    /** Relations whose last side is the answer: {@code =} in a chain, and {@code \approx} wherever it stands. */
+    private static final Pattern CHAIN = Pattern.compile("=|\\\\approx(?![a-zA-Z])");
+
+    /**
+     * The last side of a chain ({@code x = 5+5+1 = 7 = 11} is 11, {@code 9\pi \approx 28.27} is 28.27,
+     * {@code \approx 2.72} is 2.72); an equation with one {@code =} stays whole ({@code y = 2x + 1}), for the checker
+     * compares it as an equation.
+     */
+    static String lastOfChain(String answer) {
+        if (LatexAnswers.splitTopLevel(answer, ",").size() > 1) {
+            return answer; // a list (x = 1, x = 2): its items are the answer
+        }
+        int[] depth = org.pettingllms.core.util.Brackets.ALL.depths(answer);
+        List<int[]> seps = new ArrayList<>();
+        boolean approx = false;
+        Matcher m = CHAIN.matcher(answer);
+        while (m.find()) {
+            if (depth[m.start()] == 0 && !inRelation(answer, m.start())) {
+                seps.add(new int[] {m.start(), m.end()});
+                approx |= m.group().startsWith("\\");
+            }
+        }
+        if (seps.isEmpty() || (seps.size() == 1 && !approx)) {
+            return answer;
+        }
+        String last = answer.substring(seps.get(seps.size() - 1)[1]).strip();
+        return last.isEmpty() ? answer : last;
+    }
+
+    /** Whether the {@code =} at {@code i} is part of a relation symbol ({@code <=}, {@code \ne} is no {@code =}). */
+    private static boolean inRelation(String s, int i) {
+        char before = i > 0 ? s.charAt(i - 1) : ' ';
+        char after = i + 1 < s.length() ? s.charAt(i + 1) : ' ';
+        return s.charAt(i) == '=' && (before == '<' || before == '>' || before == '!' || after == '=');
+    }
+
+    private static Optional<Extraction> found(String text) {
         if (text == null || text.isBlank()) {
             return Optional.empty();
         }
@@ -195,7 +235,35 @@ public final class AnswerExtractor {
                 .replaceFirst("")
                 .replaceAll("[*_]+$", "")
                 .strip();
+        sentence = afterCopula(sentence);
         return sentence.length() > MAX_PHRASE ? Optional.empty() : nonBlank(sentence); // prose, not an answer
+    }
+
+    /** A verb that states a value: "The largest $n$ is 34." */
+    private static final Pattern COPULA = Pattern.compile("(?i)\\s(?:is|are|was|were|equals|be)\\s+");
+
+    /**
+     * What a sentence that starts with words says its subject is ("The largest $n$ is 34" -> 34, "the number of
+     * ways is $\frac{1}{2}$" -> {@code \frac{1}{2}}); the sentence itself otherwise.
+     */
+    private static String afterCopula(String sentence) {
+        if (!sentence.matches("(?s)\\p{L}{2,}\\b.*")) {
+            return sentence;
+        }
+        Matcher m = COPULA.matcher(sentence);
+        int at = -1;
+        while (m.find()) {
+            at = m.end();
+        }
+        if (at < 0) {
+            return sentence;
+        }
+        String tail = sentence.substring(at).strip();
+        Matcher math = MATH.matcher(tail);
+        if (math.matches()) {
+            tail = mathContent(math).strip();
+        }
+        return tail.isEmpty() ? sentence : tail;
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.pettingllms.envs.math;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +54,7 @@ final class Relations {
             if (isVariable(parts.get(1))) {
                 return Optional.of(new Region(parts.get(1), oneSided(flip(op), parts.get(0))));
             }
-            return Optional.empty();
+            return linear(parts.get(0), op, parts.get(1));
         }
         if (ops.size() == 2 && isVariable(parts.get(1))) {
             String a = ops.get(0);
@@ -68,6 +69,53 @@ final class Relations {
             }
         }
         return Optional.empty();
+    }
+
+    /** A letter that stands alone (not in a command such as {@code \frac}, not in a word). */
+    private static final Pattern LETTER = Pattern.compile("(?<![a-zA-Z\\\\])[a-zA-Z](?![a-zA-Z])");
+
+    /** What one linear relation may spend in computer algebra (its three values). */
+    private static final Duration LINEAR_TIME = Duration.ofSeconds(2);
+
+    /**
+     * A linear relation in one variable solved for it: {@code -x > -1} is {@code x < 1}, {@code 2x - 4 \ge 0} is
+     * {@code x \ge 2} (dividing by a negative slope turns the relation round); empty for anything else.
+     */
+    private static Optional<Region> linear(String left, String op, String right) {
+        if (op.equals("\\ne")) {
+            return Optional.empty();
+        }
+        java.util.TreeSet<String> letters = new java.util.TreeSet<>();
+        Matcher m = LETTER.matcher((left + " " + right).replaceAll("\\\\[a-zA-Z]+", " "));
+        while (m.find()) {
+            letters.add(m.group());
+        }
+        if (letters.size() != 1) {
+            return Optional.empty();
+        }
+        return SymjaMath.get()
+                .linear("(" + left + ")-(" + right + ")", LINEAR_TIME)
+                .map(f -> new Region(
+                        letters.first(), oneSided(f.slope() < 0 ? flip(op) : op, boundary(-f.intercept(), f.slope()))));
+    }
+
+    /** {@code num / den} as an integer or a reduced fraction when both are whole, else as a decimal. */
+    private static String boundary(double num, double den) {
+        if (num == Math.rint(num) && den == Math.rint(den) && Math.abs(num) < 1e15 && Math.abs(den) < 1e15) {
+            long n = (long) num;
+            long d = (long) den;
+            long g = java.math.BigInteger.valueOf(n)
+                    .gcd(java.math.BigInteger.valueOf(d))
+                    .longValue();
+            n /= g;
+            d /= g;
+            if (d < 0) {
+                n = -n;
+                d = -d;
+            }
+            return d == 1 ? Long.toString(n) : n + "/" + d;
+        }
+        return Double.toString(num / den);
     }
 
     /** One equation with one {@code =} at the top level (not a list of them); empty otherwise. */

@@ -52,9 +52,56 @@ final class SymjaMath {
         return ask(() -> proportional(a, b), deadline, a, b);
     }
 
-    private synchronized Optional<Boolean> ask(
-            Callable<Optional<Boolean>> question, Duration deadline, String a, String b) {
-        Future<Optional<Boolean>> f = thread.submit(question);
+    /** The value of a constant expression ({@code 9\pi}, {@code \sqrt{2}/2}); empty with a variable or unread. */
+    Optional<Double> value(String a, Duration deadline) {
+        return ask(
+                () -> {
+                    IExpr x = parse(a);
+                    return x == null || !variables(x).isEmpty() ? Optional.<Double>empty() : numeric(x);
+                },
+                deadline,
+                a,
+                "");
+    }
+
+    /** An expression that is {@code slope * v + intercept} in its one variable v (slope not zero). */
+    record Linear(double slope, double intercept) {}
+
+    /**
+     * {@code a} as a line in its one variable ({@code 2x - 4}: slope 2, intercept -4), read from its values at three
+     * points; empty when it has no variable or more than one, or is not linear.
+     */
+    Optional<Linear> linear(String a, Duration deadline) {
+        return ask(
+                () -> {
+                    IExpr x = parse(a);
+                    if (x == null) {
+                        return Optional.<Linear>empty();
+                    }
+                    List<ISymbol> vars = variables(x);
+                    if (vars.size() != 1) {
+                        return Optional.<Linear>empty();
+                    }
+                    double[] v = new double[3];
+                    for (int i = 0; i < 3; i++) {
+                        Optional<Double> at = numeric(F.subst(x, vars.get(0), F.ZZ(i)));
+                        if (at.isEmpty() || !Double.isFinite(at.get())) {
+                            return Optional.<Linear>empty();
+                        }
+                        v[i] = at.get();
+                    }
+                    double slope = v[1] - v[0];
+                    return slope != 0 && close(v[2] - v[1], slope)
+                            ? Optional.of(new Linear(slope, v[0]))
+                            : Optional.<Linear>empty();
+                },
+                deadline,
+                a,
+                "");
+    }
+
+    private synchronized <T> Optional<T> ask(Callable<Optional<T>> question, Duration deadline, String a, String b) {
+        Future<Optional<T>> f = thread.submit(question);
         try {
             return f.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
