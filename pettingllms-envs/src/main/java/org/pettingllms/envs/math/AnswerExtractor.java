@@ -21,6 +21,7 @@ public final class AnswerExtractor {
         ANSWER_PHRASE("a 'final answer is' phrase"),
         HASHES("a '####' line"),
         MATH("the last display or inline math"),
+        BARE("the whole text, short and without words: a bare answer"),
         NUMBER("the last number standing alone");
 
         private final String description;
@@ -58,7 +59,13 @@ public final class AnswerExtractor {
             Pattern.DOTALL);
     /** A number with no letter, digit, brace, backslash, caret or underscore touching it. */
     private static final Pattern NUMBER = Pattern.compile(
-            "(?<![\\w.\\\\{^_])-?(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:/\\d+)?(?:\\s?\\\\?%)?(?![\\w}^_]|\\.\\d)");
+            "(?<![\\w.\\\\{^_])-?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?: \\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)"
+                    + "(?:/\\d+)?(?:\\s?\\\\?%)?"
+                    // a short unit may touch it (1,000.99m², 5cm); a longer word may not (7Bit)
+                    + "(?:(?=(?!(?:st|nd|rd|th)(?![a-zA-Z]))[a-zA-Z]{1,3}[²³]?(?![a-zA-Z\\d]))|(?![\\w}^_]|\\.\\d))");
+    /** Longer than this, or with a word of three letters or more outside LaTeX commands, a text is no bare answer. */
+    private static final int MAX_BARE = 80;
+
     /** What may stand between boxes that belong to one answer: delimiters, punctuation, "and", "or". */
     private static final Pattern BOX_JOINER = Pattern.compile(
             "(?i)(?:\\s|\\$|\\\\[()\\[\\]]|[,;&]|\\band\\b|\\bor\\b|\\\\quad|\\\\qquad|\\\\text\\{\\s*(?:and|or)\\s*\\}"
@@ -85,29 +92,54 @@ public final class AnswerExtractor {
     private static final Pattern CHAIN = Pattern.compile("=|\\\\approx(?![a-zA-Z])");
 
     /**
-     * The last side of a chain ({@code x = 5+5+1 = 7 = 11} is 11, {@code 9\pi \approx 28.27} is 28.27,
-     * {@code \approx 2.72} is 2.72); an equation with one {@code =} stays whole ({@code y = 2x + 1}), for the checker
-     * compares it as an equation.
+     * The last side of a chain ({@code x = 5+5+1 = 7 = 11} is 11); an approximation only where nothing exact comes
+     * before it ({@code \approx 2.72} and {@code x \approx 3.14} are the decimals, {@code x = 1/3 \approx 0.33} is
+     * {@code x = 1/3}, {@code 9\pi \approx 28.27} is {@code 9\pi}); an equation with one {@code =} stays whole
+     * ({@code y = 2x + 1}), for the checker compares it as an equation.
      */
     static String lastOfChain(String answer) {
         if (LatexAnswers.splitTopLevel(answer, ",").size() > 1) {
             return answer; // a list (x = 1, x = 2): its items are the answer
         }
-        int[] depth = org.pettingllms.core.util.Brackets.ALL.depths(answer);
-        List<int[]> seps = new ArrayList<>();
-        boolean approx = false;
-        Matcher m = CHAIN.matcher(answer);
-        while (m.find()) {
-            if (depth[m.start()] == 0 && !inRelation(answer, m.start())) {
-                seps.add(new int[] {m.start(), m.end()});
-                approx |= m.group().startsWith("\\");
+        List<int[]> seps = separators(answer);
+        int approx = -1;
+        for (int i = 0; i < seps.size() && approx < 0; i++) {
+            if (answer.charAt(seps.get(i)[0]) == '\\') {
+                approx = i;
             }
         }
-        if (seps.isEmpty() || (seps.size() == 1 && !approx)) {
+        if (approx >= 0) {
+            String before = answer.substring(approx == 0 ? 0 : seps.get(approx - 1)[1], seps.get(approx)[0])
+                    .strip();
+            String after = answer.substring(seps.get(approx)[1]).strip();
+            boolean first = approx == 0;
+            if (first && (before.isEmpty() || NAME.matcher(before).matches()) && !after.isEmpty()) {
+                return lastOfChain(after); // \approx 2.72, x \approx 3.14: the approximation is all there is
+            }
+            // 9\pi \approx 28.27, x = 1/3 \approx 0.33: the exact side before the approximation
+            return before.isEmpty() ? answer : before; // the side right before it: the chain's last exact one
+        }
+        if (seps.size() < 2) {
             return answer;
         }
         String last = answer.substring(seps.get(seps.size() - 1)[1]).strip();
         return last.isEmpty() ? answer : last;
+    }
+
+    /** A name a relation may start with: a variable, a subscripted one, a Greek letter. */
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z](?:_\\{?\\w+\\}?)?|\\\\[a-zA-Z]+");
+
+    /** The top-level {@code =} and {@code \approx} of {@code s} as {start, end}. */
+    private static List<int[]> separators(String s) {
+        int[] depth = org.pettingllms.core.util.Brackets.ALL.depths(s);
+        List<int[]> seps = new ArrayList<>();
+        Matcher m = CHAIN.matcher(s);
+        while (m.find()) {
+            if (depth[m.start()] == 0 && !inRelation(s, m.start())) {
+                seps.add(new int[] {m.start(), m.end()});
+            }
+        }
+        return seps;
     }
 
     /** Whether the {@code =} at {@code i} is part of a relation symbol ({@code <=}, {@code \ne} is no {@code =}). */
@@ -138,12 +170,19 @@ public final class AnswerExtractor {
         if (math.isPresent()) {
             return math.map(a -> new Extraction(a, Method.MATH));
         }
+        String bare = t.strip();
+        if (!bare.isEmpty()
+                && bare.length() <= MAX_BARE
+                && !bare.replaceAll("\\\\[a-zA-Z]+", " ").matches("(?s).*[a-zA-Z]{3,}.*")) {
+            return Optional.of(new Extraction(bare, Method.BARE)); // \frac{10}{9}, -10/9, .4: the text is the answer
+        }
         String number = null;
         Matcher m = NUMBER.matcher(t);
         while (m.find()) {
             number = m.group();
         }
-        return Optional.ofNullable(number).map(n -> new Extraction(n.replace(",", ""), Method.NUMBER));
+        return Optional.ofNullable(number)
+                .map(n -> new Extraction(n.replace(",", "").replace(" ", ""), Method.NUMBER));
     }
 
     /** Without chat-template tokens; after a closed reasoning block when something follows it. */

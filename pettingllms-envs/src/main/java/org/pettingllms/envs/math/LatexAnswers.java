@@ -91,7 +91,7 @@ final class LatexAnswers {
     static Normal normalize(String raw) {
         String s = unwrapDelimiters(raw.strip());
         s = s.replace("\\$", "").replace("$", "");
-        s = s.replace(",\\!", ",").replace("{,}", ",");
+        s = s.replaceAll(",\\\\!\\s*", ",").replace("{,}", ",");
         s = SWITCHES.matcher(s).replaceAll(" ");
         s = s.replace("~", " ")
                 .replace("\\dfrac", "\\frac")
