@@ -328,11 +328,8 @@ public final class Sandbox {
      * this once did) let a run inherit their share when they ended: each run's limit grew by the last one's.
      */
     private int processLimit(SandboxLimits limits) {
-        if (isolation == Isolation.NAMESPACES) {
-            return limits.processes();
-        }
-        if (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE) {
-            return limits.processes() + 2;
+        if (countedApart()) {
+            return limits.processes() + (isolation == Isolation.USER_NAMESPACES ? 2 : 0);
         }
         int uid = runAs >= 0 ? runAs : Isolation.uid();
         return uid > 0 ? BasicReaper.tasksOutsideRuns(uid) + limits.processes() * concurrency : 0;
@@ -343,9 +340,12 @@ public final class Sandbox {
      * else the share of all this sandbox's slots, which its runs hold together (see {@link #processLimit}).
      */
     int processBound() {
-        boolean apart =
-                isolation == Isolation.NAMESPACES || (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE);
-        return apart ? limits.processes() : limits.processes() * concurrency;
+        return countedApart() ? limits.processes() : limits.processes() * concurrency;
+    }
+
+    /** Whether the kernel counts a run's processes apart from the user's others: its own user, or its namespace. */
+    private boolean countedApart() {
+        return isolation == Isolation.NAMESPACES || (isolation == Isolation.USER_NAMESPACES && COUNTS_PER_NAMESPACE);
     }
 
     /** Whether the running Linux kernel is at least {@code major.minor} (false when it cannot be read). */
