@@ -50,7 +50,7 @@ public final class DatasetSources {
     }
 
     /** Relative paths are tried against the working directory, then the installation directory (PETTINGLLMS_HOME). */
-    private static Path resolve(String path, String key) {
+    public static Path resolve(String path, String key) {
         Path p = Path.of(path);
         if (p.isAbsolute() || Files.exists(p)) {
             return p;

@@ -1,0 +1,71 @@
+package org.pettingllms.envs.search;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.PolicyRef;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.data.ItemLookup;
+
+/**
+ * A policy that knows the questions (evaluation without a model), found by the question in the prompt. The searcher
+ * searches the title of the first supporting passage the prompt does not show yet; the answerer answers the gold
+ * answer once every supporting passage is shown (or at the last turn), else asks for more; alone, it searches until
+ * then and answers. With {@code wrong}, the searcher searches the question as worded, and the answerer answers at
+ * once with another entity of the question (a supporting title that is not the answer). A reward that scores this
+ * oracle below 100% on generated worlds (or the wrong one above 0%) is broken.
+ */
+public final class SearchOracle implements TextPolicy {
+    private final List<SearchItem> items;
+    private final boolean wrong;
+
+    public SearchOracle(List<SearchItem> items, boolean wrong) {
+        this.items = List.copyOf(items);
+        this.wrong = wrong;
+    }
+
+    @Override
+    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+        String text = prompt.text();
+        boolean compact = prompt.style() == PromptStyle.COMPACT;
+        SearchItem item = ItemLookup.in(text, items, SearchItem::question);
+        if (item == null) {
+            return compact ? "I do not know this question" : "<answer>I do not know this question</answer>";
+        }
+        boolean searcher = text.startsWith("search-v1 " + SearchTask.SEARCHER + "\n")
+                || text.contains(SearchPrompts.SEARCHER_SYSTEM);
+        boolean alone = text.contains("(calls left ") || text.contains(SearchPrompts.ALONE_SYSTEM);
+        boolean last = text.contains("(last turn)")
+                || text.contains("This is the last turn")
+                || text.contains("This is your last reply");
+        String missing = item.supporting().stream()
+                .filter(t -> !shown(text, t, compact))
+                .findFirst()
+                .orElse(null);
+        if (searcher) {
+            String q = wrong ? item.question() : missing != null ? missing : item.question();
+            return compact ? q : "<search>" + q + "</search>";
+        }
+        if (wrong) {
+            String other = item.supporting().stream()
+                    .filter(t -> !AnswerMatch.exact(t, item.answers()))
+                    .findFirst()
+                    .orElse("unknown");
+            return compact ? other : "<answer>" + other + "</answer>";
+        }
+        if (missing != null && !last) {
+            if (alone) {
+                return compact ? "search: " + missing : "<search>" + missing + "</search>";
+            }
+            return compact ? "more" : "<more>" + missing + "</more>";
+        }
+        String a = item.answers().get(0);
+        return compact ? a : "<answer>" + a + "</answer>";
+    }
+
+    /** Whether the prompt shows the passage titled {@code title} among its results. */
+    private static boolean shown(String text, String title, boolean compact) {
+        return compact ? text.contains("\n- " + title + ": ") : text.contains("(Title: " + title + ") ");
+    }
+}
