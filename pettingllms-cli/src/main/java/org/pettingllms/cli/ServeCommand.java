@@ -12,10 +12,12 @@ import java.util.concurrent.CountDownLatch;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.ConfigException;
+import org.pettingllms.envs.search.Bm25Index;
 import org.pettingllms.http.Access;
 import org.pettingllms.hub.HubRef;
 import org.pettingllms.hub.RepoType;
 import org.pettingllms.serve.InferenceServer;
+import org.pettingllms.serve.RetrievalServer;
 import org.pettingllms.tinker.server.TinkerServer;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -31,14 +33,28 @@ import picocli.CommandLine.Spec;
         name = "serve",
         mixinStandardHelpOptions = true,
         description = "Serve a model over HTTP with vLLM- and SGLang-compatible endpoints (completions with token ids"
-                + " and logprobs, chat completions, /generate, LoRA adapter loading).")
+                + " and logprobs, chat completions, /generate, LoRA adapter loading), or with --retriever a corpus"
+                + " behind Search-R1's /retrieve.")
 final class ServeCommand implements Callable<Integer> {
     @Option(
             names = "--model",
-            required = true,
             description = "a Hugging Face model directory, or a Hub id"
                     + " org/name[@revision] (downloaded into the Hugging Face cache unless it is there)")
     String model;
+
+    @Option(
+            names = "--retriever",
+            paramLabel = "CORPUS",
+            description =
+                    "instead of a model: BM25 over a corpus file (JSON Lines of {id, contents}) behind Search-R1's"
+                            + " POST /retrieve, for search tasks (task.options.corpus: http://HOST:PORT)")
+    Path retriever;
+
+    @Option(
+            names = "--index",
+            defaultValue = "runs/search-index",
+            description = "--retriever: where the corpus's index is cached (built once, again when the corpus changes)")
+    Path index;
 
     @Option(names = "--host", defaultValue = "127.0.0.1", description = "address to listen on (default: loopback)")
     String host;
@@ -107,6 +123,13 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ((model == null) == (retriever == null)) {
+            throw new ConfigException(
+                    "serve needs --model (a model to serve) or --retriever (a corpus to search)," + " one of them");
+        }
+        if (retriever != null) {
+            return serveRetriever();
+        }
         String dir = new HubResolver(Main.env(spec)).model(model, "--model");
         if (!Files.isDirectory(Path.of(dir))) {
             throw new ConfigException("--model " + model + ": not a model directory (nor a Hub id org/name)");
@@ -118,14 +141,7 @@ final class ServeCommand implements Callable<Integer> {
                         ? model
                         : HubRef.parse(model, RepoType.MODEL).repo().id();
         PrintWriter out = spec.commandLine().getOut();
-        if (maxRequestMb < 1) {
-            throw new ConfigException("--max-request-mb: need at least 1, got " + maxRequestMb);
-        }
-        String key = apiKey != null ? apiKey : Main.env(spec).get("PETTINGLLMS_API_KEY");
-        if (key != null && key.isBlank()) {
-            throw new ConfigException("--api-key: the key must not be blank");
-        }
-        Access access = new Access(key, allowPathLoading, maxRequestMb << 20);
+        Access access = access();
         if (tinker) {
             if (!adapters.isEmpty()) {
                 throw new IllegalArgumentException("--adapter: not with --tinker (training clients make their own)");
@@ -175,5 +191,43 @@ final class ServeCommand implements Callable<Integer> {
             stop.await();
         }
         return 0;
+    }
+
+    /** {@code --retriever}: the corpus's BM25 index behind {@code /retrieve}, until interrupted. */
+    private int serveRetriever() throws InterruptedException {
+        if (!Files.isRegularFile(retriever)) {
+            throw new ConfigException("--retriever " + retriever + ": no such corpus file (expected JSON Lines of"
+                    + " {\"id\", \"contents\"})");
+        }
+        if (tinker || !adapters.isEmpty()) {
+            throw new ConfigException("--retriever: not with --tinker or --adapter (those serve a model)");
+        }
+        Access access = access();
+        PrintWriter out = spec.commandLine().getOut();
+        try (Bm25Index bm25 = Bm25Index.open(retriever, index);
+                RetrievalServer server =
+                        new RetrievalServer(bm25, new RetrievalServer.Options(host, port, maxConcurrent, access))) {
+            server.start();
+            out.printf(
+                    "serving BM25 over %s (%d passages, index in %s) on %s/retrieve; Ctrl-C stops%n",
+                    retriever, bm25.size(), index, server.uri());
+            out.flush();
+            CountDownLatch stop = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
+            stop.await();
+        }
+        return 0;
+    }
+
+    /** The API key and request limits every server of this command keeps. */
+    private Access access() {
+        if (maxRequestMb < 1) {
+            throw new ConfigException("--max-request-mb: need at least 1, got " + maxRequestMb);
+        }
+        String key = apiKey != null ? apiKey : Main.env(spec).get("PETTINGLLMS_API_KEY");
+        if (key != null && key.isBlank()) {
+            throw new ConfigException("--api-key: the key must not be blank");
+        }
+        return new Access(key, allowPathLoading, maxRequestMb << 20);
     }
 }

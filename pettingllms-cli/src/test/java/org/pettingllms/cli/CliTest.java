@@ -26,6 +26,9 @@ class CliTest {
     static final Path CONFIGS = Path.of("..", "configs");
     static final String HUMANEVAL =
             SharedFiles.shared().resolve("datasets/code/humaneval.jsonl").toString();
+    static final String HOTPOT = SharedFiles.shared()
+            .resolve("datasets/search/hotpotqa_distractor_100.jsonl")
+            .toString();
     static final String GSM8K =
             SharedFiles.shared().resolve("datasets/math/gsm8k.train.jsonl").toString();
     static final String AIME =
@@ -53,23 +56,32 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(36);
+            assertThat(configs).hasSize(40);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
                 String[] data = Files.readString(c).contains("hf://")
-                        ? task.equals("code")
+                        ? task.equals("search")
                                 ? new String[] {
                                     "--set",
                                     "task.options.train=",
                                     "--set",
-                                    "task.options.test=" + HUMANEVAL,
+                                    "task.options.test=" + HOTPOT,
                                     "--split",
                                     "test"
                                 }
-                                : new String[] {
-                                    "--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME
-                                }
+                                : task.equals("code")
+                                        ? new String[] {
+                                            "--set",
+                                            "task.options.train=",
+                                            "--set",
+                                            "task.options.test=" + HUMANEVAL,
+                                            "--split",
+                                            "test"
+                                        }
+                                        : new String[] {
+                                            "--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME
+                                        }
                         : new String[0];
                 // code and verilog episodes run every program or design in the sandbox: two problems are enough
                 if (task.equals("designer") && c.toString().contains("qwen3")) { // a Hub model: loads, then refuses
@@ -117,6 +129,7 @@ class CliTest {
                     case "code" -> "coder ";
                     case "verilog" -> "designer ";
                     case "sql" -> "writer ";
+                    case "search" -> "answerer ";
                     case "designer" -> "designer ";
                     default -> "plan ";
                 };

@@ -428,6 +428,46 @@ class HubCommandsTest {
     }
 
     @Test
+    void aDryRunOfTheSearchRecipeReadsHotpotQaFromTheHubAndShowsSearchR1sFormat() throws Exception {
+        commitQwenLike();
+        // HotpotQA's distractor layout as the Hub serves it (three of the shared questions a split)
+        List<String> rows = Files.readAllLines(Path.of(CliTest.HOTPOT)).subList(0, 6);
+        Map<String, Content> data = new LinkedHashMap<>();
+        data.put(
+                "distractor/train-00000-of-00001.jsonl",
+                Content.lfs(String.join("\n", rows.subList(0, 3)).getBytes(StandardCharsets.UTF_8)));
+        data.put(
+                "distractor/validation-00000-of-00001.jsonl",
+                Content.lfs(String.join("\n", rows.subList(3, 6)).getBytes(StandardCharsets.UTF_8)));
+        hub.commit(RepoId.dataset("acme/hotpot"), "main", data);
+
+        CliTest.Result r = run(
+                env(),
+                "train",
+                CliTest.CONFIGS.resolve("search/L2-qwen2.5-3b-instruct.yaml").toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=acme/qwen-like",
+                "--set",
+                "task.options.train=hf://datasets/acme/hotpot/distractor/train-*.jsonl",
+                "--set",
+                "task.options.test=hf://datasets/acme/hotpot/distractor/validation-*.jsonl");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("dry run: search-v1 | level L2 | roles [searcher, answerer]")
+                .contains("--- searcher: first prompt, ")
+                .contains("--- answerer: first prompt, ")
+                .contains("<|im_start|>system\nYou search a collection of encyclopedia passages")
+                .contains("Write the next search query as <search>query</search>.")
+                .contains("nothing was trained or written");
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
+                .noneMatch(p -> p.endsWith("model.safetensors"));
+    }
+
+    @Test
     void scriptedPoliciesNeedNoModelFromTheHub() {
         CliTest.Result r = run(
                 env(),

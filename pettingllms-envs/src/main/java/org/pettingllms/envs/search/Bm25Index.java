@@ -76,6 +76,16 @@ public final class Bm25Index implements Retriever {
     private static final String TEXT = "text";
     private static final String CONTENTS = "contents";
     private static final Object BUILD_LOCK = new Object();
+    /**
+     * Lucene advises (a JUL warning on every start) passing {@code --add-modules jdk.incubator.vector} for vector
+     * search; BM25 uses no vectors, so the advice is noise on a user's console. Held here so the setting lasts.
+     */
+    private static final java.util.logging.Logger VECTOR_ADVICE =
+            java.util.logging.Logger.getLogger("org.apache.lucene.internal.vectorization.VectorizationProvider");
+
+    static {
+        VECTOR_ADVICE.setLevel(java.util.logging.Level.SEVERE);
+    }
 
     private final Analyzer analyzer;
     private final DirectoryReader reader;

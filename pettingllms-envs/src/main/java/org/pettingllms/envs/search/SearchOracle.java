@@ -29,7 +29,7 @@ public final class SearchOracle implements TextPolicy {
     public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
         boolean compact = prompt.style() == PromptStyle.COMPACT;
-        SearchItem item = ItemLookup.in(text, items, SearchItem::question);
+        SearchItem item = find(text);
         if (item == null) {
             return compact ? "I do not know this question" : "<answer>I do not know this question</answer>";
         }
@@ -62,6 +62,31 @@ public final class SearchOracle implements TextPolicy {
         }
         String a = item.answers().get(0);
         return compact ? a : "<answer>" + a + "</answer>";
+    }
+
+    /**
+     * The question's item. Worlds repeat questions (the same company name, another founder), so among the items whose
+     * question the prompt holds, the one most of whose passages the prompt shows.
+     */
+    private SearchItem find(String text) {
+        SearchItem first = ItemLookup.in(text, items, SearchItem::question);
+        if (first == null) {
+            return null;
+        }
+        SearchItem best = first;
+        long bestShown = -1;
+        for (SearchItem i : items) {
+            if (i.question().equals(first.question())) {
+                long shown = i.passages().stream()
+                        .filter(p -> text.contains(SearchPrompts.oneLine(p.text())))
+                        .count();
+                if (shown > bestShown) {
+                    best = i;
+                    bestShown = shown;
+                }
+            }
+        }
+        return best;
     }
 
     /** Whether the prompt shows the passage titled {@code title} among its results. */
