@@ -39,6 +39,9 @@ public final class Trainer {
     private final PolicyMap policies;
     private final Learner learner;
     private final MetricsLog metrics;
+    private final Path runDir;
+    // TensorBoard's events beside metrics.jsonl: a new file each time this trainer starts (or resumes) a run
+    private TensorBoardLog tensorBoard;
     private final Checkpoints checkpoints;
     private final Transcripts transcripts;
 
@@ -85,6 +88,7 @@ public final class Trainer {
             throw new UncheckedIOException("cannot create the run directory " + runDir, e);
         }
         this.metrics = new MetricsLog(runDir.resolve("metrics.jsonl"));
+        this.runDir = runDir;
         this.checkpoints = new Checkpoints(runDir.resolve("checkpoints"), learner, policies);
         this.transcripts = new Transcripts(runDir.resolve("transcripts.jsonl"));
     }
@@ -99,6 +103,7 @@ public final class Trainer {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         transcripts.truncateFrom(from);
+        tensorBoard = TensorBoardLog.start(runDir, from);
         StepReport last = null;
         for (int step = from; step < cfg.train().steps(); step++) {
             last = step(step);
@@ -171,6 +176,10 @@ public final class Trainer {
         m.put(Metric.TOKENS_PER_S, m.get(Metric.COMPLETION_TOKENS) / Math.max(1e-9, (t2 - t0) / 1e9));
         StepReport report = new StepReport(step, m);
         metrics.append(report);
+        if (tensorBoard == null) {
+            tensorBoard = TensorBoardLog.start(runDir, step);
+        }
+        tensorBoard.append(report);
         if (due(step, cfg.train().checkpointEvery()) || last) {
             checkpoints.save(step);
         }
