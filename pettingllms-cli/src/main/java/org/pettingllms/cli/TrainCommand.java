@@ -27,6 +27,7 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.train.Metric;
+import org.pettingllms.core.train.MlflowTracker;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.util.AtomicFiles;
@@ -127,84 +128,104 @@ final class TrainCommand implements Callable<Integer> {
         Files.createDirectories(runDir);
         writeRunJson(runDir, cfg);
         PrintWriter out = spec.commandLine().getOut();
-        PolicyMap policies = withScripted(setup, cfg);
-        try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, policies)) {
-            ProgressBar bar = new ProgressBar("episodes");
-            Map<PolicyRef, Sampler> routes = new LinkedHashMap<>();
-            if (!scripted.isEmpty()) {
-                // dataset tasks' scripted team knows the references of the problems it is given: every problem
-                // the run trains on and validates on
-                List<Problem> known = new ArrayList<>(setup.task()
-                        .problems(cfg.run().seed())
-                        .problems(
-                                ProblemSource.Split.TRAIN,
-                                0,
-                                cfg.train().steps() * cfg.rollout().problemsPerStep()));
-                known.addAll(setup.problems(ProblemSource.Split.VALIDATION));
-                Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
-                scripted.forEach(role -> routes.put(policies.policyOf(role), script));
-            }
-            LearnerBackend.Opened backend = LearnerBackends.of(cfg)
-                    .open(new LearnerBackend.Local(
-                            cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), Main.env(spec)));
-            Sampler sampler = backend.sampler();
-            Learner learner = backend.learner();
-            if (!backend.description().isEmpty()) {
-                out.println(backend.description());
-            } else if (!cfg.rollout().servers().isEmpty()) {
-                Remote remote = Remote.of(
-                        cfg, engine, runDir, engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
-                sampler = remote.sampler();
-                learner = remote.learner();
-                out.printf(
-                        "rollouts on %s (%s protocol); adapters published to %s%n",
-                        cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
-            }
-            Sampler routed = new RoutingSampler(routes, sampler);
-            try (RecordingEndpoint endpoint =
-                    programCommand == null ? null : new RecordingEndpoint("127.0.0.1", 0).start()) {
-                AgentProgram agent = program != null
-                        ? agentProgram(setup, cfg)
-                        : endpoint != null
-                                ? endpoint.program(new ProcessProgram(
-                                        programCommand,
-                                        Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
-                                : null;
-                Rollouts rollouts = agent == null
-                        ? setup.source().rollouts(routed, bar)
-                        : new ProgramRollouts(
-                                agent,
-                                setup.task().roles(),
-                                routed,
-                                successAt == null ? 1.0 : successAt,
-                                maxCalls == null ? 64 : maxCalls,
-                                bar,
-                                policy -> engine.codec(policy.model()).chatTemplate());
-                Trainer trainer = new Trainer(
-                        cfg, rollouts, setup.source().problems(cfg.run().seed()), policies, learner, runDir);
-                out.printf(
-                        "training %s | level %s | %d steps | run dir %s%n",
-                        setup.source().id(), cfg.policy().level(), cfg.train().steps(), runDir);
-                out.flush();
-                long start = System.nanoTime();
-                int[] stepsDone = {0};
-                trainer.run(resume, m -> {
-                    bar.clear();
-                    stepsDone[0]++;
-                    int left = cfg.train().steps() - 1 - m.step();
-                    double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
-                    out.println(StepLine.of(
-                                    m,
-                                    setup.source().roles(),
-                                    cfg.train().steps(),
-                                    StepLine.successLabel(cfg.rollout()))
-                            + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
+        MlflowTracker mlflow =
+                Tracking.start(Main.env(spec), cfg, setup.source().id());
+        if (mlflow != null) {
+            out.printf("tracking on MLflow: run %s%n", mlflow.runId());
+        }
+        boolean trained = false;
+        try {
+            PolicyMap policies = withScripted(setup, cfg);
+            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, policies)) {
+                ProgressBar bar = new ProgressBar("episodes");
+                Map<PolicyRef, Sampler> routes = new LinkedHashMap<>();
+                if (!scripted.isEmpty()) {
+                    // dataset tasks' scripted team knows the references of the problems it is given: every problem
+                    // the run trains on and validates on
+                    List<Problem> known = new ArrayList<>(setup.task()
+                            .problems(cfg.run().seed())
+                            .problems(
+                                    ProblemSource.Split.TRAIN,
+                                    0,
+                                    cfg.train().steps() * cfg.rollout().problemsPerStep()));
+                    known.addAll(setup.problems(ProblemSource.Split.VALIDATION));
+                    Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
+                    scripted.forEach(role -> routes.put(policies.policyOf(role), script));
+                }
+                LearnerBackend.Opened backend = LearnerBackends.of(cfg)
+                        .open(new LearnerBackend.Local(
+                                cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), Main.env(spec)));
+                Sampler sampler = backend.sampler();
+                Learner learner = backend.learner();
+                if (!backend.description().isEmpty()) {
+                    out.println(backend.description());
+                } else if (!cfg.rollout().servers().isEmpty()) {
+                    Remote remote = Remote.of(
+                            cfg,
+                            engine,
+                            runDir,
+                            engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
+                    sampler = remote.sampler();
+                    learner = remote.learner();
+                    out.printf(
+                            "rollouts on %s (%s protocol); adapters published to %s%n",
+                            cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
+                }
+                Sampler routed = new RoutingSampler(routes, sampler);
+                try (RecordingEndpoint endpoint =
+                        programCommand == null ? null : new RecordingEndpoint("127.0.0.1", 0).start()) {
+                    AgentProgram agent = program != null
+                            ? agentProgram(setup, cfg)
+                            : endpoint != null
+                                    ? endpoint.program(new ProcessProgram(
+                                            programCommand,
+                                            Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
+                                    : null;
+                    Rollouts rollouts = agent == null
+                            ? setup.source().rollouts(routed, bar)
+                            : new ProgramRollouts(
+                                    agent,
+                                    setup.task().roles(),
+                                    routed,
+                                    successAt == null ? 1.0 : successAt,
+                                    maxCalls == null ? 64 : maxCalls,
+                                    bar,
+                                    policy -> engine.codec(policy.model()).chatTemplate());
+                    Trainer trainer = new Trainer(
+                            cfg, rollouts, setup.source().problems(cfg.run().seed()), policies, learner, runDir);
+                    out.printf(
+                            "training %s | level %s | %d steps | run dir %s%n",
+                            setup.source().id(),
+                            cfg.policy().level(),
+                            cfg.train().steps(),
+                            runDir);
                     out.flush();
-                    bar.restart();
-                });
-            } finally {
-                backend.close();
+                    long start = System.nanoTime();
+                    int[] stepsDone = {0};
+                    trainer.run(resume, m -> {
+                        if (mlflow != null) {
+                            mlflow.step(m);
+                        }
+                        bar.clear();
+                        stepsDone[0]++;
+                        int left = cfg.train().steps() - 1 - m.step();
+                        double perStep = (System.nanoTime() - start) / 1e9 / stepsDone[0];
+                        out.println(StepLine.of(
+                                        m,
+                                        setup.source().roles(),
+                                        cfg.train().steps(),
+                                        StepLine.successLabel(cfg.rollout()))
+                                + (left > 0 ? " | ETA " + ProgressBar.duration(left * perStep) : ""));
+                        out.flush();
+                        bar.restart();
+                    });
+                } finally {
+                    backend.close();
+                }
             }
+            trained = true;
+        } finally {
+            Tracking.finish(mlflow, runDir, trained, out);
         }
         out.printf(
                 "done: metrics in %s, checkpoints in %s%n",
