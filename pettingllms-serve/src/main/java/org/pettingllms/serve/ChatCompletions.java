@@ -27,6 +27,7 @@ import org.pettingllms.text.ChatTemplate;
 import org.pettingllms.text.ToolCalls;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.InputEncoder;
+import org.pettingllms.torch.train.SequenceBatch;
 
 /**
  * {@code /v1/chat/completions}: the messages (text, text parts, and for a vision-language model {@code image_url}
@@ -131,7 +132,10 @@ final class ChatCompletions {
                 : Fields.integer(body, "max_tokens", 256, 0, Fields.MAX_TOKENS);
         SamplingParams params = g.params(body, maxTokens, "seed");
         boolean logprobs = Fields.bool(body, "logprobs", false);
-        Fields.integer(body, "top_logprobs", 0, 0, 0); // the engine keeps the sampled token's logprob, not the top k
+        int top = Fields.integer(body, "top_logprobs", 0, 0, Generation.MAX_TOP_LOGPROBS);
+        if (top > 0 && !logprobs) {
+            throw BadRequest.field("top_logprobs", "needs logprobs: true");
+        }
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         boolean oneCall = !Fields.bool(body, "parallel_tool_calls", true);
         Fields.Streaming streaming = Fields.Streaming.of(body);
@@ -146,14 +150,28 @@ final class ChatCompletions {
             ToolCalls t = tools ? ToolCalls.parse(c.text()) : ToolCalls.none(c.text());
             answers.add(oneCall ? t.firstCallOnly() : t);
         }
-        Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tokenIds);
+        List<SequenceBatch.Top> tops = top > 0
+                ? g.tops(
+                        policy,
+                        ids,
+                        images,
+                        out.stream().map(c -> c.tokens().toArray()).toList(),
+                        top)
+                : null;
+        Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tops, tokenIds);
         return streaming.on()
                 ? Reply.stream(stream(shape, out, answers, streaming.usage()))
                 : Reply.json(whole(shape, out, answers));
     }
 
     /** What a request asked the answer to hold. */
-    private record Shape(String id, String name, int[] prompt, boolean logprobs, boolean tokenIds) {}
+    private record Shape(
+            String id, String name, int[] prompt, boolean logprobs, List<SequenceBatch.Top> tops, boolean tokenIds) {
+        /** Completion {@code i}'s top tokens, or null when none were asked for. */
+        SequenceBatch.Top top(int i) {
+            return tops == null ? null : tops.get(i);
+        }
+    }
 
     /** The model's image input; a text model refuses the first image part by name. */
     private InputEncoder encoderFor(PolicyRef policy, String served, JsonNode msgs) {
@@ -355,7 +373,8 @@ final class ChatCompletions {
                         choice.putObject("logprobs").putArray("content"),
                         c,
                         0,
-                        c.tokens().size());
+                        c.tokens().size(),
+                        s.top(i));
             } else {
                 choice.putNull("logprobs");
             }
@@ -386,7 +405,7 @@ final class ChatCompletions {
                     ObjectNode chunk = chunk(s, i, d -> d.put("content", piece));
                     if (s.logprobs) {
                         ObjectNode choice = (ObjectNode) chunk.path("choices").get(0);
-                        logprobs(choice.putObject("logprobs").putArray("content"), c, t, t + 1);
+                        logprobs(choice.putObject("logprobs").putArray("content"), c, t, t + 1, s.top(i));
                     }
                     events.add(chunk);
                 }
@@ -434,17 +453,31 @@ final class ChatCompletions {
     }
 
     /** OpenAI's chat logprobs for tokens [from, to): token, logprob, UTF-8 bytes, no alternatives. */
-    private void logprobs(ArrayNode content, Completion c, int from, int to) {
+    /**
+     * OpenAI's chat logprobs for tokens {@code from..to}: each token, its logprob and bytes, and with {@code top} the
+     * {@code top_logprobs} most likely tokens there (token, logprob, bytes), best first.
+     */
+    private void logprobs(ArrayNode content, Completion c, int from, int to, SequenceBatch.Top top) {
         for (int t = from; t < to; t++) {
             String piece = g.codec.decode(new int[] {c.tokens().get(t)});
             ObjectNode o = content.addObject()
                     .put("token", piece)
                     .put("logprob", c.logprobs().get(t));
-            ArrayNode bytes = o.putArray("bytes");
-            for (byte b : piece.getBytes(StandardCharsets.UTF_8)) {
-                bytes.add(b & 0xff);
+            bytes(o, piece);
+            ArrayNode alternatives = o.putArray("top_logprobs");
+            if (top != null) {
+                for (int k = 0; k < top.ids()[t].length; k++) {
+                    String alt = g.codec.decode(new int[] {top.ids()[t][k]});
+                    bytes(alternatives.addObject().put("token", alt).put("logprob", top.logprobs()[t][k]), alt);
+                }
             }
-            o.putArray("top_logprobs");
+        }
+    }
+
+    private static void bytes(ObjectNode o, String piece) {
+        ArrayNode bytes = o.putArray("bytes");
+        for (byte b : piece.getBytes(StandardCharsets.UTF_8)) {
+            bytes.add(b & 0xff);
         }
     }
 

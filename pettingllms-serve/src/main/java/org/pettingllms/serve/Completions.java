@@ -20,6 +20,7 @@ import org.pettingllms.http.EventStream;
 import org.pettingllms.http.Fields;
 import org.pettingllms.http.Http;
 import org.pettingllms.http.Reply;
+import org.pettingllms.torch.train.SequenceBatch;
 
 /**
  * vLLM's {@code /v1/completions}: one prompt or a list of them (text or token ids), {@code n} candidates each
@@ -71,12 +72,13 @@ final class Completions {
         int maxTokens = Fields.integer(body, "max_tokens", 16, 0, Fields.MAX_TOKENS);
         SamplingParams params = g.params(body, maxTokens, "seed");
         boolean logprobs = body.hasNonNull("logprobs");
-        if (logprobs) {
-            Fields.integer(body, "logprobs", 0, 0, 0); // the engine keeps the sampled token's logprob, not the top k
-        }
+        int top = logprobs ? Fields.integer(body, "logprobs", 0, 0, Generation.MAX_TOP_LOGPROBS) : 0;
         boolean echo = Fields.bool(body, "echo", false);
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         Fields.Streaming streaming = Fields.Streaming.of(body);
+        if (echo && top > 0) {
+            throw BadRequest.field("logprobs", "with echo, only logprobs 0 (the prompt's tokens' own logprobs)");
+        }
         if (echo && logprobs && streaming.on()) {
             throw BadRequest.field("echo", "prompt logprobs (echo with logprobs) are returned without streaming only");
         }
@@ -85,7 +87,7 @@ final class Completions {
             out.add(g.sample(policy, ids, n, params, maxTokens));
         }
         String id = "cmpl-" + UUID.randomUUID();
-        Shape shape = new Shape(id, name, policy, logprobs, echo, tokenIds, params);
+        Shape shape = new Shape(id, name, policy, logprobs, top, echo, tokenIds, params);
         return streaming.on()
                 ? Reply.stream(stream(shape, prompts, out, streaming.usage()))
                 : Reply.json(whole(shape, prompts, out));
@@ -97,6 +99,7 @@ final class Completions {
             String name,
             PolicyRef policy,
             boolean logprobs,
+            int top,
             boolean echo,
             boolean tokenIds,
             SamplingParams params) {}
@@ -145,6 +148,7 @@ final class Completions {
             // echo with logprobs (vLLM's prompt scoring): the prompt's tokens come first, the first without one
             int[] echoed = s.echo ? ids : new int[0];
             float[] echoedLogprobs = s.echo && s.logprobs ? promptLogprobs(s.policy, ids) : new float[0];
+            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), tokens(cs), s.top) : null;
             for (int i = 0; i < cs.size(); i++) {
                 Completion c = cs.get(i);
                 completionTokens += c.tokens().size();
@@ -156,6 +160,8 @@ final class Completions {
                             choice.putObject("logprobs"),
                             concat(echoed, c.tokens().toArray()),
                             concat(echoedLogprobs, c.logprobs().toArray()),
+                            0,
+                            tops == null ? null : tops.get(i),
                             0);
                 } else {
                     choice.putNull("logprobs");
@@ -178,6 +184,7 @@ final class Completions {
             int[] ids = prompts.get(p);
             promptTokens += ids.length;
             List<Completion> cs = out.get(p);
+            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), tokens(cs), s.top) : null;
             for (int i = 0; i < cs.size(); i++) {
                 Completion c = cs.get(i);
                 int index = p * cs.size() + i;
@@ -200,7 +207,9 @@ final class Completions {
                                 choice.putObject("logprobs"),
                                 new int[] {c.tokens().get(t)},
                                 new float[] {c.logprobs().get(t)},
-                                offset);
+                                offset,
+                                tops == null ? null : tops.get(i),
+                                t);
                         offset += text.length();
                     } else {
                         choice.putNull("logprobs");
@@ -226,21 +235,33 @@ final class Completions {
         return events;
     }
 
-    /** vLLM's completion logprobs: tokens, their logprobs (NaN: none, as for a prompt's first), top, offsets. */
-    private void logprobs(ObjectNode lp, int[] ids, float[] values, int offset) {
+    /**
+     * vLLM's completion logprobs: tokens, their logprobs (NaN: none, as for a prompt's first), top, offsets. Each
+     * position's {@code top_logprobs} entry maps the chosen token and, with {@code top} (the completion's top tokens,
+     * its row {@code topFrom} for {@code ids[0]}), the {@code logprobs} most likely tokens to their log-probabilities,
+     * as vLLM does (so up to N + 1 entries).
+     */
+    private void logprobs(ObjectNode lp, int[] ids, float[] values, int offset, SequenceBatch.Top top, int topFrom) {
         ArrayNode tokens = lp.putArray("tokens");
         ArrayNode logprobs = lp.putArray("token_logprobs");
-        ArrayNode top = lp.putArray("top_logprobs");
+        ArrayNode tops = lp.putArray("top_logprobs");
         ArrayNode offsets = lp.putArray("text_offset");
         for (int t = 0; t < ids.length; t++) {
             String piece = g.codec.decode(new int[] {ids[t]});
             tokens.add(piece);
             if (Float.isNaN(values[t])) {
                 logprobs.addNull();
-                top.addNull();
+                tops.addNull();
             } else {
                 logprobs.add(values[t]);
-                top.addObject().put(piece, values[t]);
+                ObjectNode entries = tops.addObject();
+                if (top != null) {
+                    int row = topFrom + t;
+                    for (int k = 0; k < top.ids()[row].length; k++) {
+                        entries.put(g.codec.decode(new int[] {top.ids()[row][k]}), top.logprobs()[row][k]);
+                    }
+                }
+                entries.put(piece, values[t]);
             }
             offsets.add(offset);
             offset += piece.length();
@@ -265,6 +286,10 @@ final class Completions {
             }
         }
         return out;
+    }
+
+    private static List<int[]> tokens(List<Completion> cs) {
+        return cs.stream().map(c -> c.tokens().toArray()).toList();
     }
 
     private static int[] concat(int[] a, int[] b) {

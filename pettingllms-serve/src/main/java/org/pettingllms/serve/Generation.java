@@ -222,4 +222,25 @@ final class Generation {
         }
         return v.asLong();
     }
+
+    /** The most tokens {@code logprobs} / {@code top_logprobs} may ask for, as OpenAI and vLLM allow. */
+    static final int MAX_TOP_LOGPROBS = 20;
+
+    /**
+     * For each completion, the {@code n} most likely tokens at each of its positions given the prompt (and images),
+     * from one more forward pass under the same policy: the raw distribution, as vLLM reports top logprobs.
+     */
+    List<org.pettingllms.torch.train.SequenceBatch.Top> tops(
+            PolicyRef policy, int[] prompt, List<Image> images, List<int[]> completions, int n) {
+        List<org.pettingllms.core.backend.TrainExample> batch = new ArrayList<>();
+        for (int[] c : completions) {
+            batch.add(new org.pettingllms.core.backend.TrainExample(
+                    org.pettingllms.core.data.IntSeq.of(prompt),
+                    org.pettingllms.core.data.IntSeq.of(c),
+                    org.pettingllms.core.data.FloatSeq.of(new float[c.length]),
+                    0,
+                    images));
+        }
+        return engine.learner().topLogprobs(policy, batch, n);
+    }
 }

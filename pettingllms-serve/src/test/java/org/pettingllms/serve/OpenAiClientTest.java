@@ -369,12 +369,14 @@ class OpenAiClientTest {
         Map<String, String> refused = new java.util.LinkedHashMap<>();
         refused.put(completion + ",\"presence_penalty\":0.5}", "presence_penalty");
         refused.put(completion + ",\"frequency_penalty\":-1}", "frequency_penalty");
-        refused.put(completion + ",\"logprobs\":3}", "logprobs");
+        refused.put(completion + ",\"logprobs\":21}", "logprobs");
+        refused.put(completion + ",\"echo\":true,\"logprobs\":2}", "logprobs");
         refused.put(completion + ",\"echo\":true,\"logprobs\":0,\"stream\":true}", "echo");
         refused.put(completion + ",\"suffix\":\"end\"}", "suffix");
         refused.put(completion + ",\"stream_options\":{\"include_usage\":true}}", "stream_options");
         refused.put(completion + ",\"guided_json\":{}}", "guided_json");
-        refused.put(chat + ",\"top_logprobs\":2,\"logprobs\":true}", "top_logprobs");
+        refused.put(chat + ",\"top_logprobs\":2}", "top_logprobs");
+        refused.put(chat + ",\"top_logprobs\":21,\"logprobs\":true}", "top_logprobs");
         refused.put(chat + ",\"response_format\":{\"type\":\"json_object\"}}", "response_format");
         refused.put(chat + ",\"tool_choice\":\"required\"}", "tool_choice");
         refused.put(chat + ",\"logit_bias\":{\"5\":3}}", "logit_bias");

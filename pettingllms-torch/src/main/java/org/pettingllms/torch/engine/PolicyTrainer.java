@@ -20,6 +20,7 @@ import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
+import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.AdamW;
 import org.pettingllms.torch.train.PpoLoss;
 import org.pettingllms.torch.train.SequenceBatch;
@@ -127,6 +128,19 @@ final class PolicyTrainer implements AutoCloseable {
                 for (int r = 0; r < chunk.size(); r++) {
                     out.add(FloatSeq.of(lp.row(all, r, completions.get(r).length)));
                 }
+            }
+        }
+        return out;
+    }
+
+    /** Each example's top {@code n} next tokens at its completion positions (no gradients), one example at a time. */
+    List<SequenceBatch.Top> topLogprobs(List<TrainExample> batch, int n) {
+        List<SequenceBatch.Top> out = new ArrayList<>(batch.size());
+        for (TrainExample e : batch) {
+            SequenceBatch sb = SequenceBatch.of(List.of(e));
+            try (Torch.NoGradients noGrad = Torch.noGradients();
+                    NDManager scope = model.manager().newSubManager()) {
+                out.addAll(sb.topLogprobs(model, scope, adapter == null ? null : LoraRows.all(adapter, 1), n));
             }
         }
         return out;

@@ -28,6 +28,7 @@ import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.io.SafeTensors;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.train.SequenceBatch;
 
 /**
  * The embedded learner: PPO-clip updates of the policies in a {@link PolicyRegistry}, full fine-tuning for a
@@ -131,6 +132,23 @@ public final class TorchLearner implements Learner, AutoCloseable {
         } finally {
             r.unlock();
         }
+    }
+
+    /**
+     * The {@code n} most likely tokens at each completion position of each example under {@code policy}'s current
+     * weights (the raw distribution: {@code serve}'s top logprobs), best first.
+     */
+    public List<SequenceBatch.Top> topLogprobs(PolicyRef policy, List<TrainExample> batch, int n) {
+        return run(() -> {
+            PolicyTrainer t = trainer(policy);
+            Lock r = registry.lock().readLock();
+            r.lock();
+            try {
+                return t.topLogprobs(batch, n);
+            } finally {
+                r.unlock();
+            }
+        });
     }
 
     @Override

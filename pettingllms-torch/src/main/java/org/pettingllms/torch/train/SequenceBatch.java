@@ -114,6 +114,57 @@ public final class SequenceBatch {
      * gradients), and the mask of positions whose target is a completion token.
      */
     public Logprobs logprobs(DecoderModel model, NDManager scope, LoraRows lora, boolean withEntropy) {
+        Forward f = forward(model, scope, lora);
+        return picked(scope, f.predicting(), f.targets(), f.mask(), withEntropy, f.starts());
+    }
+
+    /**
+     * The {@code n} most likely next tokens at every completion position of every row, best first, under the raw
+     * model distribution (log-softmax of the logits, no temperature: what vLLM reports as top logprobs): per row, per
+     * completion token, {@code n} ids and their log-probabilities.
+     */
+    public List<Top> topLogprobs(DecoderModel model, NDManager scope, LoraRows lora, int n) {
+        Forward f = forward(model, scope, lora);
+        NDArray logp = f.predicting().logSoftmax(-1);
+        long b = logp.getShape().get(0);
+        float[] chosen = logp.gather(scope.create(f.targets(), new Shape(b, f.columns(), 1)), 2)
+                .squeeze(2)
+                .toFloatArray();
+        ai.djl.ndarray.NDList top = logp.topK(n, -1, true, true);
+        float[] values =
+                top.get(0).toType(ai.djl.ndarray.types.DataType.FLOAT32, false).toFloatArray();
+        long[] ids =
+                top.get(1).toType(ai.djl.ndarray.types.DataType.INT64, false).toLongArray();
+        int c = f.columns();
+        List<Top> out = new ArrayList<>();
+        for (int r = 0; r < size(); r++) {
+            int len = completions.get(r).length;
+            int[][] rowIds = new int[len][n];
+            float[][] rowLp = new float[len][n];
+            float[] rowChosen = new float[len];
+            for (int t = 0; t < len; t++) {
+                rowChosen[t] = chosen[r * c + f.starts()[r] + t];
+                int base = ((r * c) + f.starts()[r] + t) * n;
+                for (int k = 0; k < n; k++) {
+                    rowIds[t][k] = (int) ids[base + k];
+                    rowLp[t][k] = values[base + k];
+                }
+            }
+            out.add(new Top(rowIds, rowLp, rowChosen));
+        }
+        return out;
+    }
+
+    /**
+     * One row's top tokens: for each completion token, the ids and log-probabilities of the most likely, best first,
+     * and the raw log-probability of the token that was there ({@code chosen}).
+     */
+    public record Top(int[][] ids, float[][] logprobs, float[] chosen) {}
+
+    /** A forward pass's next-token logits [B, columns, V], the targets and completion mask, the rows' first columns. */
+    private record Forward(NDArray predicting, long[] targets, float[] mask, int[] starts, int columns) {}
+
+    private Forward forward(DecoderModel model, NDManager scope, LoraRows lora) {
         List<int[]> seqs = new ArrayList<>();
         for (int i = 0; i < prompts.size(); i++) {
             int[] p = prompts.get(i);
@@ -151,7 +202,7 @@ public final class SequenceBatch {
         for (int r = 0; r < b; r++) {
             starts[r] = (w - 1) - completions.get(r).length; // completion values are right-aligned
         }
-        return picked(scope, logits.get(":, :-1, :"), targets, mask, withEntropy, starts);
+        return new Forward(logits.get(":, :-1, :"), targets, mask, starts, w - 1);
     }
 
     /**
