@@ -32,12 +32,6 @@ public final class AnswerChecker {
             "([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
     private static final Pattern FRAC =
             Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
-    /**
-     * What an equation may name on its left for its right side to be the answer: a variable ({@code x},
-     * {@code a_1}, {@code \theta}), a function's value ({@code f(2)}, {@code P(A)}), a word ({@code \text{area}}).
-     */
-    private static final Pattern NAME = Pattern.compile(
-            "(?:[a-zA-Z](?:_\\{?\\w+\\}?)?|\\\\[a-zA-Z]+)(?:\\s*\\([^()=]*\\))?|\\\\text\\{[^{}=]*\\}|[A-Za-z]+");
     /** Significant digits a decimal needs before it may stand for a value it rounds (0.3333 for 1/3; 0.33 not). */
     static final int ROUNDED_DIGITS = 4;
 
@@ -131,7 +125,7 @@ public final class AnswerChecker {
         }
         if (ce.isPresent() != re.isPresent()) { // P(A) = 1/2 against 1/2
             Relations.Equation eq = ce.isPresent() ? ce.get() : re.get();
-            if (!NAME.matcher(eq.left()).matches()) { // a + 3z = 0 is not the value 0
+            if (!MathNames.EQUATION_NAME.matcher(eq.left()).matches()) { // a + 3z = 0 is not the value 0
                 return Match.no("an equation whose left side " + eq.left() + " is not a name, against a value");
             }
             String side = eq.right();

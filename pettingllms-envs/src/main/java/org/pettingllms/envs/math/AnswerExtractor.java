@@ -113,7 +113,10 @@ public final class AnswerExtractor {
                     .strip();
             String after = answer.substring(seps.get(approx)[1]).strip();
             boolean first = approx == 0;
-            if (first && (before.isEmpty() || NAME.matcher(before).matches()) && !after.isEmpty()) {
+            if (first
+                    && (before.isEmpty()
+                            || MathNames.ANSWER_NAME.matcher(before).matches())
+                    && !after.isEmpty()) {
                 return lastOfChain(after); // \approx 2.72, x \approx 3.14: the approximation is all there is
             }
             // 9\pi \approx 28.27, x = 1/3 \approx 0.33: the exact side before the approximation
@@ -125,9 +128,6 @@ public final class AnswerExtractor {
         String last = answer.substring(seps.get(seps.size() - 1)[1]).strip();
         return last.isEmpty() ? answer : last;
     }
-
-    /** A name a relation may start with: a variable, a subscripted one, a Greek letter. */
-    private static final Pattern NAME = Pattern.compile("[a-zA-Z](?:_\\{?\\w+\\}?)?|\\\\[a-zA-Z]+");
 
     /** The top-level {@code =} and {@code \approx} of {@code s} as {start, end}. */
     private static List<int[]> separators(String s) {

@@ -14,8 +14,6 @@ import org.pettingllms.core.util.Brackets;
  */
 final class Relations {
     private static final Pattern OPERATOR = Pattern.compile("\\\\(?:le|ge|ne)(?![a-zA-Z])|<|>");
-    private static final Pattern VARIABLE = Pattern.compile(
-            "[a-zA-Z](?:_\\{?\\w+\\}?)?|\\\\(?:alpha|beta|gamma|theta|lambda|mu|phi|varphi|omega|sigma|tau)");
     private static final String NEG_INF = "-\\infty";
     private static final String INF = "\\infty";
 
@@ -165,7 +163,7 @@ final class Relations {
     }
 
     private static boolean isVariable(String s) {
-        return VARIABLE.matcher(s).matches();
+        return MathNames.VARIABLE.matcher(s).matches();
     }
 
     /** Positions {start, end} of relation operators outside any bracket. */
