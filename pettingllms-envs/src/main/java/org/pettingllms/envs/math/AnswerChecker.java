@@ -108,8 +108,8 @@ public final class AnswerChecker {
                     ? cm.get().matches(rm.get(), deadline)
                     : Match.no("a matrix against something that is not one");
         }
-        Optional<Relations.Region> cr = Relations.region(c.full());
-        Optional<Relations.Region> rr = Relations.region(r.full());
+        Optional<Relations.Region> cr = Relations.region(c.full(), symjaTime(deadline));
+        Optional<Relations.Region> rr = Relations.region(r.full(), symjaTime(deadline));
         if (cr.isPresent() || rr.isPresent()) {
             return regions(c, r, cr, rr, deadline);
         }

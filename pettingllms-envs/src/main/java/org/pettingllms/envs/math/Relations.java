@@ -30,8 +30,12 @@ final class Relations {
 
     private Relations() {}
 
-    /** {@code x \ge 4}, {@code 4 \le x}, {@code 1 < x \le 5}, {@code x \ne 3} as intervals; empty for anything else. */
-    static Optional<Region> region(String s) {
+    /**
+     * {@code x \ge 4}, {@code 4 \le x}, {@code 1 < x \le 5}, {@code x \ne 3} as intervals; empty for anything else.
+     *
+     * @param time what solving a linear relation may spend in computer algebra (the check's time left)
+     */
+    static Optional<Region> region(String s, Duration time) {
         List<String> parts = new ArrayList<>();
         List<String> ops = new ArrayList<>();
         int start = 0;
@@ -52,7 +56,7 @@ final class Relations {
             if (isVariable(parts.get(1))) {
                 return Optional.of(new Region(parts.get(1), oneSided(flip(op), parts.get(0))));
             }
-            return linear(parts.get(0), op, parts.get(1));
+            return linear(parts.get(0), op, parts.get(1), time);
         }
         if (ops.size() == 2 && isVariable(parts.get(1))) {
             String a = ops.get(0);
@@ -72,14 +76,11 @@ final class Relations {
     /** A letter that stands alone (not in a command such as {@code \frac}, not in a word). */
     private static final Pattern LETTER = Pattern.compile("(?<![a-zA-Z\\\\])[a-zA-Z](?![a-zA-Z])");
 
-    /** What one linear relation may spend in computer algebra (its three values). */
-    private static final Duration LINEAR_TIME = Duration.ofSeconds(2);
-
     /**
      * A linear relation in one variable solved for it: {@code -x > -1} is {@code x < 1}, {@code 2x - 4 \ge 0} is
      * {@code x \ge 2} (dividing by a negative slope turns the relation round); empty for anything else.
      */
-    private static Optional<Region> linear(String left, String op, String right) {
+    private static Optional<Region> linear(String left, String op, String right, Duration time) {
         if (op.equals("\\ne")) {
             return Optional.empty();
         }
@@ -92,7 +93,7 @@ final class Relations {
             return Optional.empty();
         }
         return SymjaMath.get()
-                .linear("(" + left + ")-(" + right + ")", LINEAR_TIME)
+                .linear("(" + left + ")-(" + right + ")", time)
                 .map(f -> new Region(
                         letters.first(), oneSided(f.slope() < 0 ? flip(op) : op, boundary(-f.intercept(), f.slope()))));
     }
