@@ -262,7 +262,7 @@ class CliTest {
                 .contains("unknown config key 'task.options.size'")
                 .contains("wallProb");
         Result task = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.name=chess");
-        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, sokoban, sql, sudoku");
+        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, search, sokoban, sql, sudoku");
         Result roles =
                 run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");
@@ -833,7 +833,7 @@ class CliTest {
             var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml"))
                     .sorted()
                     .toList();
-            assertThat(l0).hasSize(8);
+            assertThat(l0).hasSize(9);
             for (Path c : l0) {
                 var cfg = ConfigLoader.load(c, List.of());
                 assertThat(cfg.rollout().mode()).as("%s", c).isEqualTo(RolloutConfig.Mode.PARALLEL);
