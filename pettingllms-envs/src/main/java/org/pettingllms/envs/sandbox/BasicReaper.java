@@ -111,22 +111,22 @@ final class BasicReaper {
 
     /** Tasks (processes and threads) that user {@code uid} runs now, as the kernel's process-count limit counts. */
     static int tasksOf(int uid) {
-        return tasksOf(uid, false);
+        return tasksOf(uid, null);
     }
 
     /**
-     * The tasks of {@code uid} outside every sandbox run: those whose environment names no run directory (a
-     * {@code TMPDIR} under a {@code pettingllms-sandbox-} folder), so that one run's share is not counted into the
-     * next one's limit.
+     * The tasks of {@code uid} outside the runs of the sandbox whose directory is {@code base}: those whose
+     * environment names no run directory under it ({@code TMPDIR=base/...}), so that one run's share is not counted
+     * into the next one's limit. Another sandbox's runs (another trainer under the same user) are outside: the
+     * kernel counts them into every limit of the user, so leaving them out would starve this sandbox's runs.
      */
-    static int tasksOutsideRuns(int uid) {
-        return tasksOf(uid, true);
+    static int tasksOutsideRuns(int uid, Path base) {
+        return tasksOf(uid, ("TMPDIR=" + base + "/").getBytes(StandardCharsets.UTF_8));
     }
 
     private static final byte[] RUN_MARKER = "TMPDIR=".getBytes(StandardCharsets.UTF_8);
-    private static final byte[] RUN_FOLDER = "/pettingllms-sandbox-".getBytes(StandardCharsets.UTF_8);
 
-    private static boolean inARun(long pid) {
+    private static boolean inARun(long pid, byte[] runFolder) {
         try {
             byte[] env = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
             if (env.length == 0) {
@@ -145,27 +145,18 @@ final class BasicReaper {
                 end++;
             }
             byte[] value = java.util.Arrays.copyOfRange(env, at, end);
-            return containsAt(value, RUN_FOLDER);
+            return startsWith(value, runFolder);
         } catch (IOException | RuntimeException e) {
             return true; // gone while we looked
         }
     }
 
-    /** Whether {@code needle} occurs anywhere in {@code hay} (not only where a variable starts). */
-    private static boolean containsAt(byte[] hay, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+    private static boolean startsWith(byte[] hay, byte[] prefix) {
+        return hay.length >= prefix.length && java.util.Arrays.equals(hay, 0, prefix.length, prefix, 0, prefix.length);
     }
 
-    private static int tasksOf(int uid, boolean outsideRuns) {
+    /** The tasks of {@code uid}; with {@code runFolder}, only those whose {@code TMPDIR} does not start with it. */
+    private static int tasksOf(int uid, byte[] runFolder) {
         int tasks = 0;
         for (long pid : pids()) {
             Path proc = Path.of("/proc", Long.toString(pid));
@@ -173,7 +164,7 @@ final class BasicReaper {
                 if ((Integer) Files.getAttribute(proc, "unix:uid") != uid) {
                     continue;
                 }
-                if (outsideRuns && inARun(pid)) {
+                if (runFolder != null && inARun(pid, runFolder)) {
                     continue;
                 }
                 Optional<String> threads = Files.readAllLines(proc.resolve("status")).stream()

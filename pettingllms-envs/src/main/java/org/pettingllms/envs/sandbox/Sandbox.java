@@ -332,7 +332,7 @@ public final class Sandbox {
             return limits.processes() + (isolation == Isolation.USER_NAMESPACES ? 2 : 0);
         }
         int uid = runAs >= 0 ? runAs : Isolation.uid();
-        return uid > 0 ? BasicReaper.tasksOutsideRuns(uid) + limits.processes() * concurrency : 0;
+        return uid > 0 ? BasicReaper.tasksOutsideRuns(uid, base) + limits.processes() * concurrency : 0;
     }
 
     /**

@@ -400,6 +400,56 @@ abstract class SandboxContract {
         assertNothingLeftBehind();
     }
 
+    /**
+     * Another sandbox of the same user (a second trainer) holding its processes does not starve this one's runs: the
+     * kernel counts its processes into every limit of the user, so this sandbox counts them as outside its runs.
+     */
+    @Test
+    void anotherSandboxsProcessesDoNotStarveThisOnesRuns() throws Exception {
+        Sandbox other = open();
+        String holdChildren = """
+                import os, time
+                n = 0
+                for i in range(%d):
+                    try:
+                        pid = os.fork()
+                    except OSError:
+                        break
+                    if pid == 0:
+                        time.sleep(4)
+                        os._exit(0)
+                    n += 1
+                print(n, flush=True)
+                time.sleep(4)
+                """.formatted(box.limits().processes() - 2);
+        String forkFive = """
+                import os
+                pids = [os.fork() for _ in range(1)]
+                kids = []
+                for i in range(5):
+                    pid = os.fork()
+                    if pid == 0:
+                        os._exit(0)
+                    kids.append(pid)
+                for k in kids:
+                    os.waitpid(k, 0)
+                if pids[0] == 0:
+                    os._exit(0)
+                os.waitpid(pids[0], 0)
+                print('forked')
+                """;
+        SandboxLimits longer = box.limits().withWallTime(Duration.ofSeconds(8));
+        try (var pool = Executors.newSingleThreadExecutor()) {
+            Future<Execution> holding = pool.submit(() -> other.run(holdChildren, "", longer));
+            Thread.sleep(1500); // its children are up
+            Execution e = box.run(forkFive, "");
+            assertThat(e.status()).as(e.summary()).isEqualTo(Execution.Status.OK);
+            assertThat(e.stdout().strip()).isEqualTo("forked");
+            assertThat(holding.get().ok()).isTrue();
+        }
+        assertNothingLeftBehind();
+    }
+
     @Test
     void theRunsDirectoryIsCappedInSizeThoughEachFileIsUnderTheFileCap() {
         SandboxLimits capped = box.limits().withDirBytes(32L << 20); // files of 8 MiB each pass the 16 MiB file cap
