@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
 
 /**
  * What every server here does the same way: read a request body as one JSON object (a {@link BadRequest} naming
@@ -48,6 +51,28 @@ public final class Http {
         usage.put("prompt_tokens", promptTokens)
                 .put("completion_tokens", completionTokens)
                 .put("total_tokens", promptTokens + completionTokens);
+    }
+
+    /**
+     * Every failure of a server's routes as OpenAI's error body: a {@link BadRequest} with its status and field,
+     * Javalin's own refusals (a body over the size limit: 413), Jetty's (through {@link JsonErrors}), an unknown
+     * route (404; a handler's own 404 is JSON already and is kept), and anything else as a 500, logged to {@code log}.
+     */
+    public static void openAiErrors(JavalinConfig config, Logger log) {
+        config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(Http::errorJson)));
+        config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
+        config.routes.exception(
+                HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage(), null));
+        config.routes.error(404, "*", ctx -> {
+            String type = ctx.res().getContentType();
+            if (type == null || !type.startsWith("application/json")) {
+                error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
+            }
+        });
+        config.routes.exception(Exception.class, (e, ctx) -> {
+            log.warn("request {} failed", ctx.path(), e);
+            error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
+        });
     }
 
     /** OpenAI's error body (vLLM's too): {@code {"error": {"message", "type", "param", "code"}}}. */

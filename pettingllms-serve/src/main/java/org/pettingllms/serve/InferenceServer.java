@@ -2,7 +2,6 @@ package org.pettingllms.serve;
 
 import static org.pettingllms.http.Http.JSON;
 import static org.pettingllms.http.Http.body;
-import static org.pettingllms.http.Http.error;
 import static org.pettingllms.http.Http.json;
 import static org.pettingllms.http.Http.reply;
 
@@ -11,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.HttpResponseException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -25,7 +23,6 @@ import org.pettingllms.http.Access;
 import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Fields;
 import org.pettingllms.http.Http;
-import org.pettingllms.http.JsonErrors;
 import org.pettingllms.http.Slots;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.engine.PolicyRegistry;
@@ -92,7 +89,6 @@ public final class InferenceServer implements AutoCloseable {
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
             options.access().install(config, Set.of("/health"));
-            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(Http::errorJson)));
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.get("/v1/models", ctx -> json(ctx, 200, models()));
             config.routes.get("/v1/models/{id}", this::oneModel);
@@ -108,20 +104,7 @@ public final class InferenceServer implements AutoCloseable {
             config.routes.post("/load_lora_adapter", ctx -> load(ctx, true));
             config.routes.post("/update_weights_from_disk", this::updateWeights);
             config.routes.post("/unload_lora_adapter", ctx -> unload(ctx, true));
-            config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
-            // Javalin's own refusals (a body over the size limit: 413) in OpenAI's error format
-            config.routes.exception(
-                    HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage(), null));
-            config.routes.error(404, "*", ctx -> {
-                String type = ctx.res().getContentType();
-                if (type == null || !type.startsWith("application/json")) { // a handler's own 404 is JSON already
-                    error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
-                }
-            });
-            config.routes.exception(Exception.class, (e, ctx) -> {
-                LOG.warn("request {} failed", ctx.path(), e);
-                error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
-            });
+            Http.openAiErrors(config, LOG);
         });
     }
 

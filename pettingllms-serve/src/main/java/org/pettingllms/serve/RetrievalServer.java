@@ -2,7 +2,6 @@ package org.pettingllms.serve;
 
 import static org.pettingllms.http.Http.JSON;
 import static org.pettingllms.http.Http.body;
-import static org.pettingllms.http.Http.error;
 import static org.pettingllms.http.Http.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.HttpResponseException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +20,6 @@ import org.pettingllms.http.Access;
 import org.pettingllms.http.BadRequest;
 import org.pettingllms.http.Fields;
 import org.pettingllms.http.Http;
-import org.pettingllms.http.JsonErrors;
 import org.pettingllms.http.Slots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,22 +62,9 @@ public final class RetrievalServer implements AutoCloseable {
             config.jetty.port = options.port();
             config.startup.showJavalinBanner = false;
             options.access().install(config, Set.of("/health"));
-            config.jetty.modifyServer(s -> s.setErrorHandler(new JsonErrors(Http::errorJson)));
             config.routes.get("/health", ctx -> ctx.json(Map.of("status", "ok")));
             config.routes.post("/retrieve", slots.limited(this::retrieve));
-            config.routes.exception(BadRequest.class, (e, ctx) -> error(ctx, e.status, e.getMessage(), e.param));
-            config.routes.exception(
-                    HttpResponseException.class, (e, ctx) -> error(ctx, e.getStatus(), e.getMessage(), null));
-            config.routes.error(404, "*", ctx -> {
-                String type = ctx.res().getContentType();
-                if (type == null || !type.startsWith("application/json")) {
-                    error(ctx, 404, "no route " + ctx.method() + " " + ctx.path(), null);
-                }
-            });
-            config.routes.exception(Exception.class, (e, ctx) -> {
-                LOG.warn("request {} failed", ctx.path(), e);
-                error(ctx, 500, e.getClass().getSimpleName() + ": " + e.getMessage(), null);
-            });
+            Http.openAiErrors(config, LOG);
         });
     }
 
