@@ -39,7 +39,7 @@ class SearchCommandsTest {
                 "--set",
                 "rollout.k=1");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("searcher").contains("3 results (").contains("supporting found ");
+        assertThat(r.out()).contains("searcher").contains("2 results (").contains("supporting found ");
     }
 
     @Test
