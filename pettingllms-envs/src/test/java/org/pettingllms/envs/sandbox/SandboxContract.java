@@ -322,8 +322,10 @@ abstract class SandboxContract {
         Execution exited = box.run(daemon, "");
         assertThat(exited.stdout()).isEqualTo("daemon started\n");
         assertNothingLeftBehind();
-        Execution timedOut =
-                box.run(daemon + "while True:\n    pass\n", "", box.limits().withWallTime(Duration.ofSeconds(1)));
+        // the parent waits without burning CPU: withWallTime sets the CPU limit to the same second, and a busy loop
+        // raced the two (CPU_LIMIT about as often as TIMEOUT on an idle machine)
+        Execution timedOut = box.run(
+                daemon + "while True:\n    time.sleep(0.05)\n", "", box.limits().withWallTime(Duration.ofSeconds(1)));
         assertThat(timedOut.status()).isEqualTo(Execution.Status.TIMEOUT);
         assertNothingLeftBehind();
     }
