@@ -42,11 +42,13 @@ final class CheckAnswerCommand implements Callable<Integer> {
         String modelText =
                 text.startsWith("@") ? Files.readString(Path.of(text.substring(1)), StandardCharsets.UTF_8) : text;
         AnswerChecker.Verdict v = AnswerChecker.check(modelText, reference);
+        int[] span = span(modelText, v.extracted());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("extracted", v.extracted());
             m.put("found_by", v.method() == null ? null : v.method().name().toLowerCase());
+            m.put("span", span == null ? null : java.util.List.of(span[0], span[1]));
             m.put("candidate", v.candidate());
             m.put("reference", v.reference());
             m.put("correct", v.correct());
@@ -57,11 +59,30 @@ final class CheckAnswerCommand implements Callable<Integer> {
                     + (v.extracted() == null
                             ? "(none)"
                             : v.extracted() + "   (found by " + v.method().description() + ")"));
+            if (span != null) {
+                out.println("span:       characters " + span[0] + "-" + span[1] + " of " + modelText.length() + ": ..."
+                        + context(modelText, span) + "...");
+            }
             out.println("candidate:  " + (v.candidate() == null ? "(none)" : v.candidate()));
             out.println("reference:  " + v.reference());
             out.println("verdict:    " + (v.correct() ? "correct" : "wrong") + ": " + v.reason());
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Where the extracted answer stands in the text (its last occurrence, as every extraction rule reads from the
+     * end), or null where the rule rewrote it (boxes joined into one list, a number's thousands separators dropped).
+     */
+    static int[] span(String text, String extracted) {
+        int at = extracted == null || extracted.isEmpty() ? -1 : text.lastIndexOf(extracted);
+        return at < 0 ? null : new int[] {at, at + extracted.length()};
+    }
+
+    /** The span with up to 30 characters either side, on one line. */
+    private static String context(String text, int[] span) {
+        String s = text.substring(Math.max(0, span[0] - 30), Math.min(text.length(), span[1] + 30));
+        return s.replace('\n', ' ');
     }
 }

@@ -210,7 +210,17 @@ class CliTest {
                 .contains("extracted:  \\frac{3}{7}")
                 .contains("'final answer is' phrase")
                 .contains("reference:  3/7")
-                .contains("verdict:    correct: numbers");
+                .contains("verdict:    correct: numbers")
+                .contains("span:       characters 21-32 of 56");
+        Result after = run(
+                "check-answer",
+                "--json",
+                "Step one: $\\boxed{12}$. The final answer is $20$. I hope it is correct.",
+                "20");
+        assertThat(after.out())
+                .contains("\"found_by\":\"phrase_after_box\"")
+                .contains("\"span\":[45,47]")
+                .contains("\"correct\":true");
         Result wrong = run("check-answer", "We obtain $\\frac{1+\\sqrt{3}}{2}$ as the root.", "2");
         assertThat(wrong.out()).contains("extracted:  \\frac{1+\\sqrt{3}}{2}").contains("verdict:    wrong");
         Result none = run("check-answer", "--json", "The code word is XQ7B.", "7");

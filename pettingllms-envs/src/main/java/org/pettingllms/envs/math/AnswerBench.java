@@ -49,7 +49,20 @@ public final class AnswerBench {
             new Kind("percent_in_text", i -> new String[] {
                 "The chance is " + i + ".5%.",
                 new java.math.BigDecimal(i + ".5").movePointLeft(2).toPlainString()
-            }));
+            }),
+            new Kind("decimal_comma", i -> new String[] {"Das Ergebnis ist " + i + ",25.", i + ".25"}),
+            new Kind("doubled_backslash", i -> new String[] {
+                "{\"answer\": \"$\\\\frac{" + i + "}{" + (i + 1) + "}$\"}", "\\frac{" + i + "}{" + (i + 1) + "}"
+            }),
+            new Kind("phrase_after_box", i -> new String[] {
+                "First $\\boxed{" + i + "}$, then $\\boxed{" + (i + 1) + "}$.\nThe final answer is $" + (2 * i + 1)
+                        + "$. I hope it is correct.",
+                "" + (2 * i + 1)
+            }),
+            new Kind("concluding_sentence", i -> new String[] {
+                "Each row holds $x = 4$ seats. Therefore, the hall has " + 4 * i + " seats in all.", "" + 4 * i
+            }),
+            new Kind("named_ratio", i -> new String[] {"Hence $\\boxed{AE : EC = " + i + " : 7}$.", 2 * i + ":14"}));
 
     private AnswerBench() {}
 

@@ -35,6 +35,12 @@ public final class AnswerChecker {
     /** Significant digits a decimal needs before it may stand for a value it rounds (0.3333 for 1/3; 0.33 not). */
     static final int ROUNDED_DIGITS = 4;
 
+    /**
+     * Digits, a comma, digits, and nothing else, left after normalisation took out thousands separators
+     * ({@code 1,000} is gone; {@code 1000,99}, {@code 1,22}, {@code 0,111} stay): a decimal comma or a list of two.
+     */
+    private static final Pattern DECIMAL_COMMA = Pattern.compile("-?\\d+,\\d+");
+
     private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
 
     /**
@@ -132,6 +138,12 @@ public final class AnswerChecker {
             Match m = ce.isPresent() ? match(side, reference, deadline) : match(candidate, side, deadline);
             return new Match(m.equal(), "the equation's right side: " + m.reason());
         }
+        Optional<String> cq = ratio(c.text());
+        Optional<String> rq = ratio(r.text());
+        if (cq.isPresent() && rq.isPresent()) { // 2 : 5 = 4 : 10, and not 5 : 2
+            Match m = match(cq.get(), rq.get(), deadline);
+            return new Match(m.equal(), "ratios as quotients: " + m.reason());
+        }
         Optional<String> cpm = plusMinus(c.text());
         Optional<String> rpm = plusMinus(r.text());
         if (cpm.isPresent() || rpm.isPresent()) { // 1 \pm \sqrt{2} is the list 1+\sqrt{2}, 1-\sqrt{2}
@@ -140,6 +152,17 @@ public final class AnswerChecker {
         }
         Optional<Collection> cc = Collection.parse(c.text());
         Optional<Collection> rc = Collection.parse(r.text());
+        boolean cComma = DECIMAL_COMMA.matcher(c.text()).matches();
+        boolean rComma = DECIMAL_COMMA.matcher(r.text()).matches();
+        if (cComma != rComma && (cComma ? rc : cc).isEmpty()) {
+            // 1000,99 against 1000.99: against a single value, the comma is a decimal one (the reference checkers'
+            // convention: European models and datasets write it so); against a list, a list's comma
+            Match m = match(
+                    cComma ? c.text().replace(',', '.') : candidate,
+                    rComma ? r.text().replace(',', '.') : reference,
+                    deadline);
+            return new Match(m.equal(), "a decimal comma (" + (cComma ? c.text() : r.text()) + "): " + m.reason());
+        }
         if (cc.isPresent() && rc.isPresent()) {
             return cc.get().matches(rc.get(), deadline);
         }
@@ -153,6 +176,14 @@ public final class AnswerChecker {
             return Match.no("a " + one.kind() + " against a single value");
         }
         return scalar(c, r, deadline);
+    }
+
+    /** {@code a : b} (one colon outside any bracket) as the quotient {@code \frac{a}{b}}. */
+    private static Optional<String> ratio(String s) {
+        List<String> parts = LatexAnswers.splitTopLevel(s, ":");
+        return parts.size() == 2 && !parts.get(0).isEmpty() && !parts.get(1).isEmpty()
+                ? Optional.of("\\frac{" + parts.get(0) + "}{" + parts.get(1) + "}")
+                : Optional.empty();
     }
 
     /** {@code a \pm b} as the set {@code \{a+b, a-b\}}; only one {@code \pm}, outside any bracket. */
@@ -189,6 +220,11 @@ public final class AnswerChecker {
                 && !cr.get().variable().equals(rr.get().variable())) {
             return Match.no("relations about different variables (" + cr.get().variable() + ", "
                     + rr.get().variable() + ")");
+        }
+        if (cr.isPresent() && rr.isEmpty() && r.prefixed() && r.full().matches("(?s)[^=]*\\\\in\\b.*")) {
+            // the reference asks for the set (x \in [-2, 7]) and a relation (-2 \le x \le 7) is another form of
+            // answer: the reference checkers' default (the other way round, a model's x \in S is its set S)
+            return Match.no("a relation against the set the reference names (" + r.full() + ")");
         }
         String a = cr.map(Relations.Region::intervals).orElse(c.text());
         String b = rr.map(Relations.Region::intervals).orElse(r.text());
@@ -448,6 +484,13 @@ public final class AnswerChecker {
                 if (set.open().equals("{") && tuple.items().size() >= 3) {
                     Match m = unordered().matches(other.unordered(), deadline);
                     return new Match(m.equal(), "a set against a tuple, as sets: " + m.reason());
+                }
+                if (set.open().isEmpty()
+                        && tuple.open().equals("(")
+                        && tuple.close().equals(")")) {
+                    // 1, 3 (or {1,3}, LaTeX's grouping braces) against (1, 3): the tuple's items written bare
+                    Match m = new Collection("(", ")", set.items(), true).matches(tuple, deadline);
+                    return new Match(m.equal(), "a bare list against a tuple, in order: " + m.reason());
                 }
                 return Match.no("a " + kind() + " against a " + other.kind());
             }

@@ -17,9 +17,12 @@ public final class AnswerExtractor {
     /** How the answer was found, for {@code check-answer}'s explanation. */
     public enum Method {
         BOXED("the last \\boxed{}"),
+        /** A value stated after the last box ("... \\boxed{255} ... The final answer is $10,455$."). */
+        PHRASE_AFTER_BOX("a 'final answer is' phrase after the last \\boxed{}"),
         BOXED_LIST("several \\boxed{} written together"),
         ANSWER_PHRASE("a 'final answer is' phrase"),
         HASHES("a '####' line"),
+        CONCLUSION("the one number of a concluding sentence ('Therefore, ...') after the last math"),
         MATH("the last display or inline math"),
         BARE("the whole text, short and without words: a bare answer"),
         NUMBER("the last number standing alone");
@@ -51,18 +54,33 @@ public final class AnswerExtractor {
             "(?i)(?:final\\s+answer|the\\s+answer|answer)\\s*(?:is\\s*[:：]?|[:：]|=)\\s*(?:\\\\boxed\\s*)?");
     private static final Pattern HASHES = Pattern.compile("(?m)^\\s*####\\s*(.+)$");
     /**
-     * Display math first so that {@code $$} is not read as two empty inline spans; inline math stays on one line
-     * and does not close right before a digit ("paid $5 and got $7 back" holds no math).
+     * Display math first so that {@code $$} is not read as two empty inline spans; inline math ({@code $},
+     * {@code \\(}) stays on one line, as the reference checkers read it, may hold an escaped {@code \\$}, and does not
+     * close right before a digit ("paid $5 and got $7 back" holds no math).
      */
     private static final Pattern MATH = Pattern.compile(
-            "\\$\\$(.+?)\\$\\$|\\\\\\[(.+?)\\\\\\]|\\\\\\((.+?)\\\\\\)|(?<!\\\\)\\$([^$\\n]+?)(?<!\\\\)\\$(?!\\d)",
+            "\\$\\$(.+?)\\$\\$|\\\\\\[(.+?)\\\\\\]|\\\\\\(([^\\n]+?)\\\\\\)"
+                    + "|(?<!\\\\)\\$((?:\\\\\\$|[^$\\n])+?)(?<!\\\\)\\$(?!\\d)",
             Pattern.DOTALL);
-    /** A number with no letter, digit, brace, backslash, caret or underscore touching it. */
+    /**
+     * A number with no letter, digit, brace, backslash, caret or underscore touching it; a decimal comma
+     * ({@code 2,74}, {@code 0,125}; not in a list such as {@code 1,2,3}) is one number.
+     */
     private static final Pattern NUMBER = Pattern.compile(
-            "(?<![\\w.\\\\{^_])-?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?: \\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)"
+            "(?<![\\w.\\\\{^_])-?(?:(?<![\\d,])(?:\\d+,\\d{1,2}|0,\\d+)(?!\\d|,\\d)|(?:\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?: \\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)"
                     + "(?:/\\d+)?(?:\\s?\\\\?%)?"
                     // a short unit may touch it (1,000.99m², 5cm); a longer word may not (7Bit)
                     + "(?:(?=(?!(?:st|nd|rd|th)(?![a-zA-Z]))[a-zA-Z]{1,3}[²³]?(?![a-zA-Z\\d]))|(?![\\w}^_]|\\.\\d))");
+    /**
+     * An inline span that crosses a line ({@code $ \n 9 \n $}): not math (see {@link #MATH}), and the numbers in it
+     * are inside math delimiters, not standing alone, so they are no answer either (the reference checkers' reading).
+     */
+    private static final Pattern BROKEN_INLINE = Pattern.compile(
+            "(?<![\\\\$])\\$(?!\\$)[^$]*\\n[^$]*(?<!\\\\)\\$|\\\\\\((?:(?!\\\\\\)).)*?\\n.*?\\\\\\)", Pattern.DOTALL);
+    /** A sentence that states a result: "Therefore, there are 12 ways." */
+    private static final Pattern CONCLUDING = Pattern.compile(
+            "(?i)(?:^\\s*|(?<=[.!?:])\\s+|\\n\\s*)(?:therefore|thus|hence|so|in conclusion|in total|in summary|altogether)\\b");
+
     /** Longer than this, or with a word of three letters or more outside LaTeX commands, a text is no bare answer. */
     private static final int MAX_BARE = 80;
 
@@ -155,10 +173,14 @@ public final class AnswerExtractor {
         }
         String t = relevantPart(text);
         Optional<Extraction> boxed = boxedAnswer(t);
-        if (boxed.isPresent()) {
-            return boxed;
-        }
         Optional<String> phrase = answerPhrase(t);
+        if (boxed.isPresent()) {
+            List<int[]> boxes = boxes(t);
+            boolean after = phrase.isPresent()
+                    && lastPhraseStart(t) > boxes.get(boxes.size() - 1)[3]
+                    && !hasWord(phrase.get()); // a value, not "The answer is correct because ..."
+            return after ? phrase.map(a -> new Extraction(a, Method.PHRASE_AFTER_BOX)) : boxed;
+        }
         if (phrase.isPresent()) {
             return phrase.map(a -> new Extraction(a, Method.ANSWER_PHRASE));
         }
@@ -166,23 +188,79 @@ public final class AnswerExtractor {
         if (hashes != null) {
             return Optional.of(new Extraction(hashes.strip(), Method.HASHES));
         }
+        Optional<String> concluded = conclusion(t);
+        if (concluded.isPresent()) {
+            return concluded.map(a -> new Extraction(a, Method.CONCLUSION));
+        }
         Optional<String> math = lastMath(t);
         if (math.isPresent()) {
             return math.map(a -> new Extraction(a, Method.MATH));
         }
         String bare = t.strip();
-        if (!bare.isEmpty()
-                && bare.length() <= MAX_BARE
-                && !bare.replaceAll("\\\\[a-zA-Z]+", " ").matches("(?s).*[a-zA-Z]{3,}.*")) {
+        if (!bare.isEmpty() && bare.length() <= MAX_BARE && !hasWord(bare)) {
             return Optional.of(new Extraction(bare, Method.BARE)); // \frac{10}{9}, -10/9, .4: the text is the answer
         }
-        String number = null;
-        Matcher m = NUMBER.matcher(t);
+        List<String> numbers = standingNumbers(t);
+        return numbers.isEmpty()
+                ? Optional.empty()
+                : Optional.of(new Extraction(numbers.get(numbers.size() - 1), Method.NUMBER));
+    }
+
+    /** Whether {@code s} has a word of three letters or more outside LaTeX commands: prose, not a value. */
+    private static boolean hasWord(String s) {
+        return s.replaceAll("\\\\[a-zA-Z]+", " ").matches("(?s).*[a-zA-Z]{3,}.*");
+    }
+
+    /**
+     * The numbers standing alone in {@code s}, in order, thousands separators removed; a decimal comma kept
+     * ("Soucis : 2,74 $" is 2,74, which the checker reads as 2.74 against a single number).
+     */
+    private static List<String> standingNumbers(String s) {
+        List<String> out = new ArrayList<>();
+        Matcher m = NUMBER.matcher(BROKEN_INLINE.matcher(s).replaceAll(" "));
         while (m.find()) {
-            number = m.group();
+            String n = m.group();
+            out.add(
+                    n.matches("-?(?:\\d+,\\d{1,2}|0,\\d+)")
+                            ? n
+                            : n.replace(",", "").replace(" ", ""));
         }
-        return Optional.ofNullable(number)
-                .map(n -> new Extraction(n.replace(",", "").replace(" ", ""), Method.NUMBER));
+        return out;
+    }
+
+    /**
+     * The one number of the last concluding sentence ("Therefore, there are 12 distinct sequences.") after the
+     * last math span, where the text ends in prose rather than in math; a sentence with two numbers says nothing.
+     */
+    private static Optional<String> conclusion(String text) {
+        Matcher math = MATH.matcher(text);
+        int from = 0;
+        while (math.find()) {
+            from = math.end();
+        }
+        String tail = text.substring(from);
+        Matcher c = CONCLUDING.matcher(tail);
+        int at = -1;
+        while (c.find()) {
+            at = c.end();
+        }
+        if (at < 0) {
+            return Optional.empty();
+        }
+        String rest = tail.substring(at);
+        Matcher end = SENTENCE_END.matcher(rest);
+        List<String> numbers = standingNumbers(end.find() ? rest.substring(0, end.start()) : rest);
+        return numbers.size() == 1 ? Optional.of(numbers.get(0)) : Optional.empty();
+    }
+
+    /** Where the last "final answer is" phrase starts, or -1. */
+    private static int lastPhraseStart(String text) {
+        Matcher m = ANSWER_PHRASE.matcher(text);
+        int at = -1;
+        while (m.find()) {
+            at = m.start();
+        }
+        return at;
     }
 
     /** Without chat-template tokens; after a closed reasoning block when something follows it. */
@@ -275,6 +353,12 @@ public final class AnswerExtractor {
                 .replaceAll("[*_]+$", "")
                 .strip();
         sentence = afterCopula(sentence);
+        if (hasWord(sentence) && !MATH.matcher(sentence).find()) {
+            List<String> numbers = standingNumbers(sentence); // "Jane started growing Sphere 3 hours ago": 3
+            if (numbers.size() == 1) {
+                return Optional.of(numbers.get(0));
+            }
+        }
         return sentence.length() > MAX_PHRASE ? Optional.empty() : nonBlank(sentence); // prose, not an answer
     }
 
@@ -307,7 +391,7 @@ public final class AnswerExtractor {
 
     /**
      * The last math span's content; an arithmetic line's result ({@code $3 + 4 = 7$} -> 7) when the left side
-     * has no variable.
+     * and the result have no variable.
      */
     private static Optional<String> lastMath(String text) {
         Matcher m = MATH.matcher(text);
@@ -324,10 +408,15 @@ public final class AnswerExtractor {
         List<String> sides = LatexAnswers.splitTopLevel(last, "=");
         if (sides.size() > 1
                 && !sides.get(sides.size() - 1).isBlank()
-                && !sides.get(0).replaceAll("\\\\[a-zA-Z]+", "").matches(".*[a-zA-Z].*")) {
+                && !hasVariable(sides.get(0))
+                && !hasVariable(sides.get(sides.size() - 1))) { // 7 = 11a + c is an equation, not a result
             return Optional.of(sides.get(sides.size() - 1));
         }
         return Optional.of(last);
+    }
+
+    private static boolean hasVariable(String s) {
+        return s.replaceAll("\\\\[a-zA-Z]+", "").matches("(?s).*[a-zA-Z].*");
     }
 
     private static String mathContent(Matcher m) {

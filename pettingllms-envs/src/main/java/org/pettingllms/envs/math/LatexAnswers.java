@@ -38,7 +38,21 @@ final class LatexAnswers {
 
     private static final Pattern TRAILING_UNIT =
             Pattern.compile("\\s*(?<![\\\\a-zA-Z])[a-zA-Z]{2,}(\\s*\\^\\s*\\{?\\d\\}?)?(/[a-zA-Z]{1,3})?\\.?\\s*$");
-    private static final Pattern THOUSANDS = Pattern.compile("-?\\d{1,3}(,\\d{3})+(\\.\\d+)?");
+    /** A thousands group never starts a number with 0: 0,111 is no thousand (it is a decimal comma, below). */
+    private static final Pattern THOUSANDS = Pattern.compile("-?[1-9]\\d{0,2}(,\\d{3})+(\\.\\d+)?");
+    /**
+     * A JSON-escaped command ({@code \\frac}, {@code \\left}: models that write LaTeX inside a JSON string or a
+     * Python literal double every backslash). Only these names, so that a matrix's row break before a cell
+     * ({@code 1 \\ x}, {@code \\\end}) stays one.
+     */
+    private static final Pattern DOUBLED_COMMAND =
+            Pattern.compile("(?<!\\\\)\\\\(?=\\\\(?:left|right|[dtc]?frac|sqrt|pi|"
+                    + "leq?|geq?|neq?|lt|gt|cdot|times|div|infty|pm|mp|in|cup|cap|text|mathrm|mathbf|boxed|begin|end|approx|"
+                    + "circ|ldots|dots)(?![a-zA-Z]))");
+    /** "and" / "or" between two values ({@code 6 and 8}, {@code (11,7)or(7,11)}), not inside a word. */
+    private static final Pattern LIST_WORD =
+            Pattern.compile("(?<=[\\d)\\]}])\\s*(?<![a-zA-Z])(?:and|or)(?![a-zA-Z])\\s*(?=[-+\\d(\\[{\\\\])");
+
     private static final Pattern SPACED_THOUSANDS = Pattern.compile("-?\\d{1,3}( \\d{3})+(\\.\\d+)?");
     private static final Pattern PREFIX =
             Pattern.compile("^\\s*[a-zA-Z](?:_\\{?\\w+\\}?)?\\s*(?:=|\\\\in)\\s*(.+)$", Pattern.DOTALL);
@@ -89,9 +103,12 @@ final class LatexAnswers {
     }
 
     static Normal normalize(String raw) {
-        String s = unwrapDelimiters(raw.strip());
+        String s = unwrapDelimiters(DOUBLED_COMMAND.matcher(raw.strip()).replaceAll(""));
         s = s.replace("\\$", "").replace("$", "");
-        s = s.replaceAll(",\\\\!\\s*", ",").replace("{,}", ",");
+        // 14{,}916, 14 {, }916 and 14,\!916: a thousands comma in LaTeX's spellings
+        s = s.replaceAll(",\\\\!\\s*", ",")
+                .replaceAll("(?<=\\d)\\s*\\{\\s*,\\s*\\}\\s*(?=\\d)", ",")
+                .replace("{,}", ",");
         s = SWITCHES.matcher(s).replaceAll(" ");
         s = s.replace("~", " ")
                 .replace("\\dfrac", "\\frac")
@@ -105,6 +122,11 @@ final class LatexAnswers {
             s = s.replaceAll("\\bpercent\\b", "");
         }
         s = bracedArguments(s);
+        // 6 and 8, (11,7) or (7,11): items of a list; (0;0;0), -12;-11: the semicolon as the item separator
+        s = LIST_WORD.matcher(s).replaceAll(", ").replace(';', ',');
+        while (s.startsWith("{") && matching(s, 0) == s.length() - 1) { // {1,3}: grouping braces hold no meaning
+            s = s.substring(1, s.length() - 1).strip();
+        }
         for (Map.Entry<Pattern, String> r : RELATIONS.entrySet()) {
             s = r.getKey().matcher(s).replaceAll(r.getValue());
         }

@@ -27,10 +27,22 @@ final class MathNames {
     /**
      * What an equation may name on its left for its right side to be the answer ({@link AnswerChecker}): a variable
      * or command, optionally applied ({@code f(2)}, {@code P(A)}), a word in {@code \text{}} ({@code \text{area}}),
-     * or a bare word; anything else ({@code a + 3z = 0}) makes the equation the answer, never its right side.
+     * or a bare word; or names of several quantities: a tuple ({@code (p, q)}), a ratio ({@code V_1 : V_2}), an
+     * absolute value ({@code |AB|}), a quotient ({@code \\frac{NO}{BO}}), each of words with a subscript and no
+     * digit outside it; anything else ({@code a + 3z = 0}, {@code 7 = 11a + c}) makes the equation the answer,
+     * never its right side.
      */
-    static final Pattern EQUATION_NAME =
-            Pattern.compile("(?:" + SYMBOL + "|\\\\[a-zA-Z]+)(?:\\s*\\([^()=]*\\))?|\\\\text\\{[^{}=]*\\}|[A-Za-z]+");
+    static final Pattern EQUATION_NAME;
+
+    static {
+        String word = "[A-Za-z]+(?:_\\{?\\w+\\}?)?";
+        EQUATION_NAME =
+                Pattern.compile("(?:" + SYMBOL + "|\\\\[a-zA-Z]+)(?:\\s*\\([^()=]*\\))?|\\\\text\\{[^{}=]*\\}|[A-Za-z]+"
+                        + "|\\(\\s*" + word + "(?:\\s*,\\s*" + word + ")+\\s*\\)"
+                        + "|" + word + "(?:\\s*:\\s*" + word + ")+"
+                        + "|\\|\\s*" + word + "\\s*\\|"
+                        + "|\\\\frac\\{\\s*" + word + "\\s*\\}\\{\\s*" + word + "\\s*\\}");
+    }
 
     private MathNames() {}
 }

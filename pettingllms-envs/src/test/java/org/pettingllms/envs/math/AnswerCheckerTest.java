@@ -139,7 +139,9 @@ class AnswerCheckerTest {
             -1, 1 ⟂ 1, -1 ⟂ true
             x = 1, y = 2 ⟂ 1, 2 ⟂ true
             \\sqrt{2}, -\\sqrt{2} ⟂ -\\sqrt{2}, \\sqrt{2} ⟂ true
-            (1,2) ⟂ 1, 2 ⟂ false
+            (1,2) ⟂ 1, 2 ⟂ true
+            (2,1) ⟂ 1, 2 ⟂ false
+            [1,2] ⟂ 1, 2 ⟂ false
             (1,2) ⟂ 3 ⟂ false
             5 ⟂ \\{5\\} ⟂ true
             Yes ⟂ yes ⟂ true
