@@ -78,6 +78,21 @@ final class ChatCompletions {
 
     Reply answer(JsonNode body, Function<String, PolicyRef> policies) {
         Fields.onlyKnown(body, FIELDS, "/v1/chat/completions");
+        Answers a = generate(body, policies);
+        return Fields.Streaming.of(body).on()
+                ? Reply.stream(stream(
+                        a.shape(),
+                        a.out(),
+                        a.answers(),
+                        Fields.Streaming.of(body).usage()))
+                : Reply.json(whole(a.shape(), a.out(), a.answers()));
+    }
+
+    /** A chat request's candidates, each read for tool calls, and what its answer is to hold. */
+    record Answers(Shape shape, List<Completion> out, List<ToolCalls> answers) {}
+
+    /** Samples a chat request (its fields checked; the route's own check of unknown fields comes first). */
+    Answers generate(JsonNode body, Function<String, PolicyRef> policies) {
         Fields.neutralPenalties(body);
         Fields.onlyNoOp(
                 body,
@@ -138,7 +153,7 @@ final class ChatCompletions {
         }
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         boolean oneCall = !Fields.bool(body, "parallel_tool_calls", true);
-        Fields.Streaming streaming = Fields.Streaming.of(body);
+        Fields.Streaming.of(body); // checks stream and stream_options
         List<Completion> out;
         try {
             out = g.sample(policy, ids, images, n, params, maxTokens);
@@ -159,13 +174,11 @@ final class ChatCompletions {
                         top)
                 : null;
         Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tops, tokenIds);
-        return streaming.on()
-                ? Reply.stream(stream(shape, out, answers, streaming.usage()))
-                : Reply.json(whole(shape, out, answers));
+        return new Answers(shape, out, answers);
     }
 
     /** What a request asked the answer to hold. */
-    private record Shape(
+    record Shape(
             String id, String name, int[] prompt, boolean logprobs, List<SequenceBatch.Top> tops, boolean tokenIds) {
         /** Completion {@code i}'s top tokens, or null when none were asked for. */
         SequenceBatch.Top top(int i) {

@@ -71,6 +71,7 @@ public final class InferenceServer implements AutoCloseable {
     private final Generation generation;
     private final Completions completions;
     private final ChatCompletions chat;
+    private final Responses responses;
     private final Javalin app;
 
     /**
@@ -84,6 +85,7 @@ public final class InferenceServer implements AutoCloseable {
         this.generation = new Generation(engine, model);
         this.completions = new Completions(generation);
         this.chat = new ChatCompletions(generation, options.servedName());
+        this.responses = new Responses(chat, generation);
         this.app = Javalin.create(config -> {
             config.jetty.host = options.host();
             config.jetty.port = options.port();
@@ -96,6 +98,8 @@ public final class InferenceServer implements AutoCloseable {
                     "/v1/completions", slots.limited(ctx -> reply(ctx, completions.answer(body(ctx), this::policy))));
             config.routes.post(
                     "/v1/chat/completions", slots.limited(ctx -> reply(ctx, chat.answer(body(ctx), this::policy))));
+            config.routes.post(
+                    "/v1/responses", slots.limited(ctx -> reply(ctx, responses.answer(body(ctx), this::policy))));
             config.routes.post(
                     "/generate",
                     slots.limited(ctx -> json(ctx, 200, generation.generate(body(ctx), this::sglangPolicy))));

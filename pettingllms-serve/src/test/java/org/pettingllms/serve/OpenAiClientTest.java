@@ -176,6 +176,30 @@ class OpenAiClientTest {
         assertThat(r.at("/refused/status").asInt()).isEqualTo(400);
         assertThat(r.at("/refused/param").asText()).isEqualTo("presence_penalty");
         assertThat(r.at("/refused/message").asText()).contains("penalties are not applied");
+        // completions logprobs: 1, one alternative a token, as vLLM answers it
+        int tokens = r.path("scoredTokens").asInt();
+        assertThat(tokens).isEqualTo(inProcess(BOARD, 8, 3).tokens().size());
+        assertThat(r.path("scoredTop"))
+                .hasSize(tokens)
+                .allSatisfy(n -> assertThat(n.asInt()).isBetween(1, 2));
+        // the Responses API: the same sample as the chat request, whole and as the accumulated stream
+        assertThat(r.path("responseText").asText()).isEqualTo(expected);
+        assertThat(r.at("/responseUsage/input_tokens").asInt()).isEqualTo(BOARD.length());
+        assertThat(r.at("/responseUsage/output_tokens").asInt()).isEqualTo(tokens);
+        assertThat(r.path("responseStatus").asText()).isIn("completed", "incomplete");
+        assertThat(r.path("finalText").asText()).isEqualTo(expected);
+        List<String> types = new ArrayList<>();
+        r.path("types").forEach(t -> types.add(t.asText()));
+        assertThat(types.subList(0, 4))
+                .containsExactly(
+                        "response.created",
+                        "response.in_progress",
+                        "response.output_item.added",
+                        "response.content_part.added");
+        assertThat(types).contains("response.output_text.delta", "response.output_text.done");
+        assertThat(types.get(types.size() - 1)).isIn("response.completed", "response.incomplete");
+        assertThat(r.at("/responsesRefused/status").asInt()).isEqualTo(400);
+        assertThat(r.at("/responsesRefused/param").asText()).isEqualTo("previous_response_id");
     }
 
     static HttpResponse<String> post(String path, String body) throws Exception {
@@ -360,6 +384,84 @@ class OpenAiClientTest {
         }
         assertThat(engine.codec(model).decode(prompt)).isEqualTo("tools: read_board;D|a\nb|T");
         assertThat(r.at("/choices/0/token_ids")).hasSize(1);
+    }
+
+    @Test
+    void responsesInputItemsBecomeTheChatTurnsTheTemplateRenders() throws Exception {
+        // instructions, a user message of text parts, the model's earlier call and its output, a flat function tool
+        JsonNode r = json(post(
+                "/v1/responses",
+                "{\"model\":\"tiny\",\"max_output_tokens\":3,\"seed\":5,\"instructions\":\"D|\","
+                        + "\"tools\":[{\"type\":\"function\",\"name\":\"read_board\",\"parameters\":{}}],"
+                        + "\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"a\"}]},"
+                        + "{\"type\":\"function_call\",\"call_id\":\"c1\",\"name\":\"read_board\",\"arguments\":\"{}\"},"
+                        + "{\"type\":\"function_call_output\",\"call_id\":\"c1\",\"output\":\"|T\"}]}"));
+        String prompt = "tools: read_board;D|a|T";
+        assertThat(r.path("object").asText()).isEqualTo("response");
+        assertThat(r.path("id").asText()).startsWith("resp_");
+        assertThat(r.at("/usage/input_tokens").asInt()).isEqualTo(prompt.length());
+        assertThat(r.at("/usage/total_tokens").asInt())
+                .isEqualTo(prompt.length() + r.at("/usage/output_tokens").asInt());
+        assertThat(r.path("output")).isNotEmpty();
+        assertThat(r.at("/output/0/type").asText()).isIn("message", "function_call");
+        assertThat(r.at("/tools/0/name").asText()).isEqualTo("read_board");
+        assertThat(r.path("store").asBoolean(true)).isFalse();
+    }
+
+    @Test
+    void aStreamedResponseIsNamedEventsNumberedInOrderEndingWithTheWholeResponse() throws Exception {
+        String body = "{\"model\":\"tiny\",\"input\":\"" + BOARD.replace("\n", "\\n")
+                + "\",\"max_output_tokens\":6,\"seed\":9";
+        HttpResponse<String> streamed = post("/v1/responses", body + ",\"stream\":true}");
+        assertThat(streamed.statusCode()).isEqualTo(200);
+        assertThat(streamed.body()).doesNotContain("[DONE]");
+        List<JsonNode> events = new ArrayList<>();
+        for (String block : streamed.body().strip().split("\n\n")) {
+            String[] lines = block.split("\n", 2);
+            assertThat(lines[0]).startsWith("event: ");
+            assertThat(lines[1]).startsWith("data: ");
+            JsonNode e = Http.JSON.readTree(lines[1].substring(6));
+            assertThat(e.path("type").asText()).isEqualTo(lines[0].substring(7));
+            assertThat(e.path("sequence_number").asInt()).isEqualTo(events.size());
+            events.add(e);
+        }
+        assertThat(events.get(0).path("type").asText()).isEqualTo("response.created");
+        assertThat(events.get(0).at("/response/status").asText()).isEqualTo("in_progress");
+        JsonNode last = events.get(events.size() - 1);
+        assertThat(last.path("type").asText()).isIn("response.completed", "response.incomplete");
+        StringBuilder deltas = new StringBuilder();
+        events.stream()
+                .filter(e -> e.path("type").asText().equals("response.output_text.delta"))
+                .forEach(e -> deltas.append(e.path("delta").asText()));
+        JsonNode whole = json(post("/v1/responses", body + "}"));
+        assertThat(deltas.toString())
+                .isEqualTo(last.at("/response/output/0/content/0/text").asText())
+                .isEqualTo(whole.at("/output/0/content/0/text").asText())
+                .isEqualTo(inProcess(BOARD, 6, 9).text());
+        assertThat(whole.path("status").asText())
+                .isEqualTo(last.at("/response/status").asText());
+        if (whole.path("status").asText().equals("incomplete")) {
+            assertThat(whole.at("/incomplete_details/reason").asText()).isEqualTo("max_output_tokens");
+        }
+    }
+
+    @Test
+    void responsesRefuseWhatThisServerDoesNotDoByName() throws Exception {
+        String base = "{\"model\":\"tiny\",\"input\":\"x\"";
+        Map<String, String> refused = new java.util.LinkedHashMap<>();
+        refused.put(base + ",\"store\":true}", "store");
+        refused.put(base + ",\"previous_response_id\":\"resp_1\"}", "previous_response_id");
+        refused.put(base + ",\"reasoning\":{\"effort\":\"low\"}}", "reasoning");
+        refused.put(base + ",\"text\":{\"format\":{\"type\":\"json_schema\"}}}", "text");
+        refused.put(base + ",\"tools\":[{\"type\":\"web_search\"}]}", "tools[0].type");
+        refused.put("{\"model\":\"tiny\",\"input\":[{\"type\":\"file_search_call\"}]}", "input[0].type");
+        refused.put("{\"model\":\"tiny\",\"input\":[]}", "input");
+        refused.put(base + ",\"max_output_tokens\":-1}", "max_output_tokens");
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            HttpResponse<String> r = post("/v1/responses", e.getKey());
+            assertThat(r.statusCode()).as(e.getKey()).isEqualTo(400);
+            assertThat(json(r).at("/error/param").asText()).as(e.getKey()).isEqualTo(e.getValue());
+        }
     }
 
     @Test

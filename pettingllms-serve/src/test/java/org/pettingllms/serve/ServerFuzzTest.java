@@ -42,6 +42,15 @@ class ServerFuzzTest {
             "{\"model\":\"tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]," + "\"max_tokens\":4}"
         },
         {
+            "/v1/responses",
+            "{\"model\":\"tiny\",\"instructions\":\"s\",\"max_output_tokens\":4,\"seed\":3,"
+                    + "\"tools\":[{\"type\":\"function\",\"name\":\"f\",\"parameters\":{}}],"
+                    + "\"input\":[{\"role\":\"user\",\"content\":[{\"type\":\"input_text\",\"text\":\"hi\"}]},"
+                    + "{\"type\":\"function_call\",\"call_id\":\"c\",\"name\":\"f\",\"arguments\":\"{}\"},"
+                    + "{\"type\":\"function_call_output\",\"call_id\":\"c\",\"output\":\"x\"}]}"
+        },
+        {"/v1/responses", "{\"model\":\"tiny\",\"input\":\"hi\",\"max_output_tokens\":4,\"stream\":true}"},
+        {
             "/generate",
             "{\"input_ids\":[1,17,42],\"sampling_params\":{\"max_new_tokens\":4,\"temperature\":1.0,"
                     + "\"sampling_seed\":5,\"stop\":[\"x\"]},\"return_logprob\":true}"
