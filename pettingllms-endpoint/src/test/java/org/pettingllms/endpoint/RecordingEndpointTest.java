@@ -175,6 +175,40 @@ class RecordingEndpointTest {
         assertSameSamples(inProcess, node);
     }
 
+    /** Spring AI's {@code ChatClient} over its OpenAI chat model: the same program, the same samples. */
+    @Test
+    void aSpringAiChatClientTrainsOnTheSameSamples() {
+        RolloutResult inProcess = roll((problem, models) ->
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
+        RolloutResult spring = roll(endpoint.program((problem, base) -> {
+            Map<String, org.springframework.ai.chat.client.ChatClient> clients =
+                    Map.of("scout", springAi(base, "scout"), "solver", springAi(base, "solver"));
+            return guess(
+                    problem,
+                    (role, text) -> clients.get(role).prompt().user(text).call().content());
+        }));
+        assertSameSamples(inProcess, spring);
+    }
+
+    /**
+     * A Spring AI chat client for a role: the episode's base URL already ends in {@code /v1}, so the completions
+     * path is the rest; the role is the model; no sampling options, which are the run's.
+     */
+    static org.springframework.ai.chat.client.ChatClient springAi(URI base, String role) {
+        var api = org.springframework.ai.openai.api.OpenAiApi.builder()
+                .baseUrl(base.toString())
+                .apiKey("unused")
+                .completionsPath("/chat/completions")
+                .build();
+        var model = org.springframework.ai.openai.OpenAiChatModel.builder()
+                .openAiApi(api)
+                .defaultOptions(org.springframework.ai.openai.OpenAiChatOptions.builder()
+                        .model(role)
+                        .build())
+                .build();
+        return org.springframework.ai.chat.client.ChatClient.create(model);
+    }
+
     static OpenAiChatModel openAi(URI base, String role) {
         return OpenAiChatModel.builder()
                 .baseUrl(base.toString())
