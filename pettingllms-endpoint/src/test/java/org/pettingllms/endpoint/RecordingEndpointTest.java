@@ -175,6 +175,50 @@ class RecordingEndpointTest {
         assertSameSamples(inProcess, node);
     }
 
+    /**
+     * The same two calls as a LangGraph4j {@code StateGraph} (a node per role, the scout's guess in the graph's
+     * state for the solver's node), its nodes calling the role models in-process and, in a second program, LangChain4j
+     * OpenAI clients over HTTP: both give the samples of the plain program.
+     */
+    @Test
+    void aLangGraph4jStateGraphTrainsOnTheSameSamples() {
+        RolloutResult inProcess = roll((problem, models) ->
+                guess(problem, (role, text) -> models.chat(role).chat(text)));
+        RolloutResult graph = roll((problem, models) ->
+                graphGuess(problem, (role, text) -> models.chat(role).chat(text)));
+        assertSameSamples(inProcess, graph);
+        RolloutResult graphOverHttp = roll(endpoint.program((problem, base) -> {
+            Map<String, ChatModel> models = Map.of(
+                    "scout", openAi(base, "scout"),
+                    "solver", openAi(base, "solver"));
+            return graphGuess(problem, (role, text) -> models.get(role).chat(text));
+        }));
+        assertSameSamples(inProcess, graphOverHttp);
+    }
+
+    /** {@link #guess} as a graph: START -> scout -> solver -> END. */
+    static double graphGuess(Problem problem, Chat chat) throws Exception {
+        var graph = new org.bsc.langgraph4j.StateGraph<>(org.bsc.langgraph4j.state.AgentState::new)
+                .addNode(
+                        "scout",
+                        org.bsc.langgraph4j.action.AsyncNodeAction.node_async(
+                                s -> Map.of("guess", chat.chat("scout", "guess a digit"))))
+                .addNode(
+                        "solver",
+                        org.bsc.langgraph4j.action.AsyncNodeAction.node_async(s -> Map.of(
+                                "answer",
+                                chat.chat(
+                                        "solver",
+                                        "the scout guessed " + s.value("guess").orElse("") + "; your digit?"))))
+                .addEdge(org.bsc.langgraph4j.StateGraph.START, "scout")
+                .addEdge("scout", "solver")
+                .addEdge("solver", org.bsc.langgraph4j.StateGraph.END)
+                .compile();
+        String answer =
+                graph.invoke(Map.of()).flatMap(s -> s.<String>value("answer")).orElse("");
+        return answer.strip().equals(Long.toString(problem.seed())) ? 1.0 : 0.0;
+    }
+
     /** Spring AI's {@code ChatClient} over its OpenAI chat model: the same program, the same samples. */
     @Test
     void aSpringAiChatClientTrainsOnTheSameSamples() {
