@@ -133,16 +133,22 @@ class ProgramToolTest {
     void limitsThatFireAreCountedPerStep() throws Exception {
         org.pettingllms.envs.sandbox.Sandbox box =
                 org.pettingllms.envs.sandbox.Sandbox.create(org.pettingllms.envs.sandbox.SandboxLimits.DEFAULT, 2);
-        // a CPU limit of 1 s and a wall clock of 1.5 s: a loop meets the first, a sleeper the second
+        // a CPU limit of 1 s with a wall clock of 20 s: a loop meets the first even on a busy machine (a wall clock
+        // near the CPU limit raced the two under load); a wall clock of 1.5 s with 30 s of CPU: a sleeper meets it
+        ToolRunner cpuBound = new ToolRunner(
+                box,
+                new org.pettingllms.envs.sandbox.SandboxLimits(
+                        java.time.Duration.ofSeconds(20), 1, 1L << 30, 1 << 20, 32, 1 << 20));
         ToolRunner limited = new ToolRunner(
                 box,
                 new org.pettingllms.envs.sandbox.SandboxLimits(
-                        java.time.Duration.ofMillis(1500), 1, 1L << 30, 1 << 20, 32, 1 << 20));
-        limited.run("while True:\n    pass\n", "");
+                        java.time.Duration.ofMillis(1500), 30, 1L << 30, 1 << 20, 32, 1 << 20));
+        cpuBound.run("while True:\n    pass\n", "");
+        assertThat(cpuBound.drainMetrics().get("tool/cpu_limits")).isEqualTo(1.0);
         limited.run("import time\ntime.sleep(30)\n", "");
         limited.run("print(1)\n", "");
         var m = limited.drainMetrics();
-        assertThat(m.get("tool/cpu_limits")).isEqualTo(1.0);
+        assertThat(m.get("tool/cpu_limits")).isZero();
         assertThat(m.get("tool/timeouts")).isEqualTo(1.0);
         assertThat(limited.drainMetrics().get("tool/timeouts")).as("drained").isZero();
         // a work limit: its CPU time, and a wall clock only a waiting program reaches
