@@ -41,6 +41,9 @@ public final class AnswerChecker {
      */
     private static final Pattern DECIMAL_COMMA = Pattern.compile("-?\\d+,\\d+");
 
+    /** A reference that names a set its variable is in ({@code x \\in [-2, 7]}). */
+    private static final Pattern MEMBERSHIP = Pattern.compile("(?s)[^=]*\\\\in\\b.*");
+
     private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
 
     /**
@@ -221,7 +224,10 @@ public final class AnswerChecker {
             return Match.no("relations about different variables (" + cr.get().variable() + ", "
                     + rr.get().variable() + ")");
         }
-        if (cr.isPresent() && rr.isEmpty() && r.prefixed() && r.full().matches("(?s)[^=]*\\\\in\\b.*")) {
+        if (cr.isPresent()
+                && rr.isEmpty()
+                && r.prefixed()
+                && MEMBERSHIP.matcher(r.full()).matches()) {
             // the reference asks for the set (x \in [-2, 7]) and a relation (-2 \le x \le 7) is another form of
             // answer: the reference checkers' default (the other way round, a model's x \in S is its set S)
             return Match.no("a relation against the set the reference names (" + r.full() + ")");

@@ -3,6 +3,7 @@ package org.pettingllms.envs.math;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,8 +67,9 @@ public final class AnswerExtractor {
      * A number with no letter, digit, brace, backslash, caret or underscore touching it; a decimal comma
      * ({@code 2,74}, {@code 0,125}; not in a list such as {@code 1,2,3}) is one number.
      */
-    private static final Pattern NUMBER = Pattern.compile(
-            "(?<![\\w.\\\\{^_])-?(?:(?<![\\d,])(?:\\d+,\\d{1,2}|0,\\d+)(?!\\d|,\\d)|(?:\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?: \\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)"
+    private static final Pattern NUMBER =
+            Pattern.compile("(?<![\\w.\\\\{^_])-?(?:(?<![\\d,])" + LatexAnswers.DECIMAL_COMMA_NUMBER
+                    + "(?!\\d|,\\d)|(?:\\d{1,3}(?:,\\d{3})+|\\d{1,3}(?: \\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)"
                     + "(?:/\\d+)?(?:\\s?\\\\?%)?"
                     // a short unit may touch it (1,000.99m², 5cm); a longer word may not (7Bit)
                     + "(?:(?=(?!(?:st|nd|rd|th)(?![a-zA-Z]))[a-zA-Z]{1,3}[²³]?(?![a-zA-Z\\d]))|(?![\\w}^_]|\\.\\d))");
@@ -77,6 +79,13 @@ public final class AnswerExtractor {
      */
     private static final Pattern BROKEN_INLINE = Pattern.compile(
             "(?<![\\\\$])\\$(?!\\$)[^$]*\\n[^$]*(?<!\\\\)\\$|\\\\\\((?:(?!\\\\\\)).)*?\\n.*?\\\\\\)", Pattern.DOTALL);
+    /** A number {@link #NUMBER} found with a decimal comma, which stays in it for the checker to read. */
+    private static final Pattern DECIMAL_COMMA = Pattern.compile("-?" + LatexAnswers.DECIMAL_COMMA_NUMBER);
+    /** A LaTeX command, set aside when a text is asked whether it holds words or variables. */
+    private static final Pattern COMMAND = Pattern.compile("\\\\[a-zA-Z]+");
+
+    private static final Pattern WORD = Pattern.compile("[a-zA-Z]{3,}");
+    private static final Pattern LETTER = Pattern.compile("[a-zA-Z]");
     /** A sentence that states a result: "Therefore, there are 12 ways." */
     private static final Pattern CONCLUDING = Pattern.compile(
             "(?i)(?:^\\s*|(?<=[.!?:])\\s+|\\n\\s*)(?:therefore|thus|hence|so|in conclusion|in total|in summary|altogether)\\b");
@@ -172,12 +181,13 @@ public final class AnswerExtractor {
             return Optional.empty();
         }
         String t = relevantPart(text);
-        Optional<Extraction> boxed = boxedAnswer(t);
-        Optional<String> phrase = answerPhrase(t);
+        List<int[]> boxes = boxes(t);
+        Optional<Extraction> boxed = boxedAnswer(t, boxes);
+        MatchResult lastPhrase = last(ANSWER_PHRASE, t);
+        Optional<String> phrase = lastPhrase == null ? Optional.empty() : answerPhrase(t, lastPhrase);
         if (boxed.isPresent()) {
-            List<int[]> boxes = boxes(t);
             boolean after = phrase.isPresent()
-                    && lastPhraseStart(t) > boxes.get(boxes.size() - 1)[3]
+                    && lastPhrase.start() > boxes.get(boxes.size() - 1)[3]
                     && !hasWord(phrase.get()); // a value, not "The answer is correct because ..."
             return after ? phrase.map(a -> new Extraction(a, Method.PHRASE_AFTER_BOX)) : boxed;
         }
@@ -208,7 +218,7 @@ public final class AnswerExtractor {
 
     /** Whether {@code s} has a word of three letters or more outside LaTeX commands: prose, not a value. */
     private static boolean hasWord(String s) {
-        return s.replaceAll("\\\\[a-zA-Z]+", " ").matches("(?s).*[a-zA-Z]{3,}.*");
+        return WORD.matcher(COMMAND.matcher(s).replaceAll(" ")).find();
     }
 
     /**
@@ -220,10 +230,7 @@ public final class AnswerExtractor {
         Matcher m = NUMBER.matcher(BROKEN_INLINE.matcher(s).replaceAll(" "));
         while (m.find()) {
             String n = m.group();
-            out.add(
-                    n.matches("-?(?:\\d+,\\d{1,2}|0,\\d+)")
-                            ? n
-                            : n.replace(",", "").replace(" ", ""));
+            out.add(DECIMAL_COMMA.matcher(n).matches() ? n : n.replace(",", "").replace(" ", ""));
         }
         return out;
     }
@@ -233,34 +240,26 @@ public final class AnswerExtractor {
      * last math span, where the text ends in prose rather than in math; a sentence with two numbers says nothing.
      */
     private static Optional<String> conclusion(String text) {
-        Matcher math = MATH.matcher(text);
-        int from = 0;
-        while (math.find()) {
-            from = math.end();
-        }
-        String tail = text.substring(from);
-        Matcher c = CONCLUDING.matcher(tail);
-        int at = -1;
-        while (c.find()) {
-            at = c.end();
-        }
-        if (at < 0) {
+        MatchResult math = last(MATH, text);
+        String tail = math == null ? text : text.substring(math.end());
+        MatchResult c = last(CONCLUDING, tail);
+        if (c == null) {
             return Optional.empty();
         }
-        String rest = tail.substring(at);
+        String rest = tail.substring(c.end());
         Matcher end = SENTENCE_END.matcher(rest);
         List<String> numbers = standingNumbers(end.find() ? rest.substring(0, end.start()) : rest);
         return numbers.size() == 1 ? Optional.of(numbers.get(0)) : Optional.empty();
     }
 
-    /** Where the last "final answer is" phrase starts, or -1. */
-    private static int lastPhraseStart(String text) {
-        Matcher m = ANSWER_PHRASE.matcher(text);
-        int at = -1;
+    /** The last match of {@code p} in {@code text}, or null. */
+    private static MatchResult last(Pattern p, String text) {
+        Matcher m = p.matcher(text);
+        MatchResult last = null;
         while (m.find()) {
-            at = m.start();
+            last = m.toMatchResult();
         }
-        return at;
+        return last;
     }
 
     /** Without chat-template tokens; after a closed reasoning block when something follows it. */
@@ -286,8 +285,7 @@ public final class AnswerExtractor {
     }
 
     /** The last box, joined with the boxes before it when only punctuation, "and" or math delimiters separate them. */
-    private static Optional<Extraction> boxedAnswer(String text) {
-        List<int[]> boxes = boxes(text);
+    private static Optional<Extraction> boxedAnswer(String text, List<int[]> boxes) {
         if (boxes.isEmpty()) {
             return Optional.empty();
         }
@@ -328,16 +326,8 @@ public final class AnswerExtractor {
      * The answer after the last "final answer is" / "Answer:" phrase: its first math span when it starts with
      * one, else the rest of the sentence ("The final answer is $\frac37$. I hope it is correct." -> {@code \frac37}).
      */
-    private static Optional<String> answerPhrase(String text) {
-        Matcher m = ANSWER_PHRASE.matcher(text);
-        int at = -1;
-        while (m.find()) {
-            at = m.end();
-        }
-        if (at < 0) {
-            return Optional.empty();
-        }
-        String rest = text.substring(at).replaceFirst("^[*_\\s]+", ""); // "**Answer:** 5"
+    private static Optional<String> answerPhrase(String text, MatchResult phrase) {
+        String rest = text.substring(phrase.end()).replaceFirst("^[*_\\s]+", ""); // "**Answer:** 5"
         Matcher math = MATH.matcher(rest);
         if (math.lookingAt()) {
             return nonBlank(mathContent(math));
@@ -416,7 +406,7 @@ public final class AnswerExtractor {
     }
 
     private static boolean hasVariable(String s) {
-        return s.replaceAll("\\\\[a-zA-Z]+", "").matches("(?s).*[a-zA-Z].*");
+        return LETTER.matcher(COMMAND.matcher(s).replaceAll("")).find();
     }
 
     private static String mathContent(Matcher m) {

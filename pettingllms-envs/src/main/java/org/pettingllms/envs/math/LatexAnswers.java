@@ -38,6 +38,11 @@ final class LatexAnswers {
 
     private static final Pattern TRAILING_UNIT =
             Pattern.compile("\\s*(?<![\\\\a-zA-Z])[a-zA-Z]{2,}(\\s*\\^\\s*\\{?\\d\\}?)?(/[a-zA-Z]{1,3})?\\.?\\s*$");
+    /**
+     * Digits, a comma and digits that no thousands group spells (one or two digits after the comma, or a leading
+     * 0): a decimal comma where a number stands ({@code 2,74}, {@code 0,125}), for the extractor's number rule.
+     */
+    static final String DECIMAL_COMMA_NUMBER = "(?:\\d+,\\d{1,2}|0,\\d+)";
     /** A thousands group never starts a number with 0: 0,111 is no thousand (it is a decimal comma, below). */
     private static final Pattern THOUSANDS = Pattern.compile("-?[1-9]\\d{0,2}(,\\d{3})+(\\.\\d+)?");
     /**
@@ -49,6 +54,8 @@ final class LatexAnswers {
             Pattern.compile("(?<!\\\\)\\\\(?=\\\\(?:left|right|[dtc]?frac|sqrt|pi|"
                     + "leq?|geq?|neq?|lt|gt|cdot|times|div|infty|pm|mp|in|cup|cap|text|mathrm|mathbf|boxed|begin|end|approx|"
                     + "circ|ldots|dots)(?![a-zA-Z]))");
+    /** A comma in braces between digits, spaced as models space it: {@code 14 {, }916}. */
+    private static final Pattern BRACED_COMMA = Pattern.compile("(?<=\\d)\\s*\\{\\s*,\\s*\\}\\s*(?=\\d)");
     /** "and" / "or" between two values ({@code 6 and 8}, {@code (11,7)or(7,11)}), not inside a word. */
     private static final Pattern LIST_WORD =
             Pattern.compile("(?<=[\\d)\\]}])\\s*(?<![a-zA-Z])(?:and|or)(?![a-zA-Z])\\s*(?=[-+\\d(\\[{\\\\])");
@@ -106,8 +113,9 @@ final class LatexAnswers {
         String s = unwrapDelimiters(DOUBLED_COMMAND.matcher(raw.strip()).replaceAll(""));
         s = s.replace("\\$", "").replace("$", "");
         // 14{,}916, 14 {, }916 and 14,\!916: a thousands comma in LaTeX's spellings
-        s = s.replaceAll(",\\\\!\\s*", ",")
-                .replaceAll("(?<=\\d)\\s*\\{\\s*,\\s*\\}\\s*(?=\\d)", ",")
+        s = BRACED_COMMA
+                .matcher(s.replaceAll(",\\\\!\\s*", ","))
+                .replaceAll(",")
                 .replace("{,}", ",");
         s = SWITCHES.matcher(s).replaceAll(" ");
         s = s.replace("~", " ")
