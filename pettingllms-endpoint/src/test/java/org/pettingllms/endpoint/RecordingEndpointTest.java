@@ -134,12 +134,7 @@ class RecordingEndpointTest {
     void aLangChain4jOpenAiClientOverHttpTrainsOnTheSameSamplesAsInProcess() {
         RolloutResult inProcess = roll((problem, models) ->
                 guess(problem, (role, text) -> models.chat(role).chat(text)));
-        RolloutResult overHttp = roll(endpoint.program((problem, base) -> {
-            Map<String, ChatModel> models = Map.of(
-                    "scout", openAi(base, "scout"),
-                    "solver", openAi(base, "solver"));
-            return guess(problem, (role, text) -> models.get(role).chat(text));
-        }));
+        RolloutResult overHttp = roll(endpoint.program((problem, base) -> guess(problem, openAiChat(base))));
         assertSameSamples(inProcess, overHttp);
     }
 
@@ -187,12 +182,7 @@ class RecordingEndpointTest {
         RolloutResult graph = roll((problem, models) ->
                 graphGuess(problem, (role, text) -> models.chat(role).chat(text)));
         assertSameSamples(inProcess, graph);
-        RolloutResult graphOverHttp = roll(endpoint.program((problem, base) -> {
-            Map<String, ChatModel> models = Map.of(
-                    "scout", openAi(base, "scout"),
-                    "solver", openAi(base, "solver"));
-            return graphGuess(problem, (role, text) -> models.get(role).chat(text));
-        }));
+        RolloutResult graphOverHttp = roll(endpoint.program((problem, base) -> graphGuess(problem, openAiChat(base))));
         assertSameSamples(inProcess, graphOverHttp);
     }
 
@@ -251,6 +241,12 @@ class RecordingEndpointTest {
                         .build())
                 .build();
         return org.springframework.ai.chat.client.ChatClient.create(model);
+    }
+
+    /** Each role's LangChain4j OpenAI client at the episode's base URL. */
+    static Chat openAiChat(URI base) {
+        Map<String, ChatModel> models = Map.of("scout", openAi(base, "scout"), "solver", openAi(base, "solver"));
+        return (role, text) -> models.get(role).chat(text);
     }
 
     static OpenAiChatModel openAi(URI base, String role) {

@@ -79,17 +79,14 @@ final class ChatCompletions {
     Reply answer(JsonNode body, Function<String, PolicyRef> policies) {
         Fields.onlyKnown(body, FIELDS, "/v1/chat/completions");
         Answers a = generate(body, policies);
-        return Fields.Streaming.of(body).on()
-                ? Reply.stream(stream(
-                        a.shape(),
-                        a.out(),
-                        a.answers(),
-                        Fields.Streaming.of(body).usage()))
+        return a.streaming().on()
+                ? Reply.stream(
+                        stream(a.shape(), a.out(), a.answers(), a.streaming().usage()))
                 : Reply.json(whole(a.shape(), a.out(), a.answers()));
     }
 
-    /** A chat request's candidates, each read for tool calls, and what its answer is to hold. */
-    record Answers(Shape shape, List<Completion> out, List<ToolCalls> answers) {}
+    /** A chat request's candidates, each read for tool calls, what its answer is to hold, and how to send it. */
+    record Answers(Shape shape, List<Completion> out, List<ToolCalls> answers, Fields.Streaming streaming) {}
 
     /** Samples a chat request (its fields checked; the route's own check of unknown fields comes first). */
     Answers generate(JsonNode body, Function<String, PolicyRef> policies) {
@@ -153,7 +150,7 @@ final class ChatCompletions {
         }
         boolean tokenIds = Fields.bool(body, "return_token_ids", false);
         boolean oneCall = !Fields.bool(body, "parallel_tool_calls", true);
-        Fields.Streaming.of(body); // checks stream and stream_options
+        Fields.Streaming streaming = Fields.Streaming.of(body);
         List<Completion> out;
         try {
             out = g.sample(policy, ids, images, n, params, maxTokens);
@@ -174,7 +171,7 @@ final class ChatCompletions {
                         top)
                 : null;
         Shape shape = new Shape("chatcmpl-" + UUID.randomUUID(), name, ids, logprobs, tops, tokenIds);
-        return new Answers(shape, out, answers);
+        return new Answers(shape, out, answers, streaming);
     }
 
     /** What a request asked the answer to hold. */

@@ -131,7 +131,12 @@ final class Generation {
                 .put("id", id)
                 .put("object", object)
                 .put("created", System.currentTimeMillis() / 1000)
-                .put("model", name == null ? model : name);
+                .put("model", modelName(name));
+    }
+
+    /** The model a request named, or the served model's when it named none. */
+    String modelName(String name) {
+        return name == null ? model : name;
     }
 
     /** Samples {@code n} candidates; a budget of zero tokens (what scoring requests ask) samples none. */

@@ -238,7 +238,7 @@ final class Responses {
         }
         r.set("instructions", body.path("instructions").isTextual() ? body.get("instructions") : null);
         r.set("max_output_tokens", body.hasNonNull("max_output_tokens") ? body.get("max_output_tokens") : null);
-        r.put("model", g.header("", "", name).path("model").asText());
+        r.put("model", g.modelName(name));
         r.put("parallel_tool_calls", Fields.bool(body, "parallel_tool_calls", true));
         r.putNull("previous_response_id");
         r.put("store", false);

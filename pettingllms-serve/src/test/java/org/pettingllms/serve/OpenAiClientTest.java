@@ -202,6 +202,26 @@ class OpenAiClientTest {
         assertThat(r.at("/responsesRefused/param").asText()).isEqualTo("previous_response_id");
     }
 
+    /**
+     * A 400 in OpenAI's error shape whose param, and message, name the refused field; the message names the model as
+     * clients know it, never where it lies on the server's disk.
+     */
+    static void assertRefusedByName(String path, String body, String param) {
+        HttpResponse<String> r;
+        JsonNode error;
+        try {
+            r = post(path, body);
+            error = json(r).path("error");
+        } catch (Exception e) {
+            throw new AssertionError(body, e);
+        }
+        assertThat(r.statusCode()).as(body + " -> " + r.body()).isEqualTo(400);
+        assertThat(error.path("param").asText()).as(r.body()).isEqualTo(param);
+        assertThat(error.path("message").asText()).contains(param).doesNotContain(model);
+        assertThat(error.path("type").asText()).isEqualTo("BadRequestError");
+        assertThat(error.path("code").asInt()).isEqualTo(400);
+    }
+
     static HttpResponse<String> post(String path, String body) throws Exception {
         return HTTP.send(
                 HttpRequest.newBuilder(server.uri().resolve(path))
@@ -457,11 +477,7 @@ class OpenAiClientTest {
         refused.put("{\"model\":\"tiny\",\"input\":[{\"type\":\"file_search_call\"}]}", "input[0].type");
         refused.put("{\"model\":\"tiny\",\"input\":[]}", "input");
         refused.put(base + ",\"max_output_tokens\":-1}", "max_output_tokens");
-        for (Map.Entry<String, String> e : refused.entrySet()) {
-            HttpResponse<String> r = post("/v1/responses", e.getKey());
-            assertThat(r.statusCode()).as(e.getKey()).isEqualTo(400);
-            assertThat(json(r).at("/error/param").asText()).as(e.getKey()).isEqualTo(e.getValue());
-        }
+        refused.forEach((body, param) -> assertRefusedByName("/v1/responses", body, param));
     }
 
     @Test
@@ -502,15 +518,7 @@ class OpenAiClientTest {
                 "messages[0].content[0].image_url");
         for (var e : refused.entrySet()) {
             String path = e.getKey().contains("messages") ? "/v1/chat/completions" : "/v1/completions";
-            HttpResponse<String> r = post(path, e.getKey());
-            assertThat(r.statusCode()).as(e.getKey() + " -> " + r.body()).isEqualTo(400);
-            JsonNode error = json(r).path("error");
-            assertThat(error.path("param").asText()).as(r.body()).isEqualTo(e.getValue());
-            assertThat(error.path("message").asText()).contains(e.getValue());
-            // messages name the model as clients know it, never where it lies on the server's disk
-            assertThat(error.path("message").asText()).doesNotContain(model);
-            assertThat(error.path("type").asText()).isEqualTo("BadRequestError");
-            assertThat(error.path("code").asInt()).isEqualTo(400);
+            assertRefusedByName(path, e.getKey(), e.getValue());
         }
         for (String neutral : List.of(
                 completion + ",\"presence_penalty\":0,\"logit_bias\":{},\"max_tokens\":1}",
