@@ -44,7 +44,10 @@ public final class SearchOracle implements TextPolicy {
                 .findFirst()
                 .orElse(null);
         if (searcher) {
-            String q = wrong ? item.question() : missing != null ? missing : item.question();
+            String first = item.supporting().isEmpty()
+                    ? item.question()
+                    : item.supporting().get(0);
+            String q = wrong ? first : missing != null ? missing : first;
             return compact ? q : "<search>" + q + "</search>";
         }
         if (wrong) {

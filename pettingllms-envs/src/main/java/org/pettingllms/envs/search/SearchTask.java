@@ -172,9 +172,11 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
 
     /**
      * Warm-up demonstrations, deliberately imperfect (so reinforcement learning has a searcher to improve): the
-     * oracle's replies at skill {@code 1 - noise}, whose wrong searcher searches the question as it is worded
-     * (which finds the first hop of a bridge question, rarely the second) and whose wrong answerer names another
-     * entity of the question ({@link SearchOracle}), over the first {@code turns} turns.
+     * oracle's replies at skill {@code 1 - noise}, whose wrong searcher searches the first hop again (a bridge's
+     * company, a comparison's first entity: never the name only a passage shows) and whose wrong answerer names
+     * another entity of the question ({@link SearchOracle}), over the first {@code turns} turns. Every query
+     * demonstrated is a name to copy from the prompt, never the question as worded: a copy of a whole question is
+     * what the first warm-up's model memorised in place of learning to copy.
      */
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {

@@ -36,21 +36,29 @@ public final class SearchWorlds {
             "Ada", "Ben", "Cleo", "Dario", "Edith", "Felix", "Greta", "Hugo", "Ines", "Jonas", "Kira", "Leon", "Mira",
             "Nils", "Olga", "Pavel", "Rhea", "Silas", "Tilda", "Ugo", "Vera", "Wanda", "Yannick", "Zora", "Anton",
             "Bianca", "Conrad", "Dora", "Emil", "Frida", "Gideon", "Hanna");
+    // Name parts. Every split draws from hundreds of names of each kind (about 960 surnames, 650 cities and 1,680
+    // company stems in all, half of each for training), so a model cannot learn the training worlds' names by heart:
+    // to search or answer with a name it must copy it from its prompt, which is what a held-out world asks of it.
     private static final List<String> SURNAME_HEAD = List.of(
             "Al", "Bar", "Cor", "Dal", "Ev", "Fen", "Gar", "Hol", "Ism", "Jor", "Kel", "Lun", "Mor", "Nel", "Or", "Pen",
-            "Quar", "Ros", "Sel", "Tor", "Ul", "Var", "Wen", "Yar", "Zel");
+            "Quar", "Ros", "Sel", "Tor", "Ul", "Var", "Wen", "Yar", "Zel", "Ab", "Bren", "Dun", "Eck", "Fal", "Grim",
+            "Hart", "Ing", "Kar", "Lind", "Mar", "Norr", "Ost", "Pril", "Stam");
     private static final List<String> SURNAME_TAIL = List.of(
             "ber", "din", "field", "gren", "holt", "kov", "lund", "man", "ner", "rick", "sen", "ton", "vik", "wood",
-            "zak");
+            "zak", "by", "dahl", "ek", "gard", "ley", "mont", "quist", "ski", "well");
     private static final List<String> CITY_HEAD = List.of(
             "Ash", "Bel", "Brin", "Cal", "Dun", "Elm", "Fair", "Glen", "Hart", "Iron", "Kings", "Lark", "Mill", "North",
-            "Oak", "Pine", "Red", "Silver", "Stone", "Thorn", "West", "Wick", "Amber", "Clear");
-    private static final List<String> CITY_TAIL =
-            List.of("ford", "ton", "bury", "haven", "mouth", "field", "port", "wick", "dale", "stead", "moor", "gate");
-    private static final List<String> STEM_HEAD = List.of(
-            "Ka", "Lo", "Mi", "Ne", "Pa", "Qui", "Ro", "Su", "Ta", "Ve", "Xo", "Za", "Bri", "Cle", "Dro", "Fle");
-    private static final List<String> STEM_TAIL =
-            List.of("vio", "rex", "nix", "lta", "mon", "dex", "ria", "zen", "tor", "lix", "quo", "ven");
+            "Oak", "Pine", "Red", "Silver", "Stone", "Thorn", "West", "Wick", "Amber", "Clear", "Birch", "Cold", "Fern",
+            "Gold", "High", "Long", "Maple", "Rose", "Salt", "South", "Swan", "Wolf");
+    private static final List<String> CITY_TAIL = List.of(
+            "ford", "ton", "bury", "haven", "mouth", "field", "port", "wick", "dale", "stead", "moor", "gate", "bridge",
+            "brook", "cliff", "hill", "ridge", "vale");
+    /** A company stem is a syllable and an ending ("Ka" + "vio"): 70 syllables, 24 endings. */
+    private static final List<String> STEM_HEAD = syllables("BDFGKLMNPRSTVZ", "aeiou");
+
+    private static final List<String> STEM_TAIL = List.of(
+            "vio", "rex", "nix", "lta", "mon", "dex", "ria", "zen", "tor", "lix", "quo", "ven", "bra", "dor", "fin",
+            "gal", "kon", "lum", "mar", "nor", "pex", "ros", "tan", "vex");
     /** A company's name ending and what it makes. */
     private static final Map<String, String> KINDS = Map.of(
             "Labs", "software",
@@ -77,9 +85,15 @@ public final class SearchWorlds {
             "inventor",
             "painter");
 
-    private static final Map<Split, List<String>> SURNAMES = bySplit(cross(SURNAME_HEAD, SURNAME_TAIL));
-    private static final Map<Split, List<String>> CITIES = bySplit(cross(CITY_HEAD, CITY_TAIL));
-    private static final Map<Split, List<String>> STEMS = bySplit(cross(STEM_HEAD, STEM_TAIL));
+    private static final List<String> ALL_CITIES = cross(CITY_HEAD, CITY_TAIL);
+    // a surname that is also a city ("Dunton") would make "born in Dunton" ambiguous
+    private static final Map<Split, List<String>> SURNAMES = bySplit(cross(SURNAME_HEAD, SURNAME_TAIL).stream()
+            .filter(s -> !ALL_CITIES.contains(s))
+            .toList());
+    private static final Map<Split, List<String>> CITIES = bySplit(ALL_CITIES);
+    // a stem that is a first name ("Fe" + "lix") would put a person's name in a company's
+    private static final Map<Split, List<String>> STEMS = bySplit(
+            cross(STEM_HEAD, STEM_TAIL).stream().filter(s -> !FIRST.contains(s)).toList());
 
     private SearchWorlds() {}
 
@@ -257,6 +271,16 @@ public final class SearchWorlds {
         private <T> T pick(List<T> xs) {
             return xs.get(rng.nextInt(xs.size()));
         }
+    }
+
+    private static List<String> syllables(String consonants, String vowels) {
+        List<String> out = new ArrayList<>();
+        for (char c : consonants.toCharArray()) {
+            for (char v : vowels.toCharArray()) {
+                out.add("" + c + v);
+            }
+        }
+        return out;
     }
 
     private static List<String> cross(List<String> heads, List<String> tails) {
