@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
         name = "table",
         mixinStandardHelpOptions = true,
         description =
-                "Reproduce the shape of the paper's tables on the planning games, math, code, SQL and Verilog (a benchmark:"
-                        + " long).")
+                "Reproduce the shape of the paper's tables on the planning games, math, code, SQL, Verilog and search"
+                        + " (a benchmark: long).")
 final class TableCommand implements Callable<Integer> {
     static final List<String> METHODS = List.of(
             "single agent",
@@ -69,7 +69,7 @@ final class TableCommand implements Callable<Integer> {
             defaultValue = "plan-path,sokoban,sudoku",
             description =
                     "tasks with a two-role team and L0-L2 configs (plan-path, sokoban, sudoku, math, code, sql, verilog,"
-                            + " vision-plan-path)")
+                            + " search, vision-plan-path)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")
