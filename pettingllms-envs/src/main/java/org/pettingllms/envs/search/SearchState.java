@@ -16,6 +16,7 @@ import java.util.Set;
  * @param request  what the answerer last asked the searcher to look for (empty: nothing)
  * @param answer   the answer given (null before one)
  * @param success  whether the answer matches a gold one exactly
+ * @param replies  the answerer's replies so far (alone: its calls), which tell a reply whether a turn follows it
  */
 public record SearchState(
         SearchItem item,
@@ -24,7 +25,8 @@ public record SearchState(
         Set<String> found,
         String request,
         String answer,
-        boolean success) {
+        boolean success,
+        int replies) {
     /** Passages the prompts show at most. */
     public static final int MAX_EVIDENCE = 9;
 
@@ -35,7 +37,7 @@ public record SearchState(
     }
 
     static SearchState start(SearchItem item) {
-        return new SearchState(item, List.of(), List.of(), Set.of(), "", null, false);
+        return new SearchState(item, List.of(), List.of(), Set.of(), "", null, false, 0);
     }
 
     /** After a search for {@code query} returned {@code hits}. */
@@ -57,21 +59,31 @@ public record SearchState(
         while (ev.size() > MAX_EVIDENCE) {
             ev.remove(0);
         }
-        return new SearchState(item, q, ev, f, "", answer, success);
+        return new SearchState(item, q, ev, f, "", answer, success, replies);
     }
 
     SearchState asked(String what) {
-        return new SearchState(item, queries, evidence, found, what, answer, success);
+        return new SearchState(item, queries, evidence, found, what, answer, success, replies);
     }
 
     SearchState answered(String a, boolean right) {
-        return new SearchState(item, queries, evidence, found, request, a, right);
+        return new SearchState(item, queries, evidence, found, request, a, right, replies);
+    }
+
+    /** After one more reply of the answerer. */
+    SearchState replied() {
+        return new SearchState(item, queries, evidence, found, request, answer, success, replies + 1);
     }
 
     /** The share of the supporting passages found so far (0 when the item names none). */
     double recall() {
         int n = supportingTitles(item).size();
         return n == 0 ? 0 : (double) found.size() / n;
+    }
+
+    /** Whether a supporting passage is still unfound (false when the item names none: then nothing is known). */
+    boolean evidenceMissing() {
+        return found.size() < supportingTitles(item).size();
     }
 
     static Set<String> supportingTitles(SearchItem item) {

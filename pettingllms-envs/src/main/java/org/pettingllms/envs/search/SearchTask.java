@@ -28,6 +28,12 @@ import org.pettingllms.envs.data.Items;
  *
  * <p>Rewards. Answerer: 1 (local and team) when its answer matches a gold answer exactly after SQuAD's normalising
  * ({@link AnswerMatch}), else 0; a request for more is 0; a reply that is neither is -1 (local: the format penalty).
+ * An answer given while a supporting passage is still unfound and a turn remains is a guess: its local reward is -1,
+ * right or wrong (the team's is still the match). Each (role, turn) group is paid on its own turn (AT-GRPO.md: no
+ * returns across turns), so without this a request for more (0) lost to a guess: a comparison's guess is right half
+ * the time, and the first learning check's answerer learnt to answer at once (mean turns 1.98 to 1.30 greedy). Now
+ * a guess earns at most what asking earns (right: team 1 + local -1; wrong: -1). Datasets that name no supporting
+ * passages have no guesses.
  * Searcher (the process reward): each query is paid the share of the question's supporting passages that it is
  * the first to return, so a searcher's rewards over an episode sum to its retrieval recall (the share of the
  * supporting passages any of its queries returned), a repeated search earns nothing, and on a dataset that names
@@ -95,6 +101,13 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
     @Override
     public Transition<SearchState> step(SearchState s, String role, Completion completion) {
         Replies r = Replies.parse(completion.text(), checkRole(role), alone());
+        Transition<SearchState> t = reply(s, role, r);
+        return role.equals(ANSWERER)
+                ? new Transition<>(t.next().replied(), t.reward(), t.done(), t.success(), t.outcome(), t.summary())
+                : t;
+    }
+
+    private Transition<SearchState> reply(SearchState s, String role, Replies r) {
         return switch (r.kind()) {
             case SEARCH -> search(s, r.text());
             case ANSWER -> answer(s, r.text());
@@ -148,13 +161,17 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
         boolean right = AnswerMatch.exact(answer, s.item().answers());
         double f1 = AnswerMatch.f1(answer, s.item().answers());
         double r = right ? 1 : 0;
+        boolean guess = s.evidenceMissing() && s.replies() + 1 < maxTurns();
         return new Transition<>(
                 s.answered(answer, right),
-                new RewardParts(r, r, 0),
+                new RewardParts(guess ? -1 : r, r, 0),
                 true,
                 right,
                 right ? StepOutcome.SOLVED : StepOutcome.OK,
-                (right ? "right" : "wrong") + String.format(java.util.Locale.ROOT, " (F1 %.2f): ", f1) + answer);
+                (right ? "right" : "wrong")
+                        + (guess ? " guess" : "")
+                        + String.format(java.util.Locale.ROOT, " (F1 %.2f): ", f1)
+                        + answer);
     }
 
     /**

@@ -109,6 +109,42 @@ class SearchTaskTest {
     }
 
     @Test
+    void anAnswerWhileEvidenceIsMissingIsAGuessThatEarnsNoMoreThanAsking() {
+        for (List<String> roles : List.of(TEAM, ALONE)) {
+            SearchTask t = task(roles);
+            SearchState s = t.initialState(bridge(t));
+            String company = s.item().supporting().get(0);
+            String gold = s.item().answers().get(0);
+            String searcher = roles.size() == 1 ? SearchTask.ANSWERER : SearchTask.SEARCHER;
+            s = t.step(s, searcher, Completion.ofText(roles.size() == 1 ? "search: " + company : company))
+                    .next();
+            assertThat(s.evidenceMissing()).isTrue();
+            // the founder's passage is unfound and turns remain: a right answer is a lucky guess
+            Transition<SearchState> right = t.step(s, SearchTask.ANSWERER, Completion.ofText(gold));
+            assertThat(right.success()).as(roles.toString()).isTrue();
+            assertThat(right.reward().team()).isEqualTo(1.0);
+            assertThat(right.reward().local()).isEqualTo(-1.0);
+            assertThat(right.summary()).startsWith("right guess");
+            Transition<SearchState> wrong = t.step(s, SearchTask.ANSWERER, Completion.ofText(company));
+            assertThat(wrong.reward().local() + wrong.reward().team()).isEqualTo(-1.0);
+            // asking earns 0: never less than a guess, right or wrong
+            if (roles.size() == 2) {
+                Transition<SearchState> ask = t.step(s, SearchTask.ANSWERER, Completion.ofText("more"));
+                assertThat(ask.reward().local() + ask.reward().team())
+                        .isGreaterThanOrEqualTo(
+                                right.reward().local() + right.reward().team());
+            }
+            // at the last reply nothing follows: an answer is paid as an answer
+            SearchState last = s;
+            while (last.replies() + 1 < t.maxTurns()) {
+                last = t.step(last, SearchTask.ANSWERER, Completion.ofText("")).next(); // unparseable: still a reply
+            }
+            Transition<SearchState> lastRight = t.step(last, SearchTask.ANSWERER, Completion.ofText(gold));
+            assertThat(lastRight.reward().local()).as(roles.toString()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
     void formatPenaltiesAreValues() {
         SearchTask t = task(TEAM);
         SearchState s = t.initialState(bridge(t));
@@ -123,6 +159,7 @@ class SearchTaskTest {
             assertThat(tr.outcome()).as(bad).isEqualTo(StepOutcome.UNPARSEABLE);
             assertThat(tr.reward().local()).isEqualTo(-1.0);
             assertThat(tr.done()).isFalse();
+            assertThat(tr.next().replies()).isEqualTo(1); // the turn was spent all the same
         }
         // a query with no words finds nothing and is paid nothing, not penalised: the model sees that
         Transition<SearchState> none = t.step(s, SearchTask.SEARCHER, Completion.ofText("*** ???"));
