@@ -33,8 +33,7 @@ public final class SearchOracle implements TextPolicy {
         if (item == null) {
             return compact ? "I do not know this question" : "<answer>I do not know this question</answer>";
         }
-        boolean searcher = text.startsWith("search-v1 " + SearchTask.SEARCHER + "\n")
-                || text.contains(SearchPrompts.SEARCHER_SYSTEM);
+        boolean searcher = SearchPrompts.isSearcher(prompt);
         boolean alone = text.contains("(calls left ") || text.contains(SearchPrompts.ALONE_SYSTEM);
         boolean last = text.contains("(last turn)")
                 || text.contains("This is the last turn")

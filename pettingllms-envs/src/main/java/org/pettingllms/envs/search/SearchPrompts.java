@@ -15,6 +15,12 @@ import org.pettingllms.core.data.Prompt;
  * {@code search: words} searches and anything else answers.
  */
 final class SearchPrompts {
+    /** Whether {@code prompt} is the searcher's (either style). */
+    static boolean isSearcher(Prompt prompt) {
+        return prompt.text().startsWith("search-v1 " + SearchTask.SEARCHER + "\n")
+                || prompt.text().contains(SEARCHER_SYSTEM);
+    }
+
     static final String SEARCHER_SYSTEM = "You search a collection of encyclopedia passages for the evidence a question"
             + " needs. Write one search query between <search> and </search>.";
     static final String ANSWERER_SYSTEM = "You answer a question from the passages a searcher found.";

@@ -194,11 +194,23 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
      * another entity of the question ({@link SearchOracle}), over the first {@code turns} turns. Every query
      * demonstrated is a name to copy from the prompt, never the question as worded: a copy of a whole question is
      * what the first warm-up's model memorised in place of learning to copy.
+     *
+     * <p>The searcher's habit ({@code settings.habits()}, the team only): in that share of the episodes every query
+     * searches the first hop again, while the answerer is demonstrated at the noise given. A searcher that has the
+     * habit half the time makes each later turn's group a choice that is right on every question (search the name the
+     * first passage shows), where the oracle's noise, drawn per reply, made the answerer guess as well.
      */
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
-        return Demonstrations.fromScripted(
-                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+        TextPolicy team = scripted(1 - settings.noise(), List.of(problem));
+        if (!alone() && settings.habits() > 0 && rng.nextDouble() < settings.habits()) {
+            TextPolicy repeats = oracle(List.of(row(problem)), true);
+            TextPolicy answerer = team;
+            team = (policy, prompt, r) -> SearchPrompts.isSearcher(prompt)
+                    ? repeats.answer(policy, prompt, r)
+                    : answerer.answer(policy, prompt, r);
+        }
+        return Demonstrations.fromScripted(this, team, problem, style, settings.turns(), rng);
     }
 
     @Override
