@@ -92,7 +92,7 @@ public final class SearchOracle implements TextPolicy {
     }
 
     /** Whether the prompt shows the passage titled {@code title} among its results. */
-    private static boolean shown(String text, String title, boolean compact) {
+    static boolean shown(String text, String title, boolean compact) {
         return compact ? text.contains("\n- " + title + ": ") : text.contains("(Title: " + title + ") ");
     }
 }

@@ -195,20 +195,27 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
      * demonstrated is a name to copy from the prompt, never the question as worded: a copy of a whole question is
      * what the first warm-up's model memorised in place of learning to copy.
      *
-     * <p>The searcher's habit ({@code settings.habits()}, the team only): in that share of the episodes every query
-     * searches the first hop again, while the answerer is demonstrated at the noise given. A searcher that has the
-     * habit half the time makes each later turn's group a choice that is right on every question (search the name the
-     * first passage shows), where the oracle's noise, drawn per reply, made the answerer guess as well.
+     * <p>The searcher's habit ({@code settings.habits()}): in that share of the episodes every search after the first
+     * hop's passage is shown searches the first hop again (the team's searcher, or the single agent's searches: the
+     * same habit for both lineups, so the table compares like with like), while the answers are demonstrated at the
+     * noise given. A habit held half the time makes each later search's group a choice that is right on every
+     * question (search the name the first passage shows), where the oracle's noise, drawn per reply, made the
+     * answerer guess as well.
      */
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         TextPolicy team = scripted(1 - settings.noise(), List.of(problem));
-        if (!alone() && settings.habits() > 0 && rng.nextDouble() < settings.habits()) {
-            TextPolicy repeats = oracle(List.of(row(problem)), true);
-            TextPolicy answerer = team;
-            team = (policy, prompt, r) -> SearchPrompts.isSearcher(prompt)
-                    ? repeats.answer(policy, prompt, r)
-                    : answerer.answer(policy, prompt, r);
+        SearchItem item = row(problem);
+        if (settings.habits() > 0 && !item.supporting().isEmpty() && rng.nextDouble() < settings.habits()) {
+            TextPolicy right = team;
+            String first = item.supporting().get(0);
+            team = (policy, prompt, r) -> {
+                String reply = right.answer(policy, prompt, r);
+                Replies parsed = Replies.parse(reply, SearchPrompts.isSearcher(prompt) ? SEARCHER : ANSWERER, alone());
+                boolean again = parsed.kind() == Replies.Kind.SEARCH
+                        && SearchOracle.shown(prompt.text(), first, prompt.style() == PromptStyle.COMPACT);
+                return again ? reply.replace(parsed.text(), first) : reply;
+            };
         }
         return Demonstrations.fromScripted(this, team, problem, style, settings.turns(), rng);
     }

@@ -218,44 +218,51 @@ class SearchTaskTest {
     }
 
     @Test
-    void theSearchersHabitRepeatsTheFirstHopInItsShareOfEpisodesAndLeavesTheAnswererRight() {
-        SearchTask t = task(TEAM);
-        int episodes = 0;
-        int withHabit = 0;
-        for (int i = 0; i < 200; i++) {
-            Problem p = t.problems(1).problems(Split.TRAIN, i, 1).get(0);
-            SearchItem item = t.initialState(p).item();
-            List<Demonstrations.Demo> demos = t.demonstrations(
-                    p, PromptStyle.COMPACT, new Demonstrations.Settings(0, 0, false, 3, 0.5), new SplittableRandom(i));
-            List<String> queries = demos.stream()
-                    .filter(d -> d.role().equals(SearchTask.SEARCHER))
-                    .map(Demonstrations.Demo::answer)
-                    .toList();
-            assertThat(queries.get(0)).isEqualTo(item.supporting().get(0));
-            if (queries.size() < 2) {
-                continue; // the first search found every supporting passage
+    void theSearchHabitRepeatsTheFirstHopInItsShareOfEpisodesForBothLineUps() {
+        for (List<String> roles : List.of(TEAM, ALONE)) {
+            SearchTask t = task(roles);
+            String searcher = roles.size() == 1 ? SearchTask.ANSWERER : SearchTask.SEARCHER;
+            int episodes = 0;
+            int withHabit = 0;
+            for (int i = 0; i < 200; i++) {
+                Problem p = t.problems(1).problems(Split.TRAIN, i, 1).get(0);
+                SearchItem item = t.initialState(p).item();
+                String first = item.supporting().get(0);
+                List<Demonstrations.Demo> demos = t.demonstrations(
+                        p,
+                        PromptStyle.COMPACT,
+                        new Demonstrations.Settings(0, 0, false, 3, 0.5),
+                        new SplittableRandom(i));
+                List<String> queries = new ArrayList<>();
+                List<String> answers = new ArrayList<>();
+                for (Demonstrations.Demo d : demos) {
+                    Replies r = Replies.parse(d.answer(), searcher, roles.size() == 1);
+                    if (d.role().equals(searcher) && r.kind() == Replies.Kind.SEARCH) {
+                        queries.add(r.text());
+                    } else {
+                        answers.add(d.answer());
+                    }
+                }
+                assertThat(queries.get(0)).as(roles + " " + queries).isEqualTo(first);
+                if (queries.size() < 2) {
+                    continue; // the first search found every supporting passage
+                }
+                episodes++;
+                List<String> later = queries.subList(1, queries.size());
+                boolean habit = later.stream().allMatch(first::equals);
+                // an episode has the habit on every later search or on none
+                assertThat(habit || later.stream().noneMatch(first::equals))
+                        .as(roles + " " + queries)
+                        .isTrue();
+                withHabit += habit ? 1 : 0;
+                // at noise 0 the team's answerer never guesses: it asks until the evidence is in or the last turn
+                if (roles.size() == 2) {
+                    assertThat(answers.subList(0, answers.size() - 1)).allMatch("more"::equals);
+                }
             }
-            episodes++;
-            boolean habit = queries.stream()
-                    .skip(1)
-                    .allMatch(q -> q.equals(item.supporting().get(0)));
-            // an episode has the habit on every later query or on none
-            assertThat(habit
-                            || queries.stream()
-                                    .skip(1)
-                                    .noneMatch(q -> q.equals(item.supporting().get(0))))
-                    .as(queries.toString())
-                    .isTrue();
-            withHabit += habit ? 1 : 0;
-            // the answerer at noise 0 never guesses: it asks until the evidence is in or the last turn
-            List<String> answers = demos.stream()
-                    .filter(d -> d.role().equals(SearchTask.ANSWERER))
-                    .map(Demonstrations.Demo::answer)
-                    .toList();
-            assertThat(answers.subList(0, answers.size() - 1)).allMatch(a -> a.equals("more"));
+            assertThat(episodes).as(roles.toString()).isGreaterThan(100);
+            assertThat((double) withHabit / episodes).as(roles.toString()).isBetween(0.35, 0.65);
         }
-        assertThat(episodes).isGreaterThan(100);
-        assertThat((double) withHabit / episodes).isBetween(0.35, 0.65);
     }
 
     static Problem bridge(SearchTask t) {
