@@ -24,13 +24,16 @@ import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.task.ProblemSource;
+import org.pettingllms.core.task.Task;
 import org.pettingllms.core.train.Metric;
 import org.pettingllms.core.train.MlflowTracker;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.util.AtomicFiles;
+import org.pettingllms.endpoint.EndpointProgram;
 import org.pettingllms.endpoint.ProcessProgram;
 import org.pettingllms.endpoint.RecordingEndpoint;
 import org.pettingllms.langchain4j.AgentProgram;
@@ -73,8 +76,9 @@ final class TrainCommand implements Callable<Integer> {
             paramLabel = "PROGRAM",
             description = "train an agent program instead of the task's own rollouts, with AT-GRPO's groups made per"
                     + " model call by replaying the program: 'team' (the task's roles played as a LangChain4j"
-                    + " program, reward 1 when solved) or the class name of an AgentProgram with a public no-argument"
-                    + " constructor on the class path; the task supplies the problems and the roles")
+                    + " program, reward 1 when solved) or the class name of an AgentProgram (or an EndpointProgram, whose"
+                    + " models are reached over HTTP) on the class path, with a public constructor (Task, PromptStyle)"
+                    + " given the config's task, or a no-argument one; the task supplies the problems and the roles")
     String program;
 
     @Option(
@@ -152,6 +156,7 @@ final class TrainCommand implements Callable<Integer> {
                     Sampler script = new TextPolicySampler(ScriptedPolicies.forTask(setup.task(), 1.0, known));
                     scripted.forEach(role -> routes.put(policies.policyOf(role), script));
                 }
+                Object user = program == null ? null : agentProgram(setup, cfg); // before the backend opens
                 LearnerBackend.Opened backend = LearnerBackends.of(cfg)
                         .open(new LearnerBackend.Local(
                                 cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), Main.env(spec)));
@@ -172,15 +177,18 @@ final class TrainCommand implements Callable<Integer> {
                             cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
                 }
                 Sampler routed = new RoutingSampler(routes, sampler);
-                try (RecordingEndpoint endpoint =
-                        programCommand == null ? null : new RecordingEndpoint("127.0.0.1", 0).start()) {
-                    AgentProgram agent = program != null
-                            ? agentProgram(setup, cfg)
-                            : endpoint != null
-                                    ? endpoint.program(new ProcessProgram(
-                                            programCommand,
-                                            Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
-                                    : null;
+                try (RecordingEndpoint endpoint = programCommand != null || user instanceof EndpointProgram
+                        ? new RecordingEndpoint("127.0.0.1", 0).start()
+                        : null) {
+                    AgentProgram agent = user instanceof EndpointProgram overHttp
+                            ? endpoint.program(overHttp)
+                            : user != null
+                                    ? (AgentProgram) user
+                                    : endpoint != null
+                                            ? endpoint.program(new ProcessProgram(
+                                                    programCommand,
+                                                    Duration.ofSeconds(programTimeout == null ? 300 : programTimeout)))
+                                            : null;
                     Rollouts rollouts = agent == null
                             ? setup.source().rollouts(routed, bar)
                             : new ProgramRollouts(
@@ -254,23 +262,34 @@ final class TrainCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --program}: the task's team as a program, or a user's program class. */
-    private AgentProgram agentProgram(RunSetup setup, RunConfig cfg) {
+    /**
+     * {@code --program}: the task's team as a program, or a user's program class: an {@link AgentProgram} (its models
+     * in-process) or an {@link EndpointProgram} (its models over HTTP, through a recording endpoint), made with a
+     * public constructor {@code (Task, PromptStyle)} that is given the config's task and prompt style, or else a
+     * public no-argument one.
+     */
+    private Object agentProgram(RunSetup setup, RunConfig cfg) {
         if (program.equals("team")) {
             return new TaskTeam<>(setup.task(), cfg.task().style());
         }
         try {
             Class<?> c = Class.forName(program);
-            if (!AgentProgram.class.isAssignableFrom(c)) {
-                throw new IllegalArgumentException("--program " + program + ": not an " + AgentProgram.class.getName());
+            if (!AgentProgram.class.isAssignableFrom(c) && !EndpointProgram.class.isAssignableFrom(c)) {
+                throw new IllegalArgumentException("--program " + program + ": not an " + AgentProgram.class.getName()
+                        + " or an " + EndpointProgram.class.getName());
             }
-            return (AgentProgram) c.getConstructor().newInstance();
+            try {
+                return c.getConstructor(Task.class, PromptStyle.class)
+                        .newInstance(setup.task(), cfg.task().style());
+            } catch (NoSuchMethodException e) {
+                return c.getConstructor().newInstance();
+            }
         } catch (ClassNotFoundException e) {
             throw new IllegalArgumentException(
                     "--program " + program + ": no such class on the class path (or use 'team')");
         } catch (ReflectiveOperationException e) {
-            throw new IllegalArgumentException(
-                    "--program " + program + ": cannot create it with a public no-argument constructor: " + e);
+            throw new IllegalArgumentException("--program " + program
+                    + ": cannot create it with a public constructor (Task, PromptStyle) or a no-argument one: " + e);
         }
     }
 

@@ -387,6 +387,24 @@ class CliTest {
         assertThat(metrics.at("/program~1runs").asDouble()).isEqualTo(2 * 4 * 2);
         assertThat(metrics.at("/program~1divergences").asDouble()).isZero();
 
+        // the same team as a LangGraph4j graph (in-process models) and with Spring AI (over the recording endpoint),
+        // each given the config's task by its (Task, PromptStyle) constructor: the same calls, the same step
+        for (String framework : List.of("GraphTeam", "SpringAiTeam")) {
+            String[] other = args.clone();
+            other[3] = "org.pettingllms.examples." + framework;
+            other[7] = "run.outputDir=" + dir.resolve(framework);
+            Result r2 = run(other);
+            assertThat(r2.code()).as(r2.err()).isZero();
+            JsonNode m2 = new ObjectMapper()
+                    .readTree(Files.readAllLines(dir.resolve(framework + "/plan-path-L2/metrics.jsonl"))
+                            .get(0));
+            for (String key : List.of("/program~1runs", "/program~1divergences", "/reward~1plan~1mean", "/loss")) {
+                assertThat(m2.at(key).asDouble())
+                        .as(framework + " " + key)
+                        .isEqualTo(metrics.at(key).asDouble());
+            }
+        }
+
         String script = Path.of(
                         CliTest.class.getResource("/programs/ask_both.py").toURI())
                 .toString();

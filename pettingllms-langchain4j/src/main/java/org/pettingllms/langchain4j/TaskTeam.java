@@ -50,7 +50,8 @@ public final class TaskTeam<S> implements AgentProgram {
         return 0.0;
     }
 
-    private static List<ChatMessage> messages(Prompt prompt) {
+    /** A task's prompt as LangChain4j messages, speaker for speaker (what the team's models are sent). */
+    public static List<ChatMessage> messages(Prompt prompt) {
         List<ChatMessage> out = new ArrayList<>();
         for (org.pettingllms.core.data.ChatMessage m : prompt.messages()) {
             out.add(
