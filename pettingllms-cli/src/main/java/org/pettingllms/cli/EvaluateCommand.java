@@ -18,8 +18,6 @@ import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.train.Checkpoints;
 import org.pettingllms.core.workflow.DesignReport;
-import org.pettingllms.text.backend.LearnerBackend;
-import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
 import picocli.CommandLine.Command;
@@ -119,13 +117,14 @@ final class EvaluateCommand implements Callable<Integer> {
         List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies());
-                    LearnerBackend.Opened backend = LearnerBackends.of(cfg)
-                            .open(new LearnerBackend.Local(
-                                    cfg,
-                                    engine.sampler(),
-                                    engine.learner(),
-                                    p -> engine.codec(p.model()),
-                                    Main.env(spec)))) {
+                    Backend backend = Backend.open(
+                            cfg,
+                            engine,
+                            setup.firstPrompt(),
+                            Path.of(cfg.run().outputDir())
+                                    .resolve(cfg.run().name())
+                                    .resolve("published"),
+                            Main.env(spec))) {
                 if (backend.weightsAtService()) { // a checkpoint records where the service keeps the weights
                     if (!adapters.isEmpty()) {
                         throw new IllegalArgumentException("--adapters: not with learner.kind "
@@ -137,18 +136,19 @@ final class EvaluateCommand implements Callable<Integer> {
                             backend.learner().load(f.getKey(), f.getValue());
                         }
                     }
-                    setup.policies().trainedPolicies().forEach(backend.learner()::publish);
-                    evaluate(backend.sampler(), setup, which, problems, backend.description());
                 } else {
                     loadAdapters(engine, setup, cfg);
                     loadCheckpoint(engine, setup);
-                    evaluate(
-                            engine.sampler(),
-                            setup,
-                            which,
-                            problems,
-                            cfg.policy().model());
                 }
+                if (backend.publishes()) { // the weights just loaded, to the service or the servers
+                    setup.policies().trainedPolicies().forEach(backend.learner()::publish);
+                }
+                evaluate(
+                        backend.sampler(),
+                        setup,
+                        which,
+                        problems,
+                        backend.description().isEmpty() ? cfg.policy().model() : backend.description());
             }
         } else if (policy.equals("oracle") || policy.equals("wrong")) {
             if (!adapters.isEmpty() || model != null) {

@@ -13,12 +13,12 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * Rollouts on inference servers ({@code rollout.servers}): the remote sampler, and the embedded learner wrapped
- * so that each published adapter version is written to {@code <run>/published}, loaded on every server and
+ * so that each published adapter version is written to {@code publishDir}, loaded on every server and
  * checked by the probe. The servers must be able to read that directory (a shared file system).
  */
 record Remote(OpenAiSampler sampler, Learner learner) {
     /** @param probe the probe's prompt ids: a prompt of the run's task, tokenised by the model's own tokenizer */
-    static Remote of(RunConfig cfg, EmbeddedEngine engine, Path runDir, int[] probe) {
+    static Remote of(RunConfig cfg, EmbeddedEngine engine, Path publishDir, int[] probe) {
         RunConfig.Rollout r = cfg.rollout();
         String model = cfg.policy().model();
         OpenAiSampler sampler = new OpenAiSampler(
@@ -30,8 +30,6 @@ record Remote(OpenAiSampler sampler, Learner learner) {
                         Duration.ofSeconds(r.timeoutSeconds()),
                         2 * r.servers().size() + 2),
                 engine::codec);
-        return new Remote(
-                sampler,
-                new ServedWeights(engine.learner(), sampler, runDir.resolve("published"), probe, r.probeTolerance()));
+        return new Remote(sampler, new ServedWeights(engine.learner(), sampler, publishDir, probe, r.probeTolerance()));
     }
 }

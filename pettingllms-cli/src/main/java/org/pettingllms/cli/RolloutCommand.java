@@ -94,11 +94,10 @@ final class RolloutCommand implements Callable<Integer> {
                         + setup.source().id() + ") rolls out its" + " model's designs: use --policy model");
             }
             List<Problem> list = setup.source().problems(cfg.run().seed()).problems(split, 0, problems);
-            try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
-                if (checkpoint != null) {
-                    spec.commandLine().getOut().println(CheckpointLoader.load(embedded, setup, checkpoint));
-                }
-                var rollouts = setup.source().rollouts(embedded.sampler(), RolloutProgress.NONE);
+            try (var embedded = EmbeddedEngine.open(cfg, setup.policies());
+                    var backend = backend(cfg, embedded, setup)) {
+                loaded(backend.load(embedded, setup, checkpoint));
+                var rollouts = setup.source().rollouts(backend.sampler(), RolloutProgress.NONE);
                 result = rollouts.run(list, setup.policies(), rc);
                 counted = rollouts.drainMetrics();
             }
@@ -106,11 +105,10 @@ final class RolloutCommand implements Callable<Integer> {
             Task<?> task = setup.task();
             List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
             if (policy.equals("model")) {
-                try (var embedded = EmbeddedEngine.open(cfg, setup.policies())) {
-                    if (checkpoint != null) {
-                        spec.commandLine().getOut().println(CheckpointLoader.load(embedded, setup, checkpoint));
-                    }
-                    result = new RolloutEngine(embedded.sampler()).run(task, list, setup.policies(), rc);
+                try (var embedded = EmbeddedEngine.open(cfg, setup.policies());
+                        var backend = backend(cfg, embedded, setup)) {
+                    loaded(backend.load(embedded, setup, checkpoint));
+                    result = new RolloutEngine(backend.sampler()).run(task, list, setup.policies(), rc);
                 }
             } else {
                 result = new RolloutEngine(new TextPolicySampler(ScriptedPolicies.forTask(task, skill, list)))
@@ -133,6 +131,26 @@ final class RolloutCommand implements Callable<Integer> {
                 policy.equals("model") ? cfg.policy().model() : "scripted policy");
         out.flush();
         return 0;
+    }
+
+    /** The config's sampler (the engine, a Tinker service, inference servers: {@link Backend}), its line printed. */
+    private Backend backend(RunConfig cfg, EmbeddedEngine engine, RunSetup setup) {
+        Backend b = Backend.open(
+                cfg,
+                engine,
+                setup.firstPrompt(),
+                Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("published"),
+                Main.env(spec));
+        if (!b.description().isEmpty()) {
+            spec.commandLine().getOut().println(b.description());
+        }
+        return b;
+    }
+
+    private void loaded(String line) {
+        if (!line.isEmpty()) {
+            spec.commandLine().getOut().println(line);
+        }
     }
 
     private static void printEpisode(PrintWriter out, EpisodeResult e) {

@@ -304,11 +304,13 @@ final class TableCommand implements Callable<Integer> {
     /** Greedy test success of the level's base policies, after {@code steps} training steps when {@code train}. */
     private double evaluate(String game, String level, long seed, boolean train) throws Exception {
         RunSetup s = setup(game, level, seed, level + (train ? "-trained" : "-base"));
-        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
+        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies());
+                Backend backend = backend(s, engine)) {
             if (train) {
-                train(s, engine);
+                train(s, backend);
             }
-            return success(s, engine, s.policies());
+            backend.load(engine, s, null); // the trained weights, where the sampler reads published ones
+            return success(s, backend, s.policies());
         }
     }
 
@@ -322,10 +324,12 @@ final class TableCommand implements Callable<Integer> {
 
     private TrainedAndSwapped trainL2AndSwap(String game, long seed) throws Exception {
         RunSetup s = setup(game, "L2", seed, "L2-trained");
-        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies())) {
-            train(s, engine);
+        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies());
+                Backend backend = backend(s, engine)) {
+            train(s, backend);
+            backend.load(engine, s, null);
             s.task().drainMetrics(); // what training counted
-            double trained = success(s, engine, s.policies());
+            double trained = success(s, backend, s.policies());
             double newPrograms = newProgramShare(s.task().drainMetrics());
             List<String> roles = s.task().roles();
             if (roles.size() != 2) {
@@ -338,9 +342,9 @@ final class TableCommand implements Callable<Integer> {
             var pb = s.policies().policyOf(b);
             return new TrainedAndSwapped(
                     trained,
-                    success(s, engine, new PolicyMap(Map.of(a, pb, b, pa), Set.of())),
-                    success(s, engine, new PolicyMap(Map.of(a, pb, b, pb), Set.of())),
-                    success(s, engine, new PolicyMap(Map.of(a, pa, b, pa), Set.of())),
+                    success(s, backend, new PolicyMap(Map.of(a, pb, b, pa), Set.of())),
+                    success(s, backend, new PolicyMap(Map.of(a, pb, b, pb), Set.of())),
+                    success(s, backend, new PolicyMap(Map.of(a, pa, b, pa), Set.of())),
                     newPrograms);
         }
     }
@@ -356,7 +360,13 @@ final class TableCommand implements Callable<Integer> {
         return flawed + other == 0 ? -1 : other / (flawed + other);
     }
 
-    private static void train(RunSetup s, EmbeddedEngine engine) throws Exception {
+    /** The config's sampler and learner ({@link Backend}: a table's {@code --set} may name a service or servers). */
+    private Backend backend(RunSetup s, EmbeddedEngine engine) {
+        return Backend.open(
+                s.config(), engine, s.firstPrompt(), runDir(s.config()).resolve("published"), Main.env(spec));
+    }
+
+    private static void train(RunSetup s, Backend backend) throws Exception {
         RunConfig cfg = s.config();
         Path dir = runDir(cfg);
         AtomicFiles.deleteTree(dir); // a table run starts its rows afresh
@@ -365,15 +375,15 @@ final class TableCommand implements Callable<Integer> {
                         s.task(),
                         s.task().problems(cfg.run().seed()),
                         s.policies(),
-                        engine.sampler(),
-                        engine.learner(),
+                        backend.sampler(),
+                        backend.learner(),
                         dir,
                         new ProgressBar("  " + cfg.run().name()))
                 .run(false);
     }
 
-    private static double success(RunSetup s, EmbeddedEngine engine, PolicyMap policies) {
-        return s.validate(engine.sampler(), policies, RolloutProgress.NONE, Split.TEST)
+    private static double success(RunSetup s, Backend backend, PolicyMap policies) {
+        return s.validate(backend.sampler(), policies, RolloutProgress.NONE, Split.TEST)
                 .successRate();
     }
 

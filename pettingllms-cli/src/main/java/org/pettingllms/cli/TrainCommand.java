@@ -39,8 +39,6 @@ import org.pettingllms.endpoint.RecordingEndpoint;
 import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
 import org.pettingllms.langchain4j.TaskTeam;
-import org.pettingllms.text.backend.LearnerBackend;
-import org.pettingllms.text.backend.LearnerBackends;
 import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
@@ -157,24 +155,12 @@ final class TrainCommand implements Callable<Integer> {
                     scripted.forEach(role -> routes.put(policies.policyOf(role), script));
                 }
                 Object user = program == null ? null : agentProgram(setup, cfg); // before the backend opens
-                LearnerBackend.Opened backend = LearnerBackends.of(cfg)
-                        .open(new LearnerBackend.Local(
-                                cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), Main.env(spec)));
+                Backend backend =
+                        Backend.open(cfg, engine, setup.firstPrompt(), runDir.resolve("published"), Main.env(spec));
                 Sampler sampler = backend.sampler();
                 Learner learner = backend.learner();
                 if (!backend.description().isEmpty()) {
                     out.println(backend.description());
-                } else if (!cfg.rollout().servers().isEmpty()) {
-                    Remote remote = Remote.of(
-                            cfg,
-                            engine,
-                            runDir,
-                            engine.codec(cfg.policy().model()).encodePrompt(setup.firstPrompt()));
-                    sampler = remote.sampler();
-                    learner = remote.learner();
-                    out.printf(
-                            "rollouts on %s (%s protocol); adapters published to %s%n",
-                            cfg.rollout().servers(), cfg.rollout().protocol(), runDir.resolve("published"));
                 }
                 Sampler routed = new RoutingSampler(routes, sampler);
                 try (RecordingEndpoint endpoint = programCommand != null || user instanceof EndpointProgram

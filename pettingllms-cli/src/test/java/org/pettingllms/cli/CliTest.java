@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -920,6 +921,67 @@ class CliTest {
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("rollouts on [" + server.uri() + "]").contains("step 2/2");
             assertThat(dir.resolve("plan-path-L2/published")).isDirectory();
+
+            // evaluate and rollout take the same keys through the same backend: the checkpoint's adapters are
+            // loaded on the replica and the greedy episodes there are those of the same checkpoint in-process
+            List<String> evaluate = List.of(
+                    "evaluate",
+                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                    "--set",
+                    "policy.model=" + model,
+                    "--set",
+                    "run.outputDir=" + dir,
+                    "--set",
+                    "validation.problems=6",
+                    "--set",
+                    "task.maxTurns=1",
+                    "--set",
+                    "task.options.tool=answer",
+                    "--checkpoint",
+                    dir.resolve("plan-path-L2/checkpoints").toString());
+            List<String> served = new ArrayList<>(evaluate);
+            served.addAll(
+                    List.of("--set", "rollout.servers=[" + server.uri() + "]", "--set", "rollout.servedModel=tiny"));
+            Result local = run(evaluate.toArray(String[]::new));
+            Result remote = run(served.toArray(String[]::new));
+            assertThat(local.code()).as(local.err()).isZero();
+            assertThat(remote.code()).as(remote.err()).isZero();
+            assertThat(remote.out()).contains("rollouts on [" + server.uri() + "]");
+            assertThat(local.out()).doesNotContain("rollouts on");
+            java.util.regex.Pattern rate = java.util.regex.Pattern.compile("success [0-9.]+% \\| mean turns [0-9.]+");
+            var l = rate.matcher(local.out());
+            var m = rate.matcher(remote.out());
+            assertThat(l.find()).as(local.out()).isTrue();
+            assertThat(m.find()).as(remote.out()).isTrue();
+            assertThat(m.group()).isEqualTo(l.group());
+
+            Result rollout = run(
+                    "rollout",
+                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                    "--policy",
+                    "model",
+                    "--problems",
+                    "2",
+                    "--set",
+                    "policy.model=" + model,
+                    "--set",
+                    "run.outputDir=" + dir,
+                    "--set",
+                    "rollout.k=2",
+                    "--set",
+                    "task.maxTurns=1",
+                    "--set",
+                    "task.options.tool=answer",
+                    "--set",
+                    "rollout.servers=[" + server.uri() + "]",
+                    "--set",
+                    "rollout.servedModel=tiny",
+                    "--checkpoint",
+                    dir.resolve("plan-path-L2/checkpoints").toString());
+            assertThat(rollout.code()).as(rollout.err()).isZero();
+            assertThat(rollout.out())
+                    .contains("rollouts on [" + server.uri() + "]")
+                    .contains("success");
         }
         Result bad = run(
                 "train",

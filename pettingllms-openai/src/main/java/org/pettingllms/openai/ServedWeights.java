@@ -66,6 +66,9 @@ public final class ServedWeights implements Learner {
         }
         String old = served.get(policy);
         for (URI replica : sampler.servers()) {
+            // versions count from 0 in every process, so a replica may still hold this name from an earlier one (the
+            // run this evaluate reads, a run resumed): servers refuse to load a name twice, so it is unloaded first
+            unload(replica, name);
             ObjectNode body =
                     Protocol.JSON.createObjectNode().put("lora_name", name).put("lora_path", dir.toString());
             sampler.postTo(
@@ -75,23 +78,24 @@ public final class ServedWeights implements Learner {
                     "loading adapter " + name + " on " + replica);
             check(replica, policy, name);
             if (old != null) {
-                try {
-                    sampler.postTo(
-                            replica,
-                            sampler.options().protocol().unloadPath,
-                            Protocol.JSON
-                                    .createObjectNode()
-                                    .put("lora_name", old)
-                                    .toString(),
-                            "unloading adapter " + old + " on " + replica);
-                } catch (IllegalStateException e) {
-                    // an adapter already gone is what we wanted
-                }
+                unload(replica, old);
             }
         }
         sampler.useAdapter(policy, name);
         served.put(policy, name);
         return version;
+    }
+
+    private void unload(URI replica, String name) {
+        try {
+            sampler.postTo(
+                    replica,
+                    sampler.options().protocol().unloadPath,
+                    Protocol.JSON.createObjectNode().put("lora_name", name).toString(),
+                    "unloading adapter " + name + " on " + replica);
+        } catch (IllegalStateException e) {
+            // an adapter already gone is what we wanted
+        }
     }
 
     /**

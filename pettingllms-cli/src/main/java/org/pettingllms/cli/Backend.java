@@ -1,0 +1,90 @@
+package org.pettingllms.cli;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.config.RunConfig;
+import org.pettingllms.core.data.Prompt;
+import org.pettingllms.core.train.Checkpoints;
+import org.pettingllms.text.backend.LearnerBackend;
+import org.pettingllms.text.backend.LearnerBackends;
+import org.pettingllms.torch.engine.EmbeddedEngine;
+
+/**
+ * Where a command's rollouts and updates run, chosen the same way for {@code train}, {@code evaluate},
+ * {@code rollout} and {@code table}: {@code learner.kind}'s backend by service lookup ({@link LearnerBackends}: the
+ * embedded engine, a Tinker service), and, for a backend whose weights are this process's, {@code rollout.servers}:
+ * rollouts on those inference servers, each published version loaded there ({@link Remote}). A key one command
+ * honours, every command honours.
+ *
+ * @param weightsAtService whether the trained weights live at a service ({@link LearnerBackend.Opened})
+ * @param publishes        whether the sampler reads only published weights (a service, inference servers): a
+ *                         command that loads weights (a checkpoint) publishes them before it samples
+ * @param description      one line for the command's output, empty for the embedded engine alone
+ */
+record Backend(
+        Sampler sampler,
+        Learner learner,
+        boolean weightsAtService,
+        boolean publishes,
+        String description,
+        AutoCloseable onClose)
+        implements AutoCloseable {
+
+    /**
+     * @param probe      a prompt of the run's task, the servers' load check ({@link Remote})
+     * @param publishDir where adapters are written for the servers to load (a directory they can read)
+     */
+    static Backend open(RunConfig cfg, EmbeddedEngine engine, Prompt probe, Path publishDir, Map<String, String> env) {
+        LearnerBackend.Opened opened = LearnerBackends.of(cfg)
+                .open(new LearnerBackend.Local(
+                        cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), env));
+        if (!opened.description().isEmpty()) {
+            return new Backend(
+                    opened.sampler(), opened.learner(), opened.weightsAtService(), true, opened.description(), opened);
+        }
+        if (cfg.rollout().servers().isEmpty()) {
+            return new Backend(opened.sampler(), opened.learner(), false, false, "", opened);
+        }
+        Remote remote = Remote.of(
+                cfg, engine, publishDir, engine.codec(cfg.policy().model()).encodePrompt(probe));
+        String line = String.format(
+                "rollouts on %s (%s protocol); adapters published to %s",
+                cfg.rollout().servers(), cfg.rollout().protocol(), publishDir);
+        return new Backend(remote.sampler(), remote.learner(), false, true, line, () -> {
+            try (opened) {
+                remote.sampler().close();
+            }
+        });
+    }
+
+    /**
+     * Loads a run's checkpoint ({@code runs/<run>/checkpoints[/step-N]}, or none when null) where this backend keeps
+     * the weights (the local engine, or the service the checkpoint names), then publishes every trained policy when
+     * the sampler reads only published weights; returns what was loaded, for the command's output ("" for none).
+     */
+    String load(EmbeddedEngine engine, RunSetup setup, Path checkpoint) throws java.io.IOException {
+        String loaded = "";
+        if (checkpoint != null) {
+            if (weightsAtService) {
+                for (Map.Entry<org.pettingllms.core.data.PolicyRef, Path> f :
+                        Checkpoints.find(checkpoint, setup.policies()).entrySet()) {
+                    learner.load(f.getKey(), f.getValue());
+                }
+                loaded = "loaded " + checkpoint + " at the service";
+            } else {
+                loaded = CheckpointLoader.load(engine, setup, checkpoint);
+            }
+        }
+        if (publishes) {
+            setup.policies().trainedPolicies().forEach(learner::publish);
+        }
+        return loaded;
+    }
+
+    @Override
+    public void close() throws Exception {
+        onClose.close();
+    }
+}
