@@ -2,6 +2,7 @@ package org.pettingllms.cli;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RunConfig;
@@ -33,10 +34,11 @@ record Backend(
         implements AutoCloseable {
 
     /**
-     * @param probe      a prompt of the run's task, the servers' load check ({@link Remote})
+     * @param probe      a prompt of the run's task, the servers' load check ({@link Remote}), asked for only then
      * @param publishDir where adapters are written for the servers to load (a directory they can read)
      */
-    static Backend open(RunConfig cfg, EmbeddedEngine engine, Prompt probe, Path publishDir, Map<String, String> env) {
+    static Backend open(
+            RunConfig cfg, EmbeddedEngine engine, Supplier<Prompt> probe, Path publishDir, Map<String, String> env) {
         LearnerBackend.Opened opened = LearnerBackends.of(cfg)
                 .open(new LearnerBackend.Local(
                         cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), env));
@@ -48,7 +50,7 @@ record Backend(
             return new Backend(opened.sampler(), opened.learner(), false, false, "", opened);
         }
         Remote remote = Remote.of(
-                cfg, engine, publishDir, engine.codec(cfg.policy().model()).encodePrompt(probe));
+                cfg, engine, publishDir, engine.codec(cfg.policy().model()).encodePrompt(probe.get()));
         String line = String.format(
                 "rollouts on %s (%s protocol); adapters published to %s",
                 cfg.rollout().servers(), cfg.rollout().protocol(), publishDir);

@@ -120,7 +120,7 @@ final class EvaluateCommand implements Callable<Integer> {
                     Backend backend = Backend.open(
                             cfg,
                             engine,
-                            setup.firstPrompt(),
+                            setup::firstPrompt,
                             Path.of(cfg.run().outputDir())
                                     .resolve(cfg.run().name())
                                     .resolve("published"),

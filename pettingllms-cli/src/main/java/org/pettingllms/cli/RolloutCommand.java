@@ -138,7 +138,7 @@ final class RolloutCommand implements Callable<Integer> {
         Backend b = Backend.open(
                 cfg,
                 engine,
-                setup.firstPrompt(),
+                setup::firstPrompt,
                 Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("published"),
                 Main.env(spec));
         if (!b.description().isEmpty()) {

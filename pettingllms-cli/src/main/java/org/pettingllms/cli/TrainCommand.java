@@ -156,7 +156,7 @@ final class TrainCommand implements Callable<Integer> {
                 }
                 Object user = program == null ? null : agentProgram(setup, cfg); // before the backend opens
                 Backend backend =
-                        Backend.open(cfg, engine, setup.firstPrompt(), runDir.resolve("published"), Main.env(spec));
+                        Backend.open(cfg, engine, setup::firstPrompt, runDir.resolve("published"), Main.env(spec));
                 Sampler sampler = backend.sampler();
                 Learner learner = backend.learner();
                 if (!backend.description().isEmpty()) {
