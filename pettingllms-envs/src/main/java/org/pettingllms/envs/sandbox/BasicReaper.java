@@ -34,17 +34,15 @@ final class BasicReaper {
      * process limit until then, and the next run's limit is set from that count.
      */
     static void killRun(long pgid, Path dir) {
-        killGroup(pgid);
         byte[] marker = ("TMPDIR=" + dir + "\0").getBytes(StandardCharsets.UTF_8);
         long self = ProcessHandle.current().pid();
-        List<ProcessHandle> killed = new ArrayList<>();
+        // the run's processes before the group is killed: a killed process's environment is gone at once, so the scan
+        // after the kill no longer finds the group's dying members, and they must be waited for too (under load, the
+        // next run started while they still counted, and its first fork failed)
+        List<ProcessHandle> killed = new ArrayList<>(marked(marker, self));
+        killGroup(pgid);
         for (int round = 0; round < 8; round++) { // a process that forks while we kill is found in the next round
-            List<ProcessHandle> found = new ArrayList<>();
-            for (long pid : pids()) {
-                if (pid != self && hasMarker(pid, marker)) {
-                    ProcessHandle.of(pid).ifPresent(found::add);
-                }
-            }
+            List<ProcessHandle> found = marked(marker, self);
             if (found.isEmpty()) {
                 break;
             }
@@ -62,6 +60,16 @@ final class BasicReaper {
                 }
             }
         }
+    }
+
+    private static List<ProcessHandle> marked(byte[] marker, long self) {
+        List<ProcessHandle> found = new ArrayList<>();
+        for (long pid : pids()) {
+            if (pid != self && hasMarker(pid, marker)) {
+                ProcessHandle.of(pid).ifPresent(found::add);
+            }
+        }
+        return found;
     }
 
     /**

@@ -320,7 +320,9 @@ abstract class SandboxContract {
                 print('daemon started', flush=True)
                 """;
         Execution exited = box.run(daemon, "");
-        assertThat(exited.stdout()).isEqualTo("daemon started\n");
+        assertThat(exited.stdout())
+                .as(exited.summary() + " stderr: " + exited.stderr())
+                .isEqualTo("daemon started\n");
         assertNothingLeftBehind();
         // the parent waits without burning CPU: withWallTime sets the CPU limit to the same second, and a busy loop
         // raced the two (CPU_LIMIT about as often as TIMEOUT on an idle machine)
