@@ -34,11 +34,12 @@ record Backend(
         implements AutoCloseable {
 
     /**
-     * @param probe      a prompt of the run's task, the servers' load check ({@link Remote}), asked for only then
-     * @param publishDir where adapters are written for the servers to load (a directory they can read)
+     * Adapters for inference servers are written to the run's {@code published} directory ({@code
+     * run.outputDir/run.name/published}, which the servers must be able to read).
+     *
+     * @param probe a prompt of the run's task, the servers' load check ({@link Remote}), asked for only then
      */
-    static Backend open(
-            RunConfig cfg, EmbeddedEngine engine, Supplier<Prompt> probe, Path publishDir, Map<String, String> env) {
+    static Backend open(RunConfig cfg, EmbeddedEngine engine, Supplier<Prompt> probe, Map<String, String> env) {
         LearnerBackend.Opened opened = LearnerBackends.of(cfg)
                 .open(new LearnerBackend.Local(
                         cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), env));
@@ -49,6 +50,8 @@ record Backend(
         if (cfg.rollout().servers().isEmpty()) {
             return new Backend(opened.sampler(), opened.learner(), false, false, "", opened);
         }
+        Path publishDir =
+                Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("published");
         Remote remote = Remote.of(
                 cfg, engine, publishDir, engine.codec(cfg.policy().model()).encodePrompt(probe.get()));
         String line = String.format(

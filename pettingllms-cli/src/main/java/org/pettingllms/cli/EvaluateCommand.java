@@ -16,7 +16,6 @@ import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.rollout.RolloutStats;
 import org.pettingllms.core.task.ProblemSource.Split;
-import org.pettingllms.core.train.Checkpoints;
 import org.pettingllms.core.workflow.DesignReport;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.LoraAdapter;
@@ -117,31 +116,20 @@ final class EvaluateCommand implements Callable<Integer> {
         List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
             try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies());
-                    Backend backend = Backend.open(
-                            cfg,
-                            engine,
-                            setup::firstPrompt,
-                            Path.of(cfg.run().outputDir())
-                                    .resolve(cfg.run().name())
-                                    .resolve("published"),
-                            Main.env(spec))) {
+                    Backend backend = Backend.open(cfg, engine, setup::firstPrompt, Main.env(spec))) {
                 if (backend.weightsAtService()) { // a checkpoint records where the service keeps the weights
                     if (!adapters.isEmpty()) {
                         throw new IllegalArgumentException("--adapters: not with learner.kind "
                                 + cfg.learner().kind() + " (use --checkpoint)");
                     }
-                    if (checkpoint != null) {
-                        for (Map.Entry<PolicyRef, Path> f :
-                                Checkpoints.find(checkpoint, setup.policies()).entrySet()) {
-                            backend.learner().load(f.getKey(), f.getValue());
-                        }
-                    }
                 } else {
                     loadAdapters(engine, setup, cfg);
-                    loadCheckpoint(engine, setup);
                 }
-                if (backend.publishes()) { // the weights just loaded, to the service or the servers
-                    setup.policies().trainedPolicies().forEach(backend.learner()::publish);
+                // the checkpoint where the backend keeps the weights, then published where the sampler reads them
+                String loaded = backend.load(engine, setup, checkpoint);
+                if (!loaded.isEmpty()) {
+                    spec.commandLine().getOut().println(loaded);
+                    spec.commandLine().getOut().flush();
                 }
                 evaluate(
                         backend.sampler(),
@@ -164,16 +152,6 @@ final class EvaluateCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--policy must be model, oracle or wrong, got '" + policy + "'");
         }
         return 0;
-    }
-
-    /** Each trained policy from its folder: an adapter (L2) or full weights (L0, L1, L3). */
-    private void loadCheckpoint(EmbeddedEngine engine, RunSetup setup) throws IOException {
-        if (checkpoint == null) {
-            return;
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        out.println(CheckpointLoader.load(engine, setup, checkpoint));
-        out.flush();
     }
 
     private void loadAdapters(EmbeddedEngine engine, RunSetup setup, RunConfig cfg) throws IOException {

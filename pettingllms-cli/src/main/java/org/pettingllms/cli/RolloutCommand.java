@@ -135,12 +135,7 @@ final class RolloutCommand implements Callable<Integer> {
 
     /** The config's sampler (the engine, a Tinker service, inference servers: {@link Backend}), its line printed. */
     private Backend backend(RunConfig cfg, EmbeddedEngine engine, RunSetup setup) {
-        Backend b = Backend.open(
-                cfg,
-                engine,
-                setup::firstPrompt,
-                Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("published"),
-                Main.env(spec));
+        Backend b = Backend.open(cfg, engine, setup::firstPrompt, Main.env(spec));
         if (!b.description().isEmpty()) {
             spec.commandLine().getOut().println(b.description());
         }

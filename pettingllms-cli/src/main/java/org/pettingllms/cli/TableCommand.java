@@ -362,8 +362,7 @@ final class TableCommand implements Callable<Integer> {
 
     /** The config's sampler and learner ({@link Backend}: a table's {@code --set} may name a service or servers). */
     private Backend backend(RunSetup s, EmbeddedEngine engine) {
-        return Backend.open(
-                s.config(), engine, s::firstPrompt, runDir(s.config()).resolve("published"), Main.env(spec));
+        return Backend.open(s.config(), engine, s::firstPrompt, Main.env(spec));
     }
 
     private static void train(RunSetup s, Backend backend) throws Exception {

@@ -155,8 +155,7 @@ final class TrainCommand implements Callable<Integer> {
                     scripted.forEach(role -> routes.put(policies.policyOf(role), script));
                 }
                 Object user = program == null ? null : agentProgram(setup, cfg); // before the backend opens
-                Backend backend =
-                        Backend.open(cfg, engine, setup::firstPrompt, runDir.resolve("published"), Main.env(spec));
+                Backend backend = Backend.open(cfg, engine, setup::firstPrompt, Main.env(spec));
                 Sampler sampler = backend.sampler();
                 Learner learner = backend.learner();
                 if (!backend.description().isEmpty()) {
