@@ -23,6 +23,7 @@ import org.pettingllms.text.HfTokenizerCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.ModelConfig;
+import org.pettingllms.torch.model.RopeScaling;
 
 /**
  * A chat-style task on the embedded engine: a (random, tiny) Qwen3-vocabulary model with the Qwen3 tokenizer and
@@ -31,8 +32,15 @@ import org.pettingllms.torch.model.ModelConfig;
 class ChatModelEndToEndTest {
     @Test
     void mathChatPromptsRunThroughTheChatTemplateOnTheEmbeddedEngine(@TempDir Path dir) throws Exception {
-        ModelConfig cfg = new ModelConfig(
-                "qwen3", 151936, 16, 32, 1, 2, 1, 8, 1e-6, 1_000_000, true, false, 4096, 151643, 151645);
+        ModelConfig cfg = ModelConfig.builder("qwen3")
+                .vocabSize(151936)
+                .widths(16, 32)
+                .layers(1, 2, 1, 8)
+                .rope(1_000_000, RopeScaling.NONE)
+                .tieWordEmbeddings(true)
+                .maxPositionEmbeddings(4096)
+                .tokens(151643, 151645)
+                .build();
         try (DecoderModel m = DecoderModel.random(cfg, 3, Device.cpu())) {
             m.save(dir);
         }

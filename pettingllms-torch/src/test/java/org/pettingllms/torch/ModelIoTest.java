@@ -25,8 +25,14 @@ class ModelIoTest {
     @Test
     void freshModelsAreSeededAndEveryArchitectureRoundTripsThroughHuggingFaceFiles(@TempDir Path dir) throws Exception {
         for (String type : new String[] {"llama", "qwen2", "qwen3"}) {
-            ModelConfig cfg =
-                    new ModelConfig(type, 64, 32, 48, 2, 4, 2, 8, 1e-6, 10000, type.equals("llama"), false, 128, 1, 2);
+            ModelConfig cfg = ModelConfig.builder(type)
+                    .vocabSize(64)
+                    .widths(32, 48)
+                    .layers(2, 4, 2, 8)
+                    .tieWordEmbeddings(type.equals("llama"))
+                    .maxPositionEmbeddings(128)
+                    .tokens(1, 2)
+                    .build();
             try (DecoderModel a = DecoderModel.random(cfg, 7, Device.cpu());
                     DecoderModel b = DecoderModel.random(cfg, 7, Device.cpu());
                     DecoderModel c = DecoderModel.random(cfg, 8, Device.cpu())) {

@@ -23,7 +23,6 @@ import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.family.ModelFamilies;
 import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LanguageModel;
-import org.pettingllms.torch.model.Presets;
 
 /**
  * The embedded engine of a run: models loaded for the run's policies (one per distinct model; L3 gets one copy
@@ -115,7 +114,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
                     throw new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
-                            + "directory nor fresh:<preset> (presets: " + Presets.NAMES + ")");
+                            + "directory nor fresh:<preset> (presets: " + ModelFamilies.presetNames() + ")");
                 }
                 // a vision-language model's decoder carries its family's image input and writer (InputEncoder,
                 // ModelWriter): the sampler, the learner and checkpoints reach them through it

@@ -7,29 +7,47 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import org.pettingllms.core.data.Image;
-import org.pettingllms.torch.family.qwen25vl.Qwen25Vl;
-import org.pettingllms.torch.family.text.TextDecoders;
 import org.pettingllms.torch.io.SafeTensors;
-import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.model.ModelFamily;
 import org.pettingllms.torch.model.ModelFiles;
-import org.pettingllms.torch.model.Presets;
 
-/** The model families the engine runs, by the {@code model_type} of their {@code config.json}. */
+/**
+ * The model families the engine runs, found with {@link ServiceLoader}
+ * ({@code META-INF/services/org.pettingllms.torch.model.ModelFamily}), by the {@code model_type} of their
+ * {@code config.json} and by the names of their fresh presets.
+ */
 public final class ModelFamilies {
-    private static final Map<String, ModelFamily> BY_TYPE = Map.of(
-            "llama", TextDecoders.FAMILY,
-            "qwen2", TextDecoders.FAMILY,
-            "qwen3", TextDecoders.FAMILY,
-            "qwen2_5_vl", Qwen25Vl.FAMILY);
+    private static final Map<String, ModelFamily> BY_TYPE = new TreeMap<>();
+    private static final Map<String, ModelFamily> BY_PRESET = new LinkedHashMap<>();
+
+    static {
+        for (ModelFamily f : ServiceLoader.load(ModelFamily.class, ModelFamilies.class.getClassLoader())) {
+            for (String type : f.modelTypes()) {
+                claim(BY_TYPE, type, f, "model_type");
+            }
+            for (String preset : f.presets()) {
+                claim(BY_PRESET, preset, f, "preset");
+            }
+        }
+    }
 
     private ModelFamilies() {}
+
+    private static void claim(Map<String, ModelFamily> map, String name, ModelFamily f, String what) {
+        ModelFamily before = map.putIfAbsent(name, f);
+        if (before != null && before.getClass() != f.getClass()) {
+            throw new IllegalStateException(what + " '" + name + "' is claimed by two model families: "
+                    + before.getClass().getName() + " and " + f.getClass().getName());
+        }
+    }
 
     /** A model directory's model on {@code device}, held as {@code dataType}. */
     public static LanguageModel load(Path dir, Device device, DataType dataType) throws IOException {
@@ -38,21 +56,19 @@ public final class ModelFamilies {
                 .load(new ModelFiles(dir, config, SafeTensors.readModelDir(dir)), device, dataType);
     }
 
-    /**
-     * A fresh model made here with random weights (deterministic for a seed): a text preset ({@link Presets}) or
-     * a vision-language one ({@link Qwen25Vl#PRESETS}).
-     */
+    /** A fresh model made here with random weights (deterministic for a seed) from one family's preset. */
     public static LanguageModel fresh(String preset, long seed, Device device, DataType dataType) {
-        if (Qwen25Vl.PRESETS.contains(preset)) {
-            return Qwen25Vl.random(Qwen25Vl.preset(preset), seed, device, dataType);
-        }
-        DecoderModel m = DecoderModel.random(Presets.of(preset), seed, device, dataType);
-        return () -> m;
+        return ofPreset(preset).fresh(preset, seed, device, dataType);
     }
 
     /** Whether a fresh preset's model takes images. */
     public static boolean freshSeesImages(String preset) {
-        return Qwen25Vl.PRESETS.contains(preset);
+        return ofPreset(preset).seesImages();
+    }
+
+    /** Every family's presets, for messages. */
+    public static String presetNames() {
+        return String.join(", ", BY_PRESET.keySet());
     }
 
     /** What a dry run says of a model directory beyond its decoder, for its first prompts' images (no weights). */
@@ -63,10 +79,7 @@ public final class ModelFamilies {
 
     /** As {@link #describe(Path, List)} for a fresh preset. */
     public static ModelFamily.Description describeFresh(String preset, List<Image> images) {
-        if (Qwen25Vl.PRESETS.contains(preset)) {
-            return Qwen25Vl.FAMILY.describe(Qwen25Vl.preset(preset).json(), null, images);
-        }
-        return TextDecoders.FAMILY.describe(null, null, images);
+        return ofPreset(preset).describeFresh(preset, images);
     }
 
     /** A model directory's text decoder settings, without loading its weights. */
@@ -84,8 +97,16 @@ public final class ModelFamilies {
         }
         ModelFamily f = BY_TYPE.get(type);
         if (f == null) {
-            throw new IllegalArgumentException(source + ": model_type '" + type + "' is not supported; supported: "
-                    + new TreeSet<>(BY_TYPE.keySet()));
+            throw new IllegalArgumentException(
+                    source + ": model_type '" + type + "' is not supported; supported: " + BY_TYPE.keySet());
+        }
+        return f;
+    }
+
+    private static ModelFamily ofPreset(String preset) {
+        ModelFamily f = BY_PRESET.get(preset);
+        if (f == null) {
+            throw new IllegalArgumentException("unknown model preset '" + preset + "'; presets: " + presetNames());
         }
         return f;
     }

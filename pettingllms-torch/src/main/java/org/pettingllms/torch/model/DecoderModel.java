@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +32,11 @@ import org.pettingllms.torch.io.Tensor;
  * in float32, then cast), RMSNorm (normalised in float32, cast back, then scaled by the weight), the attention
  * softmax (scores plus mask in float32, probabilities cast back) and the returned logits (float32 for sampling and
  * log-softmax). Every tensor is made on the device of the model's manager.
+ *
+ * <p>Its length is one concern, the decoder's pass over its weights (held, loaded, copied, saved and run): a layer's
+ * fused weight layout is {@link DecoderLayer}'s, fresh weights {@link RandomWeights}', which position each rotary
+ * frequency turns with the family's {@link PositionScheme}, and what a family adds around the decoder its
+ * {@link FamilyParts}.
  */
 public final class DecoderModel implements AutoCloseable {
     private final ModelConfig config;
@@ -41,10 +45,10 @@ public final class DecoderModel implements AutoCloseable {
     private final DataType dataType;
 
     private final Map<String, NDArray> params;
-    private final List<Layer> layers = new ArrayList<>();
+    private final List<DecoderLayer> layers = new ArrayList<>();
     private final NDArray invFreq;
-    /** M-RoPE: for each of the head_dim / 2 frequencies, the position axis (0 t, 1 h, 2 w) it turns with. */
-    private final NDIndex mropeAxes;
+    /** The family's position scheme, image input and writer, fixed when the decoder is made. */
+    private final FamilyParts family;
     /** RoPE's rotate-half as one gather along the head dimension: element j of the result is element rotation[j]. */
     private final NDIndex rotation;
     /** RoPE's rotate-half signs: -1 for the first half (it receives -x2), +1 for the second. */
@@ -58,66 +62,15 @@ public final class DecoderModel implements AutoCloseable {
     private final NDIndex qkNormRows;
     /** Each norm weight as a [hidden, 1] column, a view sharing its storage (so it sees in-place updates). */
     private final Map<NDArray, NDArray> columns = new IdentityHashMap<>();
-    /** A vision-language family's image input in front of this decoder; null for a text model. */
-    private volatile InputEncoder inputEncoder;
-    /** A family's writer of the whole model around this decoder; null for a text model. */
-    private volatile ModelWriter writer;
 
-    /**
-     * One decoder layer. q, k and v (and gate and up) are row views of one fused weight each ({@code qkv},
-     * {@code gateUp}): sampling runs one wide GEMM where it would run three narrow ones, while training, adapters,
-     * files and the optimizer see the separate Hugging Face tensors. The views share storage with the fused weight,
-     * so an in-place update of a part is seen by the fused product with nothing to invalidate.
-     *
-     * @param qkNorm q_norm and k_norm stacked, [2, hd] (their parameters are its rows); null without qk-norm
-     */
-    private record Layer(
-            NDArray ln1,
-            NDArray ln2,
-            NDArray qkNorm,
-            NDArray qNorm,
-            NDArray kNorm,
-            Linear q,
-            Linear k,
-            Linear v,
-            Linear o,
-            Linear gate,
-            Linear up,
-            Linear down,
-            Linear qkv,
-            Linear gateUp) {}
-
-    private DecoderModel(ModelConfig config, NDManager manager, Map<String, NDArray> params) {
+    private DecoderModel(ModelConfig config, NDManager manager, Map<String, NDArray> params, FamilyParts family) {
         this.config = config;
         this.manager = manager;
         this.params = params;
+        this.family = family;
         this.dataType = need("model.embed_tokens.weight").getDataType();
         for (int i = 0; i < config.numLayers(); i++) {
-            String p = "model.layers." + i + ".";
-            NDArray qkNorm =
-                    config.qkNorm() ? fuseRows(p + "self_attn.q_norm.weight", p + "self_attn.k_norm.weight") : null;
-            Linear qkv = fuse(
-                    p + "self_attn.qkv",
-                    config.qkvBias(),
-                    p + "self_attn.q_proj",
-                    p + "self_attn.k_proj",
-                    p + "self_attn.v_proj");
-            Linear gateUp = fuse(p + "mlp.gate_up", false, p + "mlp.gate_proj", p + "mlp.up_proj");
-            layers.add(new Layer(
-                    need(p + "input_layernorm.weight"),
-                    need(p + "post_attention_layernorm.weight"),
-                    qkNorm,
-                    config.qkNorm() ? need(p + "self_attn.q_norm.weight") : null,
-                    config.qkNorm() ? need(p + "self_attn.k_norm.weight") : null,
-                    linear(p + "self_attn.q_proj", config.qkvBias()),
-                    linear(p + "self_attn.k_proj", config.qkvBias()),
-                    linear(p + "self_attn.v_proj", config.qkvBias()),
-                    linear(p + "self_attn.o_proj", false),
-                    linear(p + "mlp.gate_proj", false),
-                    linear(p + "mlp.up_proj", false),
-                    linear(p + "mlp.down_proj", false),
-                    qkv,
-                    gateUp));
+            layers.add(DecoderLayer.fused(params, "model.layers." + i + ".", config));
         }
         need("model.embed_tokens.weight");
         need("model.norm.weight");
@@ -136,16 +89,6 @@ public final class DecoderModel implements AutoCloseable {
             inv[i] = (float) wide[i];
         }
         this.invFreq = manager.create(inv, new Shape(inv.length, 1));
-        // apply_multimodal_rotary_pos_emb splits cat(freqs, freqs) into the sections twice over: frequency j of
-        // either half turns with the axis whose section holds j
-        long[] axes = new long[inv.length];
-        for (int j = 0, axis = 0, end = 0; config.mrope() && j < axes.length; j++) {
-            while (j >= end) {
-                end += config.mropeSection().get(axis++);
-            }
-            axes[j] = axis - 1;
-        }
-        this.mropeAxes = config.mrope() ? new NDIndex("{}", manager.create(axes)) : null;
         int hd = config.headDim();
         long[] perm = new long[hd];
         float[] sign = new float[hd];
@@ -166,62 +109,14 @@ public final class DecoderModel implements AutoCloseable {
         }
         this.headScale = manager.create(scale, new Shape(nq + nk, 1, 1, 1));
         this.qkNormRows = new NDIndex("{}", manager.create(normRow));
-        for (Layer l : layers) {
+        for (DecoderLayer l : layers) {
             columns.put(l.ln1(), l.ln1().expandDims(-1));
             columns.put(l.ln2(), l.ln2().expandDims(-1));
         }
     }
 
-    /**
-     * Stacks the given linear layers' weights ([out, in]) along the output axis into one fused layer and replaces
-     * each part's parameter by a view of its rows (biases likewise).
-     */
-    private Linear fuse(String name, boolean bias, String... parts) {
-        NDList w = new NDList();
-        NDList b = new NDList();
-        for (String part : parts) {
-            w.add(need(part + ".weight"));
-            if (bias) {
-                b.add(need(part + ".bias"));
-            }
-        }
-        NDArray fused = NDArrays.concat(w, 0);
-        NDArray fusedBias = bias ? NDArrays.concat(b, 0) : null;
-        long from = 0;
-        for (int i = 0; i < parts.length; i++) {
-            long to = from + w.get(i).getShape().get(0);
-            replace(parts[i] + ".weight", fused.get(new NDIndex("{}:{}", from, to)));
-            if (bias) {
-                replace(parts[i] + ".bias", fusedBias.get(new NDIndex("{}:{}", from, to)));
-            }
-            from = to;
-        }
-        return new Linear(name, fused, fusedBias);
-    }
-
-    /** Stacks two vectors into the rows of one [2, n] array; each parameter becomes a view of its row. */
-    private NDArray fuseRows(String first, String second) {
-        NDArray stacked = NDArrays.stack(new NDList(need(first), need(second)));
-        replace(first, stacked.get(0));
-        replace(second, stacked.get(1));
-        return stacked;
-    }
-
-    private void replace(String name, NDArray view) {
-        params.put(name, view).close();
-    }
-
     private NDArray need(String name) {
-        NDArray a = params.get(name);
-        if (a == null) {
-            throw new IllegalArgumentException(
-                    "model weights lack '" + name + "' (model_type " + config.modelType() + ")");
-        }
-        return a;
-    }
-
-    private Linear linear(String name, boolean bias) {
-        return new Linear(name, need(name + ".weight"), bias ? need(name + ".bias") : null);
+        return DecoderLayer.need(params, config, name);
     }
 
     /** Overwrites weights in place from Hugging Face layout tensors (every weight must be given). */
@@ -259,7 +154,10 @@ public final class DecoderModel implements AutoCloseable {
         return load(dir, device, DataType.FLOAT32);
     }
 
-    /** A model directory's weights on {@code device}, held as {@code dataType} (FLOAT32 or BFLOAT16). */
+    /**
+     * A text model directory's weights ({@code llama}, {@code qwen2}, {@code qwen3}) on {@code device}, held as
+     * {@code dataType} (FLOAT32 or BFLOAT16); any family's: {@code ModelFamilies.load}.
+     */
     public static DecoderModel load(Path dir, Device device, DataType dataType) throws IOException {
         ModelConfig cfg = ModelConfig.read(dir);
         return fromTensors(cfg, SafeTensors.readModelDir(dir), device, dataType);
@@ -269,13 +167,28 @@ public final class DecoderModel implements AutoCloseable {
         return fromTensors(cfg, tensors, device, DataType.FLOAT32);
     }
 
+    /** A text decoder from Hugging Face layout tensors, on {@code device} in a memory scope of its own. */
     public static DecoderModel fromTensors(
             ModelConfig cfg, Map<String, Tensor> tensors, Device device, DataType dataType) {
+        NDManager m = Torch.engine().newBaseManager(device);
+        try {
+            return fromTensors(cfg, tensors, m, dataType, FamilyParts.TEXT);
+        } catch (RuntimeException e) {
+            m.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A decoder from Hugging Face layout tensors in {@code manager} (which closing the decoder closes: a family
+     * puts its own weights in a scope under it), with its family's {@code parts}.
+     */
+    public static DecoderModel fromTensors(
+            ModelConfig cfg, Map<String, Tensor> tensors, NDManager m, DataType dataType, FamilyParts parts) {
         if (dataType != DataType.FLOAT32 && dataType != DataType.BFLOAT16) {
             throw new IllegalArgumentException("weights can be held as float32 or bfloat16, not " + dataType);
         }
         Torch.requireSupported(dataType);
-        NDManager m = Torch.engine().newBaseManager(device);
         Map<String, NDArray> params = new LinkedHashMap<>();
         tensors.forEach((k, t) -> {
             if (k.endsWith("rotary_emb.inv_freq")) {
@@ -292,12 +205,7 @@ public final class DecoderModel implements AutoCloseable {
         if (cfg.tieWordEmbeddings()) {
             params.remove("lm_head.weight");
         }
-        try {
-            return new DecoderModel(cfg, m, params);
-        } catch (RuntimeException e) {
-            m.close();
-            throw e;
-        }
+        return new DecoderModel(cfg, m, params, parts);
     }
 
     /**
@@ -310,63 +218,7 @@ public final class DecoderModel implements AutoCloseable {
 
     /** {@link #random(ModelConfig, long, Device)} held as {@code dataType}: the same draws, rounded once. */
     public static DecoderModel random(ModelConfig cfg, long seed, Device device, DataType dataType) {
-        return fromTensors(cfg, randomTensors(cfg, new SplittableRandom(seed)), device, dataType);
-    }
-
-    /** The weights {@link #random} draws, in Hugging Face layout (a family adds its own beside them). */
-    public static Map<String, Tensor> randomTensors(ModelConfig cfg, SplittableRandom rng) {
-        Map<String, Tensor> t = new LinkedHashMap<>();
-        int h = cfg.hiddenSize();
-        int q = cfg.numHeads() * cfg.headDim();
-        int kv = cfg.numKvHeads() * cfg.headDim();
-        normal(t, "model.embed_tokens.weight", rng, cfg.vocabSize(), h);
-        for (int i = 0; i < cfg.numLayers(); i++) {
-            String p = "model.layers." + i + ".";
-            ones(t, p + "input_layernorm.weight", h);
-            ones(t, p + "post_attention_layernorm.weight", h);
-            if (cfg.qkNorm()) {
-                ones(t, p + "self_attn.q_norm.weight", cfg.headDim());
-                ones(t, p + "self_attn.k_norm.weight", cfg.headDim());
-            }
-            normal(t, p + "self_attn.q_proj.weight", rng, q, h);
-            normal(t, p + "self_attn.k_proj.weight", rng, kv, h);
-            normal(t, p + "self_attn.v_proj.weight", rng, kv, h);
-            if (cfg.qkvBias()) {
-                t.put(p + "self_attn.q_proj.bias", new Tensor(new long[] {q}, new float[q]));
-                t.put(p + "self_attn.k_proj.bias", new Tensor(new long[] {kv}, new float[kv]));
-                t.put(p + "self_attn.v_proj.bias", new Tensor(new long[] {kv}, new float[kv]));
-            }
-            normal(t, p + "self_attn.o_proj.weight", rng, h, q);
-            normal(t, p + "mlp.gate_proj.weight", rng, cfg.intermediateSize(), h);
-            normal(t, p + "mlp.up_proj.weight", rng, cfg.intermediateSize(), h);
-            normal(t, p + "mlp.down_proj.weight", rng, h, cfg.intermediateSize());
-        }
-        ones(t, "model.norm.weight", h);
-        if (!cfg.tieWordEmbeddings()) {
-            normal(t, "lm_head.weight", rng, cfg.vocabSize(), h);
-        }
-        return t;
-    }
-
-    /** Draws N(0, 0.02) values (Hugging Face's {@code initializer_range}) for a [rows, cols] weight. */
-    public static void normal(Map<String, Tensor> t, String name, SplittableRandom rng, int rows, int cols) {
-        float[] d = new float[rows * cols];
-        for (int i = 0; i < d.length; i++) {
-            d[i] = (float) (gaussian(rng) * 0.02);
-        }
-        t.put(name, new Tensor(new long[] {rows, cols}, d));
-    }
-
-    private static double gaussian(SplittableRandom rng) {
-        double u = 1 - rng.nextDouble();
-        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rng.nextDouble());
-    }
-
-    /** A vector of ones (a norm's weight). */
-    public static void ones(Map<String, Tensor> t, String name, int n) {
-        float[] d = new float[n];
-        Arrays.fill(d, 1f);
-        t.put(name, new Tensor(new long[] {n}, d));
+        return fromTensors(cfg, RandomWeights.decoder(cfg, new SplittableRandom(seed)), device, dataType);
     }
 
     public ModelConfig config() {
@@ -404,36 +256,23 @@ public final class DecoderModel implements AutoCloseable {
             d.attach(m);
             copy.put(k, d);
         });
-        DecoderModel frozen = new DecoderModel(config, m, copy);
-        frozen.inputEncoder = withEncoder && inputEncoder != null ? inputEncoder.copy(frozen, m) : inputEncoder;
-        frozen.writer = writer;
-        return frozen;
+        InputEncoder encoder = family.encoder();
+        InputEncoder frozenEncoder = withEncoder && encoder != null ? encoder.copy(m) : encoder;
+        return new DecoderModel(config, m, copy, new FamilyParts(family.positions(), frozenEncoder, family.writer()));
     }
 
     /** {@link #inputEncoder()}, which a batch with images needs; a text model refuses in one line. */
     public InputEncoder requireInputEncoder() {
-        InputEncoder e = inputEncoder;
+        InputEncoder e = family.encoder();
         if (e == null) {
             throw new IllegalArgumentException("model_type '" + config.modelType() + "' takes no images");
         }
         return e;
     }
 
-    /** The family's image input (set by a vision-language family when it loads the model); null for text. */
+    /** The family's image input (a vision-language family's); null for text. */
     public InputEncoder inputEncoder() {
-        return inputEncoder;
-    }
-
-    /**
-     * Puts a family's image input in front of this decoder and its writer around it (once, when the family loads
-     * the model).
-     */
-    public void useFamilyParts(InputEncoder encoder, ModelWriter familyWriter) {
-        if (inputEncoder != null || writer != null) {
-            throw new IllegalStateException("this decoder already belongs to a family model");
-        }
-        inputEncoder = encoder;
-        writer = familyWriter;
+        return family.encoder();
     }
 
     public long parameterCount() {
@@ -442,7 +281,7 @@ public final class DecoderModel implements AutoCloseable {
 
     public List<Linear> linears() {
         List<Linear> out = new ArrayList<>();
-        for (Layer l : layers) {
+        for (DecoderLayer l : layers) {
             out.addAll(List.of(l.q(), l.k(), l.v(), l.o(), l.gate(), l.up(), l.down()));
         }
         return out;
@@ -462,8 +301,8 @@ public final class DecoderModel implements AutoCloseable {
      * {@link ModelWriter} writes its whole model instead.
      */
     public void save(Path dir) throws IOException {
-        if (writer != null) {
-            writer.write(this, dir);
+        if (family.writer() != null) {
+            family.writer().write(this, dir);
             return;
         }
         Files.createDirectories(dir);
@@ -473,7 +312,8 @@ public final class DecoderModel implements AutoCloseable {
 
     /**
      * Logits [B, T, V] for token ids [B, T] (int64) at the given positions: [B, T] (int64), or [3, B, T] for an
-     * M-RoPE model (temporal, height and width; [B, T] there means the three are equal, as for text). {@code bias}
+     * M-RoPE model (temporal, height and width; [B, T] there means the three are equal, as for text): what the
+     * family's {@link PositionScheme} reads. {@code bias}
      * is the additive attention mask [B, 1, T, S] over the S = cached + T keys (0 allowed, a large negative value
      * masked). With a cache, this step's keys and values are appended to it. Every intermediate belongs to
      * {@code ids}'s manager.
@@ -527,7 +367,7 @@ public final class DecoderModel implements AutoCloseable {
         NDArray h = tokens.transpose().reshape(-1).reshape(config.hiddenSize(), n); // a contiguous [hidden, N]
         // rope(x) = x * cos + rotate_half(x) * sin, with rotate_half a signed gather, applied to the q and k heads
         // together ([nq + nk, hd, B, T]); the q heads also take the attention scale 1/sqrt(hd) here
-        NDArray freqs = Scope.of(embeddings, invFreq.mul(anglePositions(positions, n)));
+        NDArray freqs = Scope.of(embeddings, invFreq.mul(family.positions().angles(positions, n)));
         NDArray emb = freqs.concat(freqs, 0).reshape(1, hd, b, t);
         // made in float32 and rounded once to a bf16 model's type (the scale is not exact in bf16)
         NDArray cos = inModelType(emb.cos().mul(headScale));
@@ -540,7 +380,7 @@ public final class DecoderModel implements AutoCloseable {
         boolean layerScopes = !Torch.recordingGradients() && (cache == null || cache instanceof KvCache);
         NDManager outer = h.getManager();
         for (int i = 0; i < layers.size(); i++) {
-            Layer l = layers.get(i);
+            DecoderLayer l = layers.get(i);
             NDManager layerScope = layerScopes ? outer.newSubManager() : null;
             if (layerScopes) {
                 h.tempAttach(layerScope); // ops on h and what derives from it land in the layer's scope
@@ -605,21 +445,6 @@ public final class DecoderModel implements AutoCloseable {
         // model's logits are widened in that copy, so sampling and log-softmax read float32
         NDArray logits = Scope.of(h, head.matMul(h)); // [V, N]
         return inFloat32(logits.transpose()).reshape(-1).reshape(b, outT, config.vocabSize());
-    }
-
-    /**
-     * Each frequency's position, float32: [1, N] for one position per token; [hd / 2, N] for M-RoPE, frequency j
-     * reading the axis its section gives it (positions [3, B, T]; [B, T] is the same on every axis, as text).
-     */
-    private NDArray anglePositions(NDArray positions, long n) {
-        NDArray p = positions.toType(DataType.FLOAT32, false);
-        if (mropeAxes == null || positions.getShape().dimension() == 2) {
-            return p.reshape(1, n);
-        }
-        if (positions.getShape().get(0) != 3) {
-            throw new IllegalArgumentException("M-RoPE positions are [3, B, T], got " + positions.getShape());
-        }
-        return p.reshape(3, n).get(mropeAxes);
     }
 
     /** {@code a} (float32) in the model's type; itself for a float32 model. */

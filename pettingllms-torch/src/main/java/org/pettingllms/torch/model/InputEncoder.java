@@ -60,10 +60,10 @@ public interface InputEncoder {
     }
 
     /**
-     * This encoder with copies of its weights in {@code manager}, in front of {@code decoder} (the frozen KL
+     * This encoder with copies of its weights in {@code manager} (the frozen KL
      * reference of a model whose tower trains); an encoder without weights is its own copy.
      */
-    default InputEncoder copy(DecoderModel decoder, NDManager manager) {
+    default InputEncoder copy(NDManager manager) {
         return this;
     }
 }

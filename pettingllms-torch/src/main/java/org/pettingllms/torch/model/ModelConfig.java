@@ -6,20 +6,26 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 /**
- * The decoder hyper-parameters of a Hugging Face {@code config.json}, for the architectures {@code llama},
- * {@code qwen2} (bias on q/k/v) and {@code qwen3} (RMSNorm on q and k per head), and the text decoder of
- * {@code qwen2_5_vl} (a qwen2 decoder whose rotary angles take three position axes, {@link #mropeSection}).
+ * The decoder hyper-parameters of a Hugging Face {@code config.json}: what {@link DecoderModel} needs to build a
+ * decoder of the Llama shape (RMSNorm, rotary embeddings, grouped-query attention, SwiGLU MLP) and the switches in
+ * which the architectures differ ({@link #qkNorm}, {@link #qkvBias}). {@link #fromJson} reads the text families
+ * {@code llama}, {@code qwen2} (bias on q/k/v) and {@code qwen3} (RMSNorm on q and k per head); another family reads
+ * its own file and builds its decoder's config with {@link #builder} or {@link #toBuilder}, adding what only it has in
+ * a config of its own around this one (a vision-language family's M-RoPE sections and vision tower). Built by name
+ * ({@link Builder}), never by position.
  *
- * @param mropeSection M-RoPE: how many of the head's {@code head_dim / 2} rotary frequencies follow the temporal,
- *     height and width position (Qwen2.5-VL's {@code mrope_section}, e.g. [16, 24, 24]); empty for one position
- *     per token
+ * @param modelType     the family's {@code model_type}, for messages and the file written back
+ * @param architecture  the {@code architectures} entry written back ({@code Qwen3ForCausalLM}, ...)
+ * @param attentionBias the file's {@code attention_bias}, written back as read
+ * @param qkNorm        Qwen3's RMSNorm of each q and k head
+ * @param qkvBias       q, k and v projections with a bias (Qwen2 always; others by {@code attention_bias})
  */
 public record ModelConfig(
         String modelType,
+        String architecture,
         int vocabSize,
         int hiddenSize,
         int intermediateSize,
@@ -29,103 +35,23 @@ public record ModelConfig(
         int headDim,
         double rmsNormEps,
         double ropeTheta,
+        RopeScaling ropeScaling,
         boolean tieWordEmbeddings,
         boolean attentionBias,
+        boolean qkNorm,
+        boolean qkvBias,
         int maxPositionEmbeddings,
         int bosTokenId,
-        int eosTokenId,
-        List<Integer> mropeSection,
-        RopeScaling ropeScaling) {
-    public static final Set<String> SUPPORTED = Set.of("llama", "qwen2", "qwen3", "qwen2_5_vl");
-
-    /** A text decoder with one position per token. */
-    public ModelConfig(
-            String modelType,
-            int vocabSize,
-            int hiddenSize,
-            int intermediateSize,
-            int numLayers,
-            int numHeads,
-            int numKvHeads,
-            int headDim,
-            double rmsNormEps,
-            double ropeTheta,
-            boolean tieWordEmbeddings,
-            boolean attentionBias,
-            int maxPositionEmbeddings,
-            int bosTokenId,
-            int eosTokenId) {
-        this(
-                modelType,
-                vocabSize,
-                hiddenSize,
-                intermediateSize,
-                numLayers,
-                numHeads,
-                numKvHeads,
-                headDim,
-                rmsNormEps,
-                ropeTheta,
-                tieWordEmbeddings,
-                attentionBias,
-                maxPositionEmbeddings,
-                bosTokenId,
-                eosTokenId,
-                List.of());
-    }
-
-    /** Rotary frequencies unscaled. */
-    public ModelConfig(
-            String modelType,
-            int vocabSize,
-            int hiddenSize,
-            int intermediateSize,
-            int numLayers,
-            int numHeads,
-            int numKvHeads,
-            int headDim,
-            double rmsNormEps,
-            double ropeTheta,
-            boolean tieWordEmbeddings,
-            boolean attentionBias,
-            int maxPositionEmbeddings,
-            int bosTokenId,
-            int eosTokenId,
-            List<Integer> mropeSection) {
-        this(
-                modelType,
-                vocabSize,
-                hiddenSize,
-                intermediateSize,
-                numLayers,
-                numHeads,
-                numKvHeads,
-                headDim,
-                rmsNormEps,
-                ropeTheta,
-                tieWordEmbeddings,
-                attentionBias,
-                maxPositionEmbeddings,
-                bosTokenId,
-                eosTokenId,
-                mropeSection,
-                RopeScaling.NONE);
-    }
+        int eosTokenId) {
+    /** The text families {@link #fromJson} reads, by {@code model_type}, with the architecture name each writes. */
+    static final Map<String, String> TEXT_FAMILIES =
+            Map.of("llama", "LlamaForCausalLM", "qwen2", "Qwen2ForCausalLM", "qwen3", "Qwen3ForCausalLM");
 
     public ModelConfig {
-        mropeSection = List.copyOf(mropeSection);
+        java.util.Objects.requireNonNull(modelType, "modelType");
+        java.util.Objects.requireNonNull(architecture, "architecture");
         java.util.Objects.requireNonNull(ropeScaling, "ropeScaling");
-        if (!mropeSection.isEmpty()
-                && (mropeSection.size() != 3
-                        || mropeSection.stream().mapToInt(Integer::intValue).sum() != headDim / 2)) {
-            throw new IllegalArgumentException("mrope_section " + mropeSection
-                    + " must be three counts that add up to head_dim / 2 = " + headDim / 2);
-        }
-        if (!SUPPORTED.contains(modelType)) {
-            throw new IllegalArgumentException(
-                    "model_type '" + modelType + "' is not supported; supported: " + SUPPORTED);
-        }
-        if (numHeads % numKvHeads != 0) {
+        if (numHeads <= 0 || numKvHeads <= 0 || numHeads % numKvHeads != 0) {
             throw new IllegalArgumentException("num_attention_heads (" + numHeads
                     + ") must be a multiple of num_key_value_heads (" + numKvHeads + ")");
         }
@@ -134,40 +60,173 @@ public record ModelConfig(
         }
     }
 
-    public boolean qkNorm() {
-        return modelType.equals("qwen3");
+    /**
+     * A text decoder of {@code modelType} ({@code llama}, {@code qwen2} or {@code qwen3}) with that family's switches
+     * and the defaults of {@link #fromJson}'s missing keys; sizes are set on the builder.
+     */
+    public static Builder builder(String modelType) {
+        String arch = TEXT_FAMILIES.get(modelType);
+        if (arch == null) {
+            throw new IllegalArgumentException("model_type '" + modelType + "' is not a text family read here;"
+                    + " supported: " + new java.util.TreeSet<>(TEXT_FAMILIES.keySet())
+                    + " (a family of its own builds with toBuilder())");
+        }
+        Builder b = new Builder();
+        b.modelType = modelType;
+        b.architecture = arch;
+        b.qkNorm = modelType.equals("qwen3");
+        b.qwen2Bias = modelType.equals("qwen2");
+        return b;
     }
 
-    /** q/k/v projections carry a bias: always for qwen2 and Qwen2.5-VL's decoder, by {@code attention_bias} otherwise. */
-    public boolean qkvBias() {
-        return modelType.equals("qwen2") || modelType.equals("qwen2_5_vl") || attentionBias;
+    /** A builder holding this config's values, for a family that changes some of them. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.modelType = modelType;
+        b.architecture = architecture;
+        b.vocabSize = vocabSize;
+        b.hiddenSize = hiddenSize;
+        b.intermediateSize = intermediateSize;
+        b.numLayers = numLayers;
+        b.numHeads = numHeads;
+        b.numKvHeads = numKvHeads;
+        b.headDim = headDim;
+        b.rmsNormEps = rmsNormEps;
+        b.ropeTheta = ropeTheta;
+        b.ropeScaling = ropeScaling;
+        b.tieWordEmbeddings = tieWordEmbeddings;
+        b.attentionBias = attentionBias;
+        b.qkNorm = qkNorm;
+        b.qkvBias = qkvBias;
+        b.maxPositionEmbeddings = maxPositionEmbeddings;
+        b.bosTokenId = bosTokenId;
+        b.eosTokenId = eosTokenId;
+        return b;
     }
 
-    /** This config with M-RoPE sections (a vision-language model's decoder). */
-    public ModelConfig withMropeSection(List<Integer> sections) {
-        return new ModelConfig(
-                modelType,
-                vocabSize,
-                hiddenSize,
-                intermediateSize,
-                numLayers,
-                numHeads,
-                numKvHeads,
-                headDim,
-                rmsNormEps,
-                ropeTheta,
-                tieWordEmbeddings,
-                attentionBias,
-                maxPositionEmbeddings,
-                bosTokenId,
-                eosTokenId,
-                sections,
-                ropeScaling);
-    }
+    /** Sets a {@link ModelConfig}'s fields by name; unset ones take {@link #fromJson}'s defaults. */
+    public static final class Builder {
+        private String modelType;
+        private String architecture;
+        private int vocabSize;
+        private int hiddenSize;
+        private int intermediateSize;
+        private int numLayers;
+        private int numHeads;
+        private int numKvHeads;
+        private int headDim;
+        private double rmsNormEps = 1e-6;
+        private double ropeTheta = 10000.0;
+        private RopeScaling ropeScaling = RopeScaling.NONE;
+        private boolean tieWordEmbeddings;
+        private boolean attentionBias;
+        private boolean qkNorm;
+        /** Qwen2's q/k/v bias, which it has whatever {@code attention_bias} says. */
+        private boolean qwen2Bias;
 
-    /** Whether rotary angles take three position axes (M-RoPE) rather than one. */
-    public boolean mrope() {
-        return !mropeSection.isEmpty();
+        private Boolean qkvBias;
+        private int maxPositionEmbeddings = 2048;
+        private int bosTokenId = -1;
+        private int eosTokenId = -1;
+
+        private Builder() {}
+
+        public Builder modelType(String v) {
+            modelType = v;
+            return this;
+        }
+
+        public Builder architecture(String v) {
+            architecture = v;
+            return this;
+        }
+
+        public Builder vocabSize(int v) {
+            vocabSize = v;
+            return this;
+        }
+
+        /** The residual width and the MLP's inner width. */
+        public Builder widths(int hidden, int intermediate) {
+            hiddenSize = hidden;
+            intermediateSize = intermediate;
+            return this;
+        }
+
+        /** Layers, query heads, key-value heads and the head size. */
+        public Builder layers(int layers, int heads, int kvHeads, int headSize) {
+            numLayers = layers;
+            numHeads = heads;
+            numKvHeads = kvHeads;
+            headDim = headSize;
+            return this;
+        }
+
+        public Builder rmsNormEps(double v) {
+            rmsNormEps = v;
+            return this;
+        }
+
+        public Builder rope(double theta, RopeScaling scaling) {
+            ropeTheta = theta;
+            ropeScaling = scaling;
+            return this;
+        }
+
+        public Builder tieWordEmbeddings(boolean v) {
+            tieWordEmbeddings = v;
+            return this;
+        }
+
+        public Builder attentionBias(boolean v) {
+            attentionBias = v;
+            return this;
+        }
+
+        public Builder qkNorm(boolean v) {
+            qkNorm = v;
+            return this;
+        }
+
+        /** Bias on q, k and v whatever {@code attention_bias} says (unset: Qwen2's rule, else attention_bias). */
+        public Builder qkvBias(boolean v) {
+            qkvBias = v;
+            return this;
+        }
+
+        public Builder maxPositionEmbeddings(int v) {
+            maxPositionEmbeddings = v;
+            return this;
+        }
+
+        public Builder tokens(int bos, int eos) {
+            bosTokenId = bos;
+            eosTokenId = eos;
+            return this;
+        }
+
+        public ModelConfig build() {
+            return new ModelConfig(
+                    modelType,
+                    architecture,
+                    vocabSize,
+                    hiddenSize,
+                    intermediateSize,
+                    numLayers,
+                    numHeads,
+                    numKvHeads,
+                    headDim,
+                    rmsNormEps,
+                    ropeTheta,
+                    ropeScaling,
+                    tieWordEmbeddings,
+                    attentionBias,
+                    qkNorm,
+                    qkvBias != null ? qkvBias : qwen2Bias || attentionBias,
+                    maxPositionEmbeddings,
+                    bosTokenId,
+                    eosTokenId);
+        }
     }
 
     public int groups() {
@@ -202,26 +261,25 @@ public record ModelConfig(
             JsonNode theta = j.path("rope_parameters").hasNonNull("rope_theta")
                     ? j.path("rope_parameters").path("rope_theta")
                     : j.path("rope_theta");
-            return new ModelConfig(
-                    type,
-                    req(j, "vocab_size", source).asInt(),
-                    hidden,
-                    req(j, "intermediate_size", source).asInt(),
-                    req(j, "num_hidden_layers", source).asInt(),
-                    heads,
-                    j.path("num_key_value_heads").asInt(heads),
-                    j.path("head_dim").asInt(hidden / heads),
-                    j.path("rms_norm_eps").asDouble(1e-6),
-                    theta.asDouble(10000.0),
-                    j.path("tie_word_embeddings").asBoolean(false),
-                    j.path("attention_bias").asBoolean(false),
-                    j.path("max_position_embeddings").asInt(2048),
-                    j.path("bos_token_id").asInt(-1),
-                    j.path("eos_token_id").isArray()
-                            ? j.path("eos_token_id").path(0).asInt(-1)
-                            : j.path("eos_token_id").asInt(-1),
-                    List.of(),
-                    RopeScaling.read(j));
+            return builder(type)
+                    .vocabSize(req(j, "vocab_size", source).asInt())
+                    .widths(hidden, req(j, "intermediate_size", source).asInt())
+                    .layers(
+                            req(j, "num_hidden_layers", source).asInt(),
+                            heads,
+                            j.path("num_key_value_heads").asInt(heads),
+                            j.path("head_dim").asInt(hidden / heads))
+                    .rmsNormEps(j.path("rms_norm_eps").asDouble(1e-6))
+                    .rope(theta.asDouble(10000.0), RopeScaling.read(j))
+                    .tieWordEmbeddings(j.path("tie_word_embeddings").asBoolean(false))
+                    .attentionBias(j.path("attention_bias").asBoolean(false))
+                    .maxPositionEmbeddings(j.path("max_position_embeddings").asInt(2048))
+                    .tokens(
+                            j.path("bos_token_id").asInt(-1),
+                            j.path("eos_token_id").isArray()
+                                    ? j.path("eos_token_id").path(0).asInt(-1)
+                                    : j.path("eos_token_id").asInt(-1))
+                    .build();
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
         }
@@ -273,15 +331,7 @@ public record ModelConfig(
     /** The config as Hugging Face writes it, so transformers and vLLM load what we save. */
     public ObjectNode toJson() {
         ObjectNode j = new ObjectMapper().createObjectNode();
-        String arch = switch (modelType) {
-            case "llama" -> "LlamaForCausalLM";
-            case "qwen2" -> "Qwen2ForCausalLM";
-            case "qwen2_5_vl" ->
-                throw new IllegalStateException(
-                        "a Qwen2.5-VL config.json holds its vision tower's settings too: its family writes it");
-            default -> "Qwen3ForCausalLM";
-        };
-        j.putArray("architectures").add(arch);
+        j.putArray("architectures").add(architecture);
         j.put("model_type", modelType)
                 .put("vocab_size", vocabSize)
                 .put("hidden_size", hiddenSize)

@@ -5,14 +5,20 @@ import ai.djl.ndarray.types.DataType;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import org.pettingllms.core.data.Image;
 
 /**
  * One architecture family: how its {@code config.json} and weights become a model on a device. A new family is a
- * package holding its config reader, weights, input preparation, positions and forward pass, plus one line in
- * {@code org.pettingllms.torch.family.ModelFamilies}.
+ * package holding its config reader, weights, input preparation and position scheme ({@link FamilyParts}), plus one
+ * line naming its class in {@code META-INF/services/org.pettingllms.torch.model.ModelFamily}: the engine finds
+ * families with {@link java.util.ServiceLoader} ({@code org.pettingllms.torch.family.ModelFamilies}), so a jar on the
+ * class path can add one.
  */
 public interface ModelFamily {
+    /** The {@code model_type} values of the {@code config.json} files this family reads. */
+    Set<String> modelTypes();
+
     /** The model {@code files} describe, on {@code device}, held as {@code dataType} (FLOAT32 or BFLOAT16). */
     LanguageModel load(ModelFiles files, Device device, DataType dataType);
 
@@ -31,6 +37,26 @@ public interface ModelFamily {
      */
     default Description describe(JsonNode config, Path dir, List<Image> images) {
         return new Description(List.of(), 0, images.isEmpty() ? List.of() : null);
+    }
+
+    /** The presets this family makes from scratch ({@code policy.model: fresh:<preset>}); none by default. */
+    default Set<String> presets() {
+        return Set.of();
+    }
+
+    /** A fresh model of one of {@link #presets()}: random weights, deterministic for a seed. */
+    default LanguageModel fresh(String preset, long seed, Device device, DataType dataType) {
+        throw new IllegalArgumentException("model family " + modelTypes() + " makes no preset '" + preset + "'");
+    }
+
+    /** {@link #describe} for a fresh model of one of {@link #presets()}. */
+    default Description describeFresh(String preset, List<Image> images) {
+        return describe(null, null, images);
+    }
+
+    /** Whether this family's models take images in their prompts. */
+    default boolean seesImages() {
+        return false;
     }
 
     /**

@@ -1,11 +1,12 @@
 package org.pettingllms.torch.model;
 
+import java.util.List;
 import org.pettingllms.text.CharCodec;
 
-/** Qwen3-style configurations for models made here from scratch. */
+/** Qwen3-style configurations for text models made here from scratch (the text family's presets). */
 public final class Presets {
-    /** The preset names, for messages. */
-    public static final String NAMES = "tiny, 2m, 20m, qwen3-0.6b, qwen3-1.7b, vl-tiny";
+    /** The text presets' names. */
+    public static final List<String> TEXT = List.of("tiny", "2m", "20m", "qwen3-0.6b", "qwen3-1.7b");
 
     private Presets() {}
 
@@ -17,35 +18,38 @@ public final class Presets {
      */
     public static ModelConfig of(String name) {
         return switch (name) {
-            case "tiny" ->
-                new ModelConfig("qwen3", 128, 128, 384, 4, 4, 2, 32, 1e-6, 1e4, true, false, 1024, 1, CharCodec.EOS);
-            case "2m" -> new ModelConfig("qwen3", 512, 192, 512, 4, 6, 2, 32, 1e-6, 1e6, false, false, 1024, 1, 2);
-            case "20m" -> new ModelConfig("qwen3", 4096, 384, 1024, 10, 6, 2, 64, 1e-6, 1e6, false, false, 1024, 1, 2);
+            case "tiny" -> small(128, 128, 384, 4, 4, 32, 1e4, true, CharCodec.EOS);
+            case "2m" -> small(512, 192, 512, 4, 6, 32, 1e6, false, 2);
+            case "20m" -> small(4096, 384, 1024, 10, 6, 64, 1e6, false, 2);
             case "qwen3-0.6b" -> qwen3(1024, 3072);
             case "qwen3-1.7b" -> qwen3(2048, 6144);
-            case "vl-tiny" ->
-                throw new IllegalArgumentException(
-                        "'vl-tiny' is a vision-language preset: ModelFamilies.fresh makes it");
-            default -> throw new IllegalArgumentException("unknown model preset '" + name + "'; presets: " + NAMES);
+            default ->
+                throw new IllegalArgumentException("unknown text model preset '" + name + "'; text presets: " + TEXT);
         };
     }
 
+    private static ModelConfig small(
+            int vocab, int hidden, int inner, int layers, int heads, int headDim, double theta, boolean tied, int eos) {
+        return ModelConfig.builder("qwen3")
+                .vocabSize(vocab)
+                .widths(hidden, inner)
+                .layers(layers, heads, 2, headDim)
+                .rope(theta, RopeScaling.NONE)
+                .tieWordEmbeddings(tied)
+                .maxPositionEmbeddings(1024)
+                .tokens(1, eos)
+                .build();
+    }
+
     private static ModelConfig qwen3(int hidden, int intermediate) {
-        return new ModelConfig(
-                "qwen3",
-                151_936,
-                hidden,
-                intermediate,
-                28,
-                16,
-                8,
-                128,
-                1e-6,
-                1e6,
-                true,
-                false,
-                40_960,
-                151_643,
-                151_645);
+        return ModelConfig.builder("qwen3")
+                .vocabSize(151_936)
+                .widths(hidden, intermediate)
+                .layers(28, 16, 8, 128)
+                .rope(1e6, RopeScaling.NONE)
+                .tieWordEmbeddings(true)
+                .maxPositionEmbeddings(40_960)
+                .tokens(151_643, 151_645)
+                .build();
     }
 }

@@ -72,7 +72,7 @@ class GoldenQwen25VlTest {
     void readsTheConfigInBothLayouts() throws Exception {
         JsonNode five = ModelFamilies.config(DIR);
         Qwen25VlConfig a = Qwen25VlConfig.fromJson(five, "5.x");
-        assertThat(a.text().mropeSection()).containsExactly(2, 3, 3);
+        assertThat(a.mropeSection()).containsExactly(2, 3, 3);
         assertThat(a.text().numLayers()).isEqualTo(2);
         assertThat(a.text().qkvBias()).isTrue();
         assertThat(a.vision().fullAttentionBlocks()).containsExactly(1);

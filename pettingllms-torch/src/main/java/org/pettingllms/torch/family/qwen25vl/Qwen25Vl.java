@@ -21,22 +21,46 @@ import java.util.SplittableRandom;
 import org.pettingllms.core.data.Image;
 import org.pettingllms.text.CharCodec;
 import org.pettingllms.text.CharVisionCodec;
+import org.pettingllms.torch.Torch;
 import org.pettingllms.torch.image.RgbImage;
 import org.pettingllms.torch.io.Tensor;
 import org.pettingllms.torch.model.DecoderModel;
+import org.pettingllms.torch.model.FamilyParts;
 import org.pettingllms.torch.model.LanguageModel;
 import org.pettingllms.torch.model.ModelConfig;
 import org.pettingllms.torch.model.ModelFamily;
 import org.pettingllms.torch.model.ModelFiles;
+import org.pettingllms.torch.model.RandomWeights;
 
 /** The Qwen2.5-VL family: reads a checkpoint in either transformers layout into a {@link Qwen25VlModel}. */
 public final class Qwen25Vl implements ModelFamily {
-    public static final Qwen25Vl FAMILY = new Qwen25Vl();
-
     /** The vision-language presets made here from scratch. */
     public static final Set<String> PRESETS = Set.of("vl-tiny");
 
-    private Qwen25Vl() {}
+    @Override
+    public Set<String> modelTypes() {
+        return Set.of("qwen2_5_vl");
+    }
+
+    @Override
+    public Set<String> presets() {
+        return PRESETS;
+    }
+
+    @Override
+    public boolean seesImages() {
+        return true;
+    }
+
+    @Override
+    public LanguageModel fresh(String preset, long seed, Device device, DataType dataType) {
+        return random(preset(preset), seed, device, dataType);
+    }
+
+    @Override
+    public Description describeFresh(String preset, List<Image> images) {
+        return describe(preset(preset).json(), null, images);
+    }
 
     @Override
     public ModelConfig decoderConfig(JsonNode config, String source) {
@@ -65,10 +89,7 @@ public final class Qwen25Vl implements ModelFamily {
                 parameters(v)));
         lines.add(String.format(
                 "image processor: %,d to %,d pixels, sides rounded to multiples of %d; M-RoPE sections %s",
-                processor.minPixels(),
-                processor.maxPixels(),
-                processor.factor(),
-                cfg.text().mropeSection()));
+                processor.minPixels(), processor.maxPixels(), processor.factor(), cfg.mropeSection()));
         List<Integer> tokens = new ArrayList<>();
         for (Image image : images) {
             RgbImage rgb = RgbImage.decode(image.bytes(), "image");
@@ -104,10 +125,11 @@ public final class Qwen25Vl implements ModelFamily {
             String k = hubName(name);
             (k.startsWith("visual.") ? vision : text).put(k, t);
         });
-        DecoderModel decoder = DecoderModel.fromTensors(cfg.text(), text, device, dataType);
-        // the tower's weights live under the decoder's memory scope: whoever closes the decoder frees them too
-        NDManager m = decoder.manager().newSubManager();
+        Torch.requireSupported(dataType);
+        NDManager decoderScope = Torch.engine().newBaseManager(device);
         try {
+            // the tower's weights live under the decoder's memory scope: whoever closes the decoder frees them too
+            NDManager m = decoderScope.newSubManager();
             Map<String, NDArray> params = new LinkedHashMap<>();
             vision.forEach((k, t) -> {
                 NDArray a = m.create(t.data(), new Shape(t.shape()));
@@ -118,12 +140,17 @@ public final class Qwen25Vl implements ModelFamily {
                 }
                 params.put(k, a);
             });
-            Qwen25VlModel model =
-                    new Qwen25VlModel(cfg, processor, decoder, new VisionTower(cfg.vision(), params, m), params);
-            decoder.useFamilyParts(model, model);
-            return model;
+            VisionInput input =
+                    new VisionInput(cfg, processor, dataType, new VisionTower(cfg.vision(), params, m), params);
+            DecoderModel decoder = DecoderModel.fromTensors(
+                    cfg.text(),
+                    text,
+                    decoderScope,
+                    dataType,
+                    new FamilyParts(new MRope(cfg.mropeSection()), input, input));
+            return new Qwen25VlModel(cfg, decoder, input);
         } catch (RuntimeException e) {
-            decoder.close();
+            decoderScope.close();
             throw e;
         }
     }
@@ -188,10 +215,10 @@ public final class Qwen25Vl implements ModelFamily {
      */
     public static LanguageModel random(Qwen25VlConfig cfg, long seed, Device device, DataType dataType) {
         SplittableRandom rng = new SplittableRandom(seed);
-        Map<String, Tensor> t = DecoderModel.randomTensors(cfg.text(), rng);
+        Map<String, Tensor> t = RandomWeights.decoder(cfg.text(), rng);
         Qwen25VlConfig.Vision v = cfg.vision();
         int h = v.hidden();
-        DecoderModel.normal(t, "visual.patch_embed.proj.weight", rng, h, v.patchValues());
+        RandomWeights.normal(t, "visual.patch_embed.proj.weight", rng, h, v.patchValues());
         t.put(
                 "visual.patch_embed.proj.weight",
                 new Tensor(
@@ -199,8 +226,8 @@ public final class Qwen25Vl implements ModelFamily {
                         t.get("visual.patch_embed.proj.weight").data()));
         for (int i = 0; i < v.depth(); i++) {
             String p = "visual.blocks." + i + ".";
-            DecoderModel.ones(t, p + "norm1.weight", h);
-            DecoderModel.ones(t, p + "norm2.weight", h);
+            RandomWeights.ones(t, p + "norm1.weight", h);
+            RandomWeights.ones(t, p + "norm2.weight", h);
             linear(t, p + "attn.qkv", rng, 3 * h, h);
             linear(t, p + "attn.proj", rng, h, h);
             linear(t, p + "mlp.gate_proj", rng, v.intermediate(), h);
@@ -208,14 +235,14 @@ public final class Qwen25Vl implements ModelFamily {
             linear(t, p + "mlp.down_proj", rng, h, v.intermediate());
         }
         int merged = h * v.merge() * v.merge();
-        DecoderModel.ones(t, "visual.merger.ln_q.weight", h);
+        RandomWeights.ones(t, "visual.merger.ln_q.weight", h);
         linear(t, "visual.merger.mlp.0", rng, merged, merged);
         linear(t, "visual.merger.mlp.2", rng, v.outHidden(), merged);
-        return FAMILY.load(new ModelFiles(null, cfg.json(), t), device, dataType);
+        return new Qwen25Vl().load(new ModelFiles(null, cfg.json(), t), device, dataType);
     }
 
     private static void linear(Map<String, Tensor> t, String name, SplittableRandom rng, int out, int in) {
-        DecoderModel.normal(t, name + ".weight", rng, out, in);
+        RandomWeights.normal(t, name + ".weight", rng, out, in);
         t.put(name + ".bias", new Tensor(new long[] {out}, new float[out]));
     }
 

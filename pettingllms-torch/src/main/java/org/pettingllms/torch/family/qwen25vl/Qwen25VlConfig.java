@@ -11,11 +11,14 @@ import org.pettingllms.torch.model.ModelConfig;
  * the top level with {@code rope_scaling.mrope_section} and {@code rope_theta}; 5.x nests them under
  * {@code text_config} with {@code rope_parameters}. Token ids are at the top level in both.
  *
- * @param text the language model (a qwen2 decoder with M-RoPE)
- * @param json the file as read, written back unchanged when the model is saved
+ * @param text         the language model (a qwen2 decoder, whose rotary angles follow {@code mropeSection})
+ * @param mropeSection M-RoPE: how many of the head's {@code head_dim / 2} rotary frequencies follow the temporal,
+ *     height and width position ({@code mrope_section}, e.g. [16, 24, 24])
+ * @param json         the file as read, written back unchanged when the model is saved
  */
 public record Qwen25VlConfig(
         ModelConfig text,
+        List<Integer> mropeSection,
         Vision vision,
         int imageTokenId,
         int visionStartTokenId,
@@ -67,10 +70,19 @@ public record Qwen25VlConfig(
         }
     }
 
+    public Qwen25VlConfig {
+        mropeSection = List.copyOf(mropeSection);
+        if (mropeSection.size() != 3
+                || mropeSection.stream().mapToInt(Integer::intValue).sum() != text.headDim() / 2) {
+            throw new IllegalArgumentException("mrope_section " + mropeSection
+                    + " must be three counts that add up to head_dim / 2 = " + text.headDim() / 2);
+        }
+    }
+
     public static Qwen25VlConfig fromJson(JsonNode j, String source) {
         JsonNode textNode = j.has("text_config") ? j.get("text_config") : j;
         ObjectNode text = textNode.deepCopy();
-        text.put("model_type", "qwen2_5_vl");
+        text.put("model_type", "qwen2"); // its decoder is Qwen2's (q/k/v bias), named as the family below
         JsonNode rope = firstPresent(textNode, j, "rope_parameters", "rope_scaling");
         if (!text.has("rope_theta") && rope.has("rope_theta")) {
             text.set("rope_theta", rope.get("rope_theta"));
@@ -85,7 +97,10 @@ public record Qwen25VlConfig(
         }
         List<Integer> mrope = new ArrayList<>();
         section.forEach(n -> mrope.add(n.asInt()));
-        ModelConfig t = ModelConfig.fromJson(text, source).withMropeSection(mrope);
+        ModelConfig t = ModelConfig.fromJson(text, source).toBuilder()
+                .modelType("qwen2_5_vl")
+                .architecture("Qwen2_5_VLForConditionalGeneration")
+                .build();
         JsonNode v = j.get("vision_config");
         if (v == null || !v.isObject()) {
             throw new IllegalArgumentException(source + ": missing 'vision_config'");
@@ -118,14 +133,21 @@ public record Qwen25VlConfig(
             throw new IllegalArgumentException(source + ": vision_config.out_hidden_size " + vision.outHidden()
                     + " must equal the text model's hidden_size " + t.hiddenSize());
         }
-        return new Qwen25VlConfig(
-                t,
-                vision,
-                j.path("image_token_id").asInt(151_655),
-                j.path("vision_start_token_id").asInt(151_652),
-                j.path("vision_end_token_id").asInt(151_653),
-                j.path("video_token_id").asInt(151_656),
-                j);
+        Qwen25VlConfig config;
+        try {
+            config = new Qwen25VlConfig(
+                    t,
+                    mrope,
+                    vision,
+                    j.path("image_token_id").asInt(151_655),
+                    j.path("vision_start_token_id").asInt(151_652),
+                    j.path("vision_end_token_id").asInt(151_653),
+                    j.path("video_token_id").asInt(151_656),
+                    j);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+        return config;
     }
 
     /** The first of {@code keys} present in {@code primary}, then in {@code fallback}; an empty node if none. */
