@@ -51,9 +51,11 @@ final class Completions {
             "logit_bias",
             "suffix");
     private final Generation g;
+    private final Logprobs logprobs;
 
     Completions(Generation g) {
         this.g = g;
+        this.logprobs = new Logprobs(g.codec);
     }
 
     Reply answer(JsonNode body, Function<String, PolicyRef> policies) {
@@ -148,7 +150,7 @@ final class Completions {
             // echo with logprobs (vLLM's prompt scoring): the prompt's tokens come first, the first without one
             int[] echoed = s.echo ? ids : new int[0];
             float[] echoedLogprobs = s.echo && s.logprobs ? promptLogprobs(s.policy, ids) : new float[0];
-            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), tokens(cs), s.top) : null;
+            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), cs, s.top) : null;
             for (int i = 0; i < cs.size(); i++) {
                 Completion c = cs.get(i);
                 completionTokens += c.tokens().size();
@@ -156,7 +158,7 @@ final class Completions {
                 ObjectNode choice =
                         choices.addObject().put("index", p * cs.size() + i).put("text", text);
                 if (s.logprobs) {
-                    logprobs(
+                    logprobs.completion(
                             choice.putObject("logprobs"),
                             concat(echoed, c.tokens().toArray()),
                             concat(echoedLogprobs, c.logprobs().toArray()),
@@ -184,7 +186,7 @@ final class Completions {
             int[] ids = prompts.get(p);
             promptTokens += ids.length;
             List<Completion> cs = out.get(p);
-            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), tokens(cs), s.top) : null;
+            List<SequenceBatch.Top> tops = s.top > 0 ? g.tops(s.policy, ids, List.of(), cs, s.top) : null;
             for (int i = 0; i < cs.size(); i++) {
                 Completion c = cs.get(i);
                 int index = p * cs.size() + i;
@@ -203,7 +205,7 @@ final class Completions {
                             .put("index", index)
                             .put("text", text);
                     if (s.logprobs && !echoChunk && t < pieces.size()) {
-                        logprobs(
+                        logprobs.completion(
                                 choice.putObject("logprobs"),
                                 new int[] {c.tokens().get(t)},
                                 new float[] {c.logprobs().get(t)},
@@ -227,45 +229,9 @@ final class Completions {
             }
         }
         if (usage) {
-            ObjectNode chunk = g.header(s.id, "text_completion", s.name);
-            chunk.putArray("choices");
-            Http.usage(chunk.putObject("usage"), promptTokens, completionTokens);
-            events.add(chunk);
+            events.add(g.usageChunk(s.id, "text_completion", s.name, promptTokens, completionTokens));
         }
         return events;
-    }
-
-    /**
-     * vLLM's completion logprobs: tokens, their logprobs (NaN: none, as for a prompt's first), top, offsets. Each
-     * position's {@code top_logprobs} entry maps the chosen token and, with {@code top} (the completion's top tokens,
-     * its row {@code topFrom} for {@code ids[0]}), the {@code logprobs} most likely tokens to their log-probabilities,
-     * as vLLM does (so up to N + 1 entries).
-     */
-    private void logprobs(ObjectNode lp, int[] ids, float[] values, int offset, SequenceBatch.Top top, int topFrom) {
-        ArrayNode tokens = lp.putArray("tokens");
-        ArrayNode logprobs = lp.putArray("token_logprobs");
-        ArrayNode tops = lp.putArray("top_logprobs");
-        ArrayNode offsets = lp.putArray("text_offset");
-        for (int t = 0; t < ids.length; t++) {
-            String piece = g.codec.decode(new int[] {ids[t]});
-            tokens.add(piece);
-            if (Float.isNaN(values[t])) {
-                logprobs.addNull();
-                tops.addNull();
-            } else {
-                logprobs.add(values[t]);
-                ObjectNode entries = tops.addObject();
-                if (top != null) {
-                    int row = topFrom + t;
-                    for (int k = 0; k < top.ids()[row].length; k++) {
-                        entries.put(g.codec.decode(new int[] {top.ids()[row][k]}), top.logprobs()[row][k]);
-                    }
-                }
-                entries.put(piece, values[t]);
-            }
-            offsets.add(offset);
-            offset += piece.length();
-        }
     }
 
     /** Each prompt token's logprob given the tokens before it, under the request's policy; NaN for the first. */
@@ -286,10 +252,6 @@ final class Completions {
             }
         }
         return out;
-    }
-
-    private static List<int[]> tokens(List<Completion> cs) {
-        return cs.stream().map(c -> c.tokens().toArray()).toList();
     }
 
     private static int[] concat(int[] a, int[] b) {

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import org.pettingllms.core.backend.SamplingParams;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.FinishReason;
 import org.pettingllms.core.data.FloatSeq;
@@ -21,6 +22,7 @@ import org.pettingllms.http.Fields;
 import org.pettingllms.http.Http;
 import org.pettingllms.text.TextCodec;
 import org.pettingllms.torch.engine.EmbeddedEngine;
+import org.pettingllms.torch.train.SequenceBatch;
 
 /**
  * What the generation endpoints share: the engine, the sampling fields, response headers, and SGLang's
@@ -134,6 +136,19 @@ final class Generation {
                 .put("model", modelName(name));
     }
 
+    /** A stream's last chunk, for {@code stream_options.include_usage}: no choices, the whole request's usage. */
+    ObjectNode usageChunk(String id, String object, String name, long promptTokens, long completionTokens) {
+        ObjectNode chunk = header(id, object, name);
+        chunk.putArray("choices");
+        Http.usage(chunk.putObject("usage"), promptTokens, completionTokens);
+        return chunk;
+    }
+
+    /** A random id's hex digits (a UUID's without its dashes), as OpenAI's prefixed ids carry them. */
+    static String hex() {
+        return UUID.randomUUID().toString().replace("-", "");
+    }
+
     /** The model a request named, or the served model's when it named none. */
     String modelName(String name) {
         return name == null ? model : name;
@@ -235,16 +250,13 @@ final class Generation {
      * For each completion, the {@code n} most likely tokens at each of its positions given the prompt (and images),
      * from one more forward pass under the same policy: the raw distribution, as vLLM reports top logprobs.
      */
-    List<org.pettingllms.torch.train.SequenceBatch.Top> tops(
-            PolicyRef policy, int[] prompt, List<Image> images, List<int[]> completions, int n) {
-        List<org.pettingllms.core.backend.TrainExample> batch = new ArrayList<>();
-        for (int[] c : completions) {
-            batch.add(new org.pettingllms.core.backend.TrainExample(
-                    org.pettingllms.core.data.IntSeq.of(prompt),
-                    org.pettingllms.core.data.IntSeq.of(c),
-                    org.pettingllms.core.data.FloatSeq.of(new float[c.length]),
-                    0,
-                    images));
+    List<SequenceBatch.Top> tops(
+            PolicyRef policy, int[] prompt, List<Image> images, List<Completion> completions, int n) {
+        List<TrainExample> batch = new ArrayList<>();
+        for (Completion c : completions) {
+            int[] ids = c.tokens().toArray();
+            batch.add(
+                    new TrainExample(IntSeq.of(prompt), IntSeq.of(ids), FloatSeq.of(new float[ids.length]), 0, images));
         }
         return engine.learner().topLogprobs(policy, batch, n);
     }

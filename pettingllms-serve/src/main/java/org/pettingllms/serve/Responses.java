@@ -1,11 +1,12 @@
 package org.pettingllms.serve;
 
+import static org.pettingllms.serve.Generation.hex;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Function;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -361,9 +362,5 @@ final class Responses {
             fill.accept(o);
             events.add(o);
         }
-    }
-
-    private static String hex() {
-        return UUID.randomUUID().toString().replace("-", "");
     }
 }
