@@ -10,7 +10,6 @@ import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.train.Checkpoints;
 import org.pettingllms.text.backend.LearnerBackend;
 import org.pettingllms.text.backend.LearnerBackends;
-import org.pettingllms.torch.engine.EmbeddedEngine;
 
 /**
  * Where a command's rollouts and updates run, chosen the same way for {@code train}, {@code evaluate},
@@ -39,10 +38,14 @@ record Backend(
      *
      * @param probe a prompt of the run's task, the servers' load check ({@link Remote}), asked for only then
      */
-    static Backend open(RunConfig cfg, EmbeddedEngine engine, Supplier<Prompt> probe, Map<String, String> env) {
+    static Backend open(RunConfig cfg, LocalEngine engine, Supplier<Prompt> probe, Map<String, String> env) {
         LearnerBackend.Opened opened = LearnerBackends.of(cfg)
                 .open(new LearnerBackend.Local(
-                        cfg, engine.sampler(), engine.learner(), p -> engine.codec(p.model()), env));
+                        cfg,
+                        () -> engine.get().sampler(),
+                        () -> engine.get().learner(),
+                        p -> engine.codec(p.model()),
+                        env));
         if (!opened.description().isEmpty()) {
             return new Backend(
                     opened.sampler(), opened.learner(), opened.weightsAtService(), true, opened.description(), opened);
@@ -53,7 +56,10 @@ record Backend(
         Path publishDir =
                 Path.of(cfg.run().outputDir()).resolve(cfg.run().name()).resolve("published");
         Remote remote = Remote.of(
-                cfg, engine, publishDir, engine.codec(cfg.policy().model()).encodePrompt(probe.get()));
+                cfg,
+                engine.get(),
+                publishDir,
+                engine.codec(cfg.policy().model()).encodePrompt(probe.get()));
         String line = String.format(
                 "rollouts on %s (%s protocol); adapters published to %s",
                 cfg.rollout().servers(), cfg.rollout().protocol(), publishDir);
@@ -69,7 +75,7 @@ record Backend(
      * the weights (the local engine, or the service the checkpoint names), then publishes every trained policy when
      * the sampler reads only published weights; returns what was loaded, for the command's output ("" for none).
      */
-    String load(EmbeddedEngine engine, RunSetup setup, Path checkpoint) throws java.io.IOException {
+    String load(LocalEngine engine, RunSetup setup, Path checkpoint) throws java.io.IOException {
         String loaded = "";
         if (checkpoint != null) {
             if (weightsAtService) {
@@ -79,7 +85,7 @@ record Backend(
                 }
                 loaded = "loaded " + checkpoint + " at the service";
             } else {
-                loaded = CheckpointLoader.load(engine, setup, checkpoint);
+                loaded = CheckpointLoader.load(engine.get(), setup, checkpoint);
             }
         }
         if (publishes) {

@@ -115,7 +115,7 @@ final class EvaluateCommand implements Callable<Integer> {
         }
         List<Problem> problems = setup.problems(which);
         if (policy.equals("model")) {
-            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, setup.policies());
+            try (LocalEngine engine = new LocalEngine(cfg, setup.policies());
                     Backend backend = Backend.open(cfg, engine, setup::firstPrompt, Main.env(spec))) {
                 if (backend.weightsAtService()) { // a checkpoint records where the service keeps the weights
                     if (!adapters.isEmpty()) {
@@ -123,7 +123,7 @@ final class EvaluateCommand implements Callable<Integer> {
                                 + cfg.learner().kind() + " (use --checkpoint)");
                     }
                 } else {
-                    loadAdapters(engine, setup, cfg);
+                    loadAdapters(engine.get(), setup, cfg);
                 }
                 // the checkpoint where the backend keeps the weights, then published where the sampler reads them
                 String loaded = backend.load(engine, setup, checkpoint);

@@ -21,7 +21,6 @@ import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.task.ProblemSource.Split;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.workflow.DesignReport;
-import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -94,7 +93,7 @@ final class RolloutCommand implements Callable<Integer> {
                         + setup.source().id() + ") rolls out its" + " model's designs: use --policy model");
             }
             List<Problem> list = setup.source().problems(cfg.run().seed()).problems(split, 0, problems);
-            try (var embedded = EmbeddedEngine.open(cfg, setup.policies());
+            try (var embedded = new LocalEngine(cfg, setup.policies());
                     var backend = backend(cfg, embedded, setup)) {
                 loaded(backend.load(embedded, setup, checkpoint));
                 var rollouts = setup.source().rollouts(backend.sampler(), RolloutProgress.NONE);
@@ -105,7 +104,7 @@ final class RolloutCommand implements Callable<Integer> {
             Task<?> task = setup.task();
             List<Problem> list = task.problems(cfg.run().seed()).problems(split, 0, problems);
             if (policy.equals("model")) {
-                try (var embedded = EmbeddedEngine.open(cfg, setup.policies());
+                try (var embedded = new LocalEngine(cfg, setup.policies());
                         var backend = backend(cfg, embedded, setup)) {
                     loaded(backend.load(embedded, setup, checkpoint));
                     result = new RolloutEngine(backend.sampler()).run(task, list, setup.policies(), rc);
@@ -134,7 +133,7 @@ final class RolloutCommand implements Callable<Integer> {
     }
 
     /** The config's sampler (the engine, a Tinker service, inference servers: {@link Backend}), its line printed. */
-    private Backend backend(RunConfig cfg, EmbeddedEngine engine, RunSetup setup) {
+    private Backend backend(RunConfig cfg, LocalEngine engine, RunSetup setup) {
         Backend b = Backend.open(cfg, engine, setup::firstPrompt, Main.env(spec));
         if (!b.description().isEmpty()) {
             spec.commandLine().getOut().println(b.description());

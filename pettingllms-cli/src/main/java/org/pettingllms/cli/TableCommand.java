@@ -24,7 +24,6 @@ import org.pettingllms.core.train.MetricsLog;
 import org.pettingllms.core.train.StepReport;
 import org.pettingllms.core.train.Trainer;
 import org.pettingllms.core.util.AtomicFiles;
-import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -304,7 +303,7 @@ final class TableCommand implements Callable<Integer> {
     /** Greedy test success of the level's base policies, after {@code steps} training steps when {@code train}. */
     private double evaluate(String game, String level, long seed, boolean train) throws Exception {
         RunSetup s = setup(game, level, seed, level + (train ? "-trained" : "-base"));
-        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies());
+        try (LocalEngine engine = new LocalEngine(s.config(), s.policies());
                 Backend backend = backend(s, engine)) {
             if (train) {
                 train(s, backend);
@@ -324,7 +323,7 @@ final class TableCommand implements Callable<Integer> {
 
     private TrainedAndSwapped trainL2AndSwap(String game, long seed) throws Exception {
         RunSetup s = setup(game, "L2", seed, "L2-trained");
-        try (EmbeddedEngine engine = EmbeddedEngine.open(s.config(), s.policies());
+        try (LocalEngine engine = new LocalEngine(s.config(), s.policies());
                 Backend backend = backend(s, engine)) {
             train(s, backend);
             backend.load(engine, s, null);
@@ -361,7 +360,7 @@ final class TableCommand implements Callable<Integer> {
     }
 
     /** The config's sampler and learner ({@link Backend}: a table's {@code --set} may name a service or servers). */
-    private Backend backend(RunSetup s, EmbeddedEngine engine) {
+    private Backend backend(RunSetup s, LocalEngine engine) {
         return Backend.open(s.config(), engine, s::firstPrompt, Main.env(spec));
     }
 

@@ -40,7 +40,6 @@ import org.pettingllms.langchain4j.AgentProgram;
 import org.pettingllms.langchain4j.ProgramRollouts;
 import org.pettingllms.langchain4j.TaskTeam;
 import org.pettingllms.torch.Torch;
-import org.pettingllms.torch.engine.EmbeddedEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -138,7 +137,7 @@ final class TrainCommand implements Callable<Integer> {
         boolean trained = false;
         try {
             PolicyMap policies = withScripted(setup, cfg);
-            try (EmbeddedEngine engine = EmbeddedEngine.open(cfg, policies)) {
+            try (LocalEngine engine = new LocalEngine(cfg, policies)) {
                 ProgressBar bar = new ProgressBar("episodes");
                 Map<PolicyRef, Sampler> routes = new LinkedHashMap<>();
                 if (!scripted.isEmpty()) {

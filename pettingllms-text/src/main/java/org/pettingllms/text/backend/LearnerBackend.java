@@ -2,6 +2,7 @@ package org.pettingllms.text.backend;
 
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.Sampler;
 import org.pettingllms.core.config.RunConfig;
@@ -28,17 +29,20 @@ public interface LearnerBackend {
     default void check(RunConfig config) {}
 
     /**
-     * What this process has for a backend to use.
+     * What this process has for a backend to use. The local engine's weights load the first time its sampler or
+     * learner is asked for: a backend that only sends token ids (a training service) asks for neither, and the run
+     * then reads only its model's tokenizer and config.
      *
-     * @param sampler the local engine's sampler
-     * @param learner the local engine's learner
-     * @param codecs  each policy's codec (its model's tokenizer and chat template), for backends that send token ids
+     * @param sampler the local engine's sampler, loaded when first asked for
+     * @param learner the local engine's learner, loaded when first asked for
+     * @param codecs  each policy's codec (its model's tokenizer and chat template, no weights), for backends that
+     *                send token ids
      * @param env     the environment keys are read from
      */
     record Local(
             RunConfig config,
-            Sampler sampler,
-            Learner learner,
+            Supplier<Sampler> sampler,
+            Supplier<Learner> learner,
             Function<PolicyRef, TextCodec> codecs,
             Map<String, String> env) {}
 
@@ -55,7 +59,7 @@ public interface LearnerBackend {
             implements AutoCloseable {
         /** The local engine itself. */
         public static Opened local(Local local) {
-            return new Opened(local.sampler(), local.learner(), false, "", () -> {});
+            return new Opened(local.sampler().get(), local.learner().get(), false, "", () -> {});
         }
 
         @Override

@@ -109,7 +109,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                 LanguageModel fresh =
                         underKey("policy.model", () -> ModelFamilies.fresh(preset, settings.seed(), device, dtype));
                 models.put(name, fresh.decoder());
-                codecs.put(name, TextCodecs.fresh(fresh.seesImages()));
+                codecs.put(name, codecOf(source));
             } else {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
@@ -120,7 +120,7 @@ public final class EmbeddedEngine implements AutoCloseable {
                 // ModelWriter): the sampler, the learner and checkpoints reach them through it
                 DecoderModel m = ModelFamilies.load(dir, device, dtype).decoder();
                 models.put(name, m);
-                codecs.put(name, TextCodecs.of(dir, m.config().eosTokenId()));
+                codecs.put(name, codecOf(source));
             }
         }
         if (settings.train().trainVisionTower()) {
@@ -159,6 +159,19 @@ public final class EmbeddedEngine implements AutoCloseable {
         } catch (IllegalArgumentException ex) {
             throw new ConfigException("config key '" + key + "': " + ex.getMessage());
         }
+    }
+
+    /**
+     * The codec of {@code policy.model} (a model directory or {@code fresh:<preset>}) from its tokenizer and config
+     * alone, without loading a weight: what {@link #codec} gives for every model the engine loads from it.
+     */
+    public static TextCodec codecOf(String source) throws IOException {
+        if (source.startsWith("fresh:")) {
+            String preset = source.substring("fresh:".length());
+            return TextCodecs.fresh(underKey("policy.model", () -> ModelFamilies.freshSeesImages(preset)));
+        }
+        Path dir = Path.of(source);
+        return TextCodecs.of(dir, ModelFamilies.decoderConfig(dir).eosTokenId());
     }
 
     public TextCodec codec(String model) {
