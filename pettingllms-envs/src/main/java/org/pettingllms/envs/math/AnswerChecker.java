@@ -1,6 +1,5 @@
 package org.pettingllms.envs.math;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,8 +15,9 @@ import org.pettingllms.core.util.Brackets;
  * equations equal up to a non-zero factor ({@code 2x+4y=3} = {@code -4x-8y+6=0}), an equation's right side
  * against a value ({@code x = 3} = {@code 3}); sets and bare lists in any order, tuples and intervals in order
  * with their brackets; numbers exactly (integers) or within {@value #REL_TOL} relative (decimals, fractions,
- * scientific notation, percentages against the bare number or its hundredth); then symbolic equality with the
- * Symja computer-algebra system (a numeric check at random points as its fallback); then normalised words.
+ * scientific notation, percentages against the bare number or its hundredth: {@link NumericAnswers}); then
+ * symbolic equality with the Symja computer-algebra system (a numeric check at random points as its fallback); then
+ * normalised words.
  * One check has a deadline of {@link #CHECK_DEADLINE}; past it the answer counts as wrong, with that reason.
  */
 public final class AnswerChecker {
@@ -27,13 +27,6 @@ public final class AnswerChecker {
     public static final Duration CHECK_DEADLINE = Duration.ofSeconds(8);
 
     private static final Duration SYMJA_DEADLINE = Duration.ofSeconds(5);
-    private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?");
-    private static final Pattern SCI = Pattern.compile(
-            "([-+]?(?:\\d+\\.?\\d*|\\.\\d+))\\s*(?:\\\\times|\\\\cdot|\\*|x)\\s*10\\s*\\^\\s*\\{?\\s*([-+]?\\d+)\\s*\\}?");
-    private static final Pattern FRAC =
-            Pattern.compile("(-?)\\\\frac\\{\\s*(-?[\\d.]+)\\s*\\}\\{\\s*(-?[\\d.]+)\\s*\\}");
-    /** Significant digits a decimal needs before it may stand for a value it rounds (0.3333 for 1/3; 0.33 not). */
-    static final int ROUNDED_DIGITS = 4;
 
     /**
      * Digits, a comma, digits, and nothing else, left after normalisation took out thousands separators
@@ -43,8 +36,6 @@ public final class AnswerChecker {
 
     /** A reference that names a set its variable is in ({@code x \\in [-2, 7]}). */
     private static final Pattern MEMBERSHIP = Pattern.compile("(?s)[^=]*\\\\in\\b.*");
-
-    private static final Pattern SLASH = Pattern.compile("(-?[\\d.]+)\\s*/\\s*(-?[\\d.]+)");
 
     /**
      * What {@code check-answer} shows: the extracted answer and the rule that found it (null when the text states
@@ -243,20 +234,20 @@ public final class AnswerChecker {
     }
 
     private static Match scalar(LatexAnswers.Normal c, LatexAnswers.Normal r, long deadline) {
-        Optional<Number> cn = number(c.text());
-        Optional<Number> rn = number(r.text());
+        Optional<NumericAnswers.Number> cn = NumericAnswers.number(c.text());
+        Optional<NumericAnswers.Number> rn = NumericAnswers.number(r.text());
         if (cn.isPresent() && rn.isPresent()) {
-            return numbers(cn.get(), rn.get(), c.percent() || r.percent());
+            return NumericAnswers.numbers(cn.get(), rn.get(), c.percent() || r.percent());
         }
         if ((cn.isPresent() && isWord(r.text())) || (rn.isPresent() && isWord(c.text()))) {
             return Match.no("a number against a word");
         }
         if (cn.isPresent() != rn.isPresent()) { // 28.27 against 9\pi: the value rounded at the decimal's last digit
-            Number written = cn.orElseGet(rn::get);
+            NumericAnswers.Number written = cn.orElseGet(rn::get);
             String other = cn.isPresent() ? r.text() : c.text();
-            if (canRound(written)) {
+            if (NumericAnswers.canRound(written)) {
                 Optional<Double> v = SymjaMath.get().value(other, symjaTime(deadline));
-                if (v.isPresent() && roundsTo(v.get(), written)) {
+                if (v.isPresent() && NumericAnswers.roundsTo(v.get(), written)) {
                     return Match.yes(other + " rounded at the last digit of "
                             + written.exact().toPlainString());
                 }
@@ -281,111 +272,6 @@ public final class AnswerChecker {
     private static Duration symjaTime(long deadline) {
         long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
         return Duration.ofMillis(Math.min(left, SYMJA_DEADLINE.toMillis()));
-    }
-
-    /** A plain number (exact when decimal), or a fraction of plain numbers. */
-    record Number(BigDecimal exact, double value) {}
-
-    static Optional<Number> number(String s) {
-        if (s.matches("(?s).*\\d\\s+\\d.*")) { // "12 34" is two numbers (12 345 was joined by normalisation)
-            return Optional.empty();
-        }
-        String t = s.replace(" ", "");
-        if (DECIMAL.matcher(t).matches()) {
-            BigDecimal d = new BigDecimal(t.startsWith("+") ? t.substring(1) : t);
-            return Optional.of(new Number(d, d.doubleValue()));
-        }
-        Matcher m = SCI.matcher(s.strip());
-        if (m.matches()) {
-            BigDecimal d = new BigDecimal(m.group(1)).scaleByPowerOfTen(Integer.parseInt(m.group(2)));
-            return Optional.of(new Number(d, d.doubleValue()));
-        }
-        m = FRAC.matcher(t);
-        if (m.matches()) {
-            return ratio(m.group(2), m.group(3), !m.group(1).isEmpty());
-        }
-        m = SLASH.matcher(t);
-        if (m.matches()) {
-            return ratio(m.group(1), m.group(2), false);
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Number> ratio(String num, String den, boolean negate) {
-        try {
-            BigDecimal n = new BigDecimal(num);
-            BigDecimal d = new BigDecimal(den);
-            if (d.signum() == 0) {
-                return Optional.empty();
-            }
-            double v = n.doubleValue() / d.doubleValue();
-            return Optional.of(new Number(null, negate ? -v : v));
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Match numbers(Number a, Number b, boolean percent) {
-        Match same = sameNumber(a, b);
-        if (same.equal() || !percent) {
-            return same;
-        }
-        // 50% may be written 50 or 0.5
-        if (SymjaMath.close(a.value(), b.value() / 100) || SymjaMath.close(a.value() / 100, b.value())) {
-            return Match.yes("a percentage against its hundredth");
-        }
-        return same;
-    }
-
-    /** Integers compare exactly; anything with a fractional part within the relative tolerance. */
-    private static Match sameNumber(Number a, Number b) {
-        if (a.exact() != null && b.exact() != null) {
-            if (a.exact().compareTo(b.exact()) == 0) {
-                return Match.yes("the same number");
-            }
-            if (isInteger(a.exact()) && isInteger(b.exact())) {
-                return Match.no("different integers");
-            }
-        }
-        if (SymjaMath.close(a.value(), b.value())) {
-            return Match.yes("numbers equal within relative tolerance 1e-6");
-        }
-        for (Number[] p : new Number[][] {{a, b}, {b, a}}) { // 0.3333 for 1/3, 2.6667 for 8/3
-            Number written = p[0];
-            Number other = p[1];
-            if (canRound(written)
-                    && !(other.exact() != null
-                            && other.exact().scale() <= written.exact().scale())
-                    && roundsTo(other.value(), written)) {
-                return Match.yes(other.value() + " rounded at the last digit of "
-                        + written.exact().toPlainString());
-            }
-        }
-        return Match.no("numbers differ by more than relative tolerance 1e-6 (" + a.value() + " vs " + b.value() + ")");
-    }
-
-    /**
-     * Whether a written decimal may stand for a value it rounds: a fractional part and at least
-     * {@link #ROUNDED_DIGITS} significant digits (0.3333 for 1/3, 28.27 for 9\pi; 0.33 and 0.3 stand for no
-     * other value), the convention of reference checkers that compare a decimal within a relative 1e-4.
-     */
-    private static boolean canRound(Number n) {
-        return n.exact() != null && n.exact().scale() > 0 && n.exact().precision() >= ROUNDED_DIGITS;
-    }
-
-    /** Whether {@code value} rounded half up at {@code written}'s last digit is {@code written}. */
-    private static boolean roundsTo(double value, Number written) {
-        if (!Double.isFinite(value)) {
-            return false;
-        }
-        return BigDecimal.valueOf(value)
-                        .setScale(written.exact().scale(), java.math.RoundingMode.HALF_UP)
-                        .compareTo(written.exact())
-                == 0;
-    }
-
-    private static boolean isInteger(BigDecimal d) {
-        return d.signum() == 0 || d.stripTrailingZeros().scale() <= 0;
     }
 
     private static boolean isWord(String s) {
