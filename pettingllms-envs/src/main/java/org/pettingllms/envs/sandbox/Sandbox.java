@@ -1,9 +1,6 @@
 package org.pettingllms.envs.sandbox;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * Runs untrusted programs in a separate, limited process (ENVIRONMENTS.md, "The sandbox"): Python source
  * ({@link #create}, {@link #run(String, String)}) or a tool's command on files the caller writes ({@link #forTools},
  * {@link #run(Map, List, String, SandboxLimits)}: a simulator on a model-written design). Each run gets its own temporary
- * directory (removed afterwards), stdin from the caller, stdout/stderr captured up to a cap, wall-clock, CPU,
- * memory, file-size and process-count limits, an empty environment, no network ({@link Isolation#NAMESPACES}),
- * and the whole process tree killed when a limit is hit. At most {@code concurrency} programs run at once;
+ * directory (removed afterwards), stdin from the caller, stdout/stderr captured up to a cap ({@link RunPipes}),
+ * wall-clock, CPU, memory, file-size and process-count limits, an empty environment, no network
+ * ({@link Isolation#NAMESPACES}), and the whole process tree killed when a limit is hit. At most {@code concurrency} programs run at once;
  * callers beyond that wait. Whatever the program does, {@link #run} returns an {@link Execution}.
  */
 public final class Sandbox {
@@ -250,9 +247,9 @@ public final class Sandbox {
         Process p = pb.start();
         AtomicReference<Execution.Status> killedFor = new AtomicReference<>();
         Runnable overflow = () -> kill(p, dir, killedFor, Execution.Status.OUTPUT_LIMIT);
-        Thread in = Thread.ofVirtual().start(() -> feed(p.getOutputStream(), stdin));
-        Capture out = new Capture(p.getInputStream(), limits.outputBytes(), overflow);
-        Capture err = new Capture(p.getErrorStream(), limits.outputBytes(), overflow);
+        Thread in = Thread.ofVirtual().start(() -> RunPipes.feed(p.getOutputStream(), stdin));
+        RunPipes.Capture out = new RunPipes.Capture(p.getInputStream(), limits.outputBytes(), overflow);
+        RunPipes.Capture err = new RunPipes.Capture(p.getErrorStream(), limits.outputBytes(), overflow);
         try {
             awaitExit(p, dir, deadline, limits, killedFor);
             if (!isolation.namespaced()) {
@@ -260,11 +257,11 @@ public final class Sandbox {
             }
             // its output ends when the last holder of the pipes exits: bounded, whatever that holder does
             long drain = System.nanoTime() + DRAIN.toNanos();
-            boolean drained = out.join(drain) & err.join(drain) & join(in, drain);
+            boolean drained = out.join(drain) & err.join(drain) & RunPipes.join(in, drain);
             if (!drained) {
                 kill(p, dir, killedFor, Execution.Status.TIMEOUT);
                 long last = System.nanoTime() + DRAIN.toNanos();
-                if (!(out.join(last) & err.join(last) & join(in, last))) {
+                if (!(out.join(last) & err.join(last) & RunPipes.join(in, last))) {
                     LOG.warn("sandbox: a process outside the run's reach holds its output open; returning what it"
                             + " printed so far");
                 }
@@ -362,11 +359,6 @@ public final class Sandbox {
         }
     }
 
-    private static boolean join(Thread t, long deadlineNanos) throws InterruptedException {
-        long left = deadlineNanos - System.nanoTime();
-        return left > 0 && t.join(Duration.ofNanos(left)) || !t.isAlive();
-    }
-
     private static Execution.Status classify(int code, String stderr, Execution.Status killedFor) {
         if (killedFor != null) {
             return killedFor;
@@ -395,50 +387,6 @@ public final class Sandbox {
         p.destroyForcibly();
         if (!isolation.namespaced()) {
             BasicReaper.killRun(p.pid(), dir);
-        }
-    }
-
-    private static void feed(OutputStream os, String stdin) {
-        try (os) {
-            os.write(stdin.getBytes(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            // the program exited without reading all of its input: not an error of ours
-        }
-    }
-
-    /** Reads a stream up to a cap on a virtual thread; past the cap it calls {@code overflow} and drains. */
-    private static final class Capture {
-        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        private final Thread thread;
-
-        Capture(InputStream is, int cap, Runnable overflow) {
-            thread = Thread.ofVirtual().start(() -> {
-                byte[] chunk = new byte[8192];
-                boolean over = false;
-                try (is) {
-                    for (int n; (n = is.read(chunk)) >= 0; ) {
-                        int keep = Math.min(n, cap - buf.size());
-                        if (keep > 0) {
-                            buf.write(chunk, 0, keep);
-                        }
-                        if (keep < n && !over) {
-                            over = true;
-                            overflow.run();
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process was killed while we read: keep what arrived
-                }
-            });
-        }
-
-        /** Whether the stream ended by {@code deadlineNanos} ({@link System#nanoTime()}). */
-        boolean join(long deadlineNanos) throws InterruptedException {
-            return Sandbox.join(thread, deadlineNanos);
-        }
-
-        String text() {
-            return buf.toString(StandardCharsets.UTF_8);
         }
     }
 
