@@ -9,7 +9,6 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
-import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -25,6 +24,7 @@ import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.Rollouts;
 import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.util.Seeds;
+import org.pettingllms.core.workflow.DesignExecutor.Ran;
 
 /**
  * A designer and the executors of its workflows, rolled out for one training step (docs/WORKFLOWS.md; the
@@ -61,6 +61,7 @@ public final class DesignedRollouts implements Rollouts {
     private final WorkflowLimits sizes;
     private final RolloutProgress progress;
     private final Function<Problem, String> workflow;
+    private final DesignExecutor executor;
     private final Map<String, Double> counters = new LinkedHashMap<>();
     private int step;
 
@@ -101,6 +102,7 @@ public final class DesignedRollouts implements Rollouts {
         this.sizes = sizes;
         this.progress = progress;
         this.workflow = workflow;
+        this.executor = new DesignExecutor(task, design);
     }
 
     /** A designed system's roles: the designer, then the task's executor roles. */
@@ -141,18 +143,6 @@ public final class DesignedRollouts implements Rollouts {
 
     /** Where an execution stands: its problem, its design and its number among that design's M. */
     private record Place(int problem, int design, int execution) {}
-
-    /**
-     * One execution's calls (prompt and chosen completion each), its outcome, and with tree sampling at node calls
-     * every call's K candidates with their scores (empty lists without it).
-     */
-    private record Ran(
-            List<Prompt> prompts,
-            List<Completion> completions,
-            WorkflowRunner.Execution execution,
-            double score,
-            List<List<Completion>> candidates,
-            List<List<Double>> candidateScores) {}
 
     @Override
     public RolloutResult run(List<Problem> problems, PolicyMap policies, RolloutConfig config) {
@@ -201,7 +191,7 @@ public final class DesignedRollouts implements Rollouts {
                     for (int j = 0; j < m; j++) {
                         int di = i;
                         int ej = j;
-                        runJobs.add(s -> execute(d, w, di, ej, s, policies, config));
+                        runJobs.add(s -> executor.execute(d.problem(), d.posed(), w, di, ej, s, policies, config));
                         where.add(new Place(pi, i, j));
                     }
                 }
@@ -353,62 +343,6 @@ public final class DesignedRollouts implements Rollouts {
             }
         }
         return new RolloutResult(episodes, (System.nanoTime() - start) / 1e9);
-    }
-
-    private Ran execute(Designed d, Workflow w, int i, int j, Sampler s, PolicyMap policies, RolloutConfig config) {
-        List<Prompt> prompts = new ArrayList<>();
-        List<Completion> completions = new ArrayList<>();
-        List<List<Completion>> candidates = new ArrayList<>();
-        List<List<Double>> candidateScores = new ArrayList<>();
-        int k = design.nodeCandidates();
-        // a program runs once per execution whoever asks (a candidate's scoring, then the runner for the chosen one)
-        Map<String, String> ran = new java.util.HashMap<>();
-        Map<String, WorkflowTool> tools = new LinkedHashMap<>();
-        d.posed()
-                .tools()
-                .forEach((name, tool) ->
-                        tools.put(name, code -> ran.computeIfAbsent(name + "\n" + code, x -> tool.run(code))));
-        WorkflowRunner runner = new WorkflowRunner(tools, d.posed().answerOf());
-        WorkflowRunner.Execution e = runner.run(w, d.posed().text(), call -> {
-            Prompt prompt = DesignPrompts.executor(call, config.style());
-            SamplingParams params = executorSampling(config)
-                    .withSeed(Seeds.derive(config.sampling().seed(), d.problem().id(), i, j, call.index()));
-            List<Completion> cs = s.sample(policies.policyOf(call.role()), prompt, k, params);
-            int best = 0;
-            if (k > 1) { // AT-GRPO at the node: each candidate scored by the answer in its own output; the best
-                // continues
-                List<Double> scores = new ArrayList<>();
-                for (Completion c : cs) {
-                    scores.add(scoreOf(d, runner.outputOf(call, c.text())));
-                    if (scores.get(scores.size() - 1) > scores.get(best)) {
-                        best = scores.size() - 1;
-                    }
-                }
-                candidates.add(cs);
-                candidateScores.add(scores);
-            }
-            prompts.add(prompt);
-            completions.add(cs.get(best));
-            return cs.get(best).text();
-        });
-        return new Ran(prompts, completions, e, scoreOf(d, e.output()), candidates, candidateScores);
-    }
-
-    /** How the executors sample: the rollout's settings, at {@link DesignConfig#executorTemperature} when set. */
-    private SamplingParams executorSampling(RolloutConfig config) {
-        SamplingParams p = config.sampling();
-        double t = design.executorTemperature();
-        return t < 0 ? p : new SamplingParams(t, p.topK(), p.topP(), p.maxTokens(), p.stop(), p.seed());
-    }
-
-    /** The score of the answer the task reads in {@code output} (0 for none), checked to be in [0, 1]. */
-    private double scoreOf(Designed d, String output) {
-        String answer = d.posed().answerOf().apply(output);
-        double score = answer.isEmpty() ? 0 : d.posed().score().applyAsDouble(answer);
-        if (!(score >= 0 && score <= 1)) {
-            throw new IllegalStateException(task.id() + ": a score must be in [0, 1], got " + score);
-        }
-        return score;
     }
 
     private static Sample designerSample(
