@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,8 @@ public final class TorchLearner implements Learner, AutoCloseable {
     public PolicyRegistry registry() {
         return registry;
     }
+
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     public TorchLearner(PolicyRegistry registry, TrainSettings settings) {
         this.registry = registry;
@@ -279,12 +282,24 @@ public final class TorchLearner implements Learner, AutoCloseable {
         });
     }
 
+    /**
+     * Frees every trainer, on the learner's thread, once. Not synchronized while it waits for that thread: a task
+     * queued before it there (a {@link #release} from a session that ended) takes this object's lock, and a close
+     * holding it would wait for that task forever.
+     */
     @Override
-    public synchronized void close() {
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         run(
                 () -> { // the trainers' tensors are freed on the thread that made them
-                    trainers.values().forEach(PolicyTrainer::close);
-                    trainers.clear();
+                    List<PolicyTrainer> all;
+                    synchronized (this) {
+                        all = new ArrayList<>(trainers.values());
+                        trainers.clear();
+                    }
+                    all.forEach(PolicyTrainer::close);
                     return null;
                 });
         if (thread != null) {
