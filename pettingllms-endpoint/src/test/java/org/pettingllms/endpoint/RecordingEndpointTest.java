@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
@@ -138,6 +139,7 @@ class RecordingEndpointTest {
         assertSameSamples(inProcess, overHttp);
     }
 
+    @Tag("heavy")
     @Test
     void aPythonProgramInItsOwnProcessTrainsOnTheSameSamples() throws Exception {
         Path script = Path.of(
@@ -158,6 +160,7 @@ class RecordingEndpointTest {
      * The official OpenAI Node client, where it is installed: {@code node} on the path and the {@code openai}
      * package in the folder named by {@code PETTINGLLMS_NODE_MODULES} (e.g. after {@code npm install openai} there).
      */
+    @Tag("heavy")
     @Test
     void theOfficialNodeClientTrainsOnTheSameSamples() throws Exception {
         String modules = NodeClient.modules();
@@ -210,6 +213,7 @@ class RecordingEndpointTest {
     }
 
     /** Spring AI's {@code ChatClient} over its OpenAI chat model: the same program, the same samples. */
+    @Tag("heavy")
     @Test
     void aSpringAiChatClientTrainsOnTheSameSamples() {
         RolloutResult inProcess = roll((problem, models) ->

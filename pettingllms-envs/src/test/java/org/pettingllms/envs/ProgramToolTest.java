@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
@@ -92,6 +93,7 @@ class ProgramToolTest {
                         .reward());
     }
 
+    @Tag("heavy")
     @Test
     void failuresEarnTheFixedPenaltyAndShowWhy() {
         PlanningState<PathBoard> s = start(5);
@@ -129,6 +131,7 @@ class ProgramToolTest {
         assertThat(task.drainMetrics().get("tool/programs")).as("drained").isZero();
     }
 
+    @Tag("heavy")
     @Test
     void limitsThatFireAreCountedPerStep() throws Exception {
         org.pettingllms.envs.sandbox.Sandbox box =
@@ -247,6 +250,7 @@ class ProgramToolTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void laterTurnsAreDemonstratedOnTheBoardTheEarlierMovesLeftUntilTheEpisodeEnds() {
         int twoTurns = 0;

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -103,6 +104,7 @@ class ToolCatalogsTest {
         plannerSeesNoVerdict(new SudokuGame(new SudokuGame.Options(4, 8)));
     }
 
+    @Tag("heavy")
     @Test
     void planPath() {
         PlanPathGame game = new PlanPathGame(PlanPathGame.Options.DEFAULT);
@@ -116,6 +118,7 @@ class ToolCatalogsTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void sokoban() {
         SokobanGame game = new SokobanGame(SokobanGame.Options.DEFAULT);
@@ -124,6 +127,7 @@ class ToolCatalogsTest {
         assertThat(solved.get("bfs-player-to-goal")).isLessThanOrEqualTo(0.25);
     }
 
+    @Tag("heavy")
     @Test
     void sudoku() {
         SudokuGame game = new SudokuGame(new SudokuGame.Options(4, 8));
@@ -220,6 +224,7 @@ class ToolCatalogsTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void flawCombinationsOfEveryGame() {
         flawCombinations(new PlanPathGame(PlanPathGame.Options.DEFAULT), 3);

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
@@ -175,6 +176,7 @@ class FrameworkTeamsTest {
                 .anyMatch(s -> s.turn() == 14);
     }
 
+    @Tag("heavy")
     @Test
     void theSpringAiTeamTrainsOnTheSamplesOfThePlainProgramOverTheEndpoint() {
         Task<Integer> task = count(4, 8);

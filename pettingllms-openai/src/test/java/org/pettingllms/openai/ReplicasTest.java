@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
@@ -88,6 +89,7 @@ class ReplicasTest {
         return s.sampleTokens(BASE, new int[] {1, 2}, n, new SamplingParams(1, 0, 1, 2, List.of(), 5));
     }
 
+    @Tag("heavy")
     @Test
     void failingReplicasAreRetriedElsewhereDroppedAndReadmittedAfterAHealthCheck() throws Exception {
         Fake bad = new Fake();
@@ -115,6 +117,7 @@ class ReplicasTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void aClientErrorIsNotRetriedAndATimeoutIs() throws Exception {
         Fake a = new Fake();

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
@@ -176,6 +177,7 @@ public class RemoteRolloutTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void rolloutsOnTwoServeReplicasEqualInProcessSampling(@TempDir Path dir) throws Exception {
         Torch.runOnOneThread(() -> {
@@ -206,6 +208,7 @@ public class RemoteRolloutTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void sglangProtocolGivesTheSameSamples(@TempDir Path dir) throws Exception {
         Torch.runOnOneThread(() -> {
@@ -231,6 +234,7 @@ public class RemoteRolloutTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void fullWeightTrainingReloadsTheServersFromDisk(@TempDir Path dir) throws Exception {
         Torch.runOnOneThread(() -> {
@@ -273,6 +277,7 @@ public class RemoteRolloutTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void aReplicaKilledMidStepLosesAndDuplicatesNothing(@TempDir Path dir) throws Exception {
         Torch.runOnOneThread(() -> {
@@ -308,6 +313,7 @@ public class RemoteRolloutTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void aReplicaThatIgnoresAdapterLoadsIsCaughtByTheProbe(@TempDir Path dir) throws Exception {
         EmbeddedEngine learnerEngine = engine();

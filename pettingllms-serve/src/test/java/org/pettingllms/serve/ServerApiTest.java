@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.SamplingParams;
 import org.pettingllms.core.data.Completion;
@@ -96,6 +97,7 @@ class ServerApiTest {
                 .isEqualTo(local.get(1).tokens().size());
     }
 
+    @Tag("heavy")
     @Test
     void badRequestsNameTheField() throws Exception {
         var r = post("/v1/completions", "{\"model\":\"tiny\",\"prompt\":[1,2],\"max_tokens\":-3}");

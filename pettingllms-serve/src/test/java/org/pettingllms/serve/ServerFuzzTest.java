@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.http.Http;
 import org.pettingllms.testkit.HttpCalls;
@@ -104,6 +105,7 @@ class ServerFuzzTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void noRequestBreaksTheServerOrChangesWhatItAnswersOthers() throws Exception {
         HttpResponse<String> before = post("/v1/completions", COMPLETION);

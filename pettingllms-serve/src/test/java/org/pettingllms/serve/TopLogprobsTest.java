@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.TrainExample;
@@ -72,6 +73,7 @@ class TopLogprobsTest {
                 .get(0);
     }
 
+    @Tag("heavy")
     @Test
     void completionsReturnTheNMostLikelyTokensAndTheChosenOne() throws Exception {
         int[] prompt = engine.codec(model).encode("plan-path-v1 plan\n#.A\n..G\ntool: D\n>");

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,6 +66,7 @@ class TinkerClientTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void aFutureIsPolledUntilItsResultAndServerErrorsAreRetried() throws Exception {
         int[] submits = {0};
@@ -117,6 +119,7 @@ class TinkerClientTest {
         c.close();
     }
 
+    @Tag("heavy")
     @Test
     void aServiceThatStaysDownFailsAtTheDeadline() throws Exception {
         TinkerClient c = start(op -> new Answer(503, "{\"detail\": \"down\"}"), Duration.ofSeconds(2));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.PolicyMap;
@@ -30,6 +31,7 @@ import org.pettingllms.torch.model.RopeScaling;
  * chat template plays math-v1 from the shipped config. The prompts the model reads are the chat template's.
  */
 class ChatModelEndToEndTest {
+    @Tag("heavy")
     @Test
     void mathChatPromptsRunThroughTheChatTemplateOnTheEmbeddedEngine(@TempDir Path dir) throws Exception {
         ModelConfig cfg = ModelConfig.builder("qwen3")

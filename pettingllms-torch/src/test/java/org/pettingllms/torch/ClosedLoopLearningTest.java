@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.LongStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
@@ -112,6 +113,7 @@ class ClosedLoopLearningTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void eachRolesAdapterLearnsItsOwnRewardedAnswer(@TempDir Path dir) throws Exception {
         String model =

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Level;
@@ -31,6 +32,7 @@ class EmbeddedResumeTest {
     static final String MODEL =
             SharedFiles.projectRoot().resolve("models/plan-path-tiny").toString();
 
+    @Tag("heavy")
     @Test
     void aResumedRunHasTheMetricsOfAnUninterruptedOne(@TempDir Path dir) throws Exception {
         RunConfig cfg = ConfigLoader.fromYaml(

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
@@ -278,6 +279,7 @@ class TorchLearnerTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void memoryStaysFlatOverManySteps() throws Exception {
         try (PolicyRegistry reg = registry();

@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
@@ -107,6 +108,7 @@ class CodeTaskTest {
         assertThat(fixed.outcome()).isEqualTo(StepOutcome.SOLVED);
     }
 
+    @Tag("heavy")
     @Test
     void allHumanEvalCanonicalSolutionsPassThroughTheSandboxAndWrongOnesFail() {
         assertThat(humanEval).hasSize(164);
@@ -168,6 +170,7 @@ class CodeTaskTest {
         return TaskContract.halfRight(new CodeOracle(items, false), new CodeOracle(items, true));
     }
 
+    @Tag("heavy")
     @Nested
     class StdioContract extends TaskContract<CodeState> {
         @Override
@@ -186,6 +189,7 @@ class CodeTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Nested
     class HumanEvalSingleAgentContract extends TaskContract<CodeState> {
         @Override

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.config.ConfigException;
@@ -113,6 +114,7 @@ class FunctionTasksTest {
         assertThat(two).isBetween(1000, 1400); // SECOND_FILTER 0.7, less the pairs that make no sense
     }
 
+    @Tag("heavy")
     @Test
     void programsReturnWhatTheirJavaMirrorsSayAndOnlyTheRightReadingPassesTheHiddenTests() {
         SplittableRandom rng = new SplittableRandom(3);
@@ -144,6 +146,7 @@ class FunctionTasksTest {
         assertThat(misreads).isGreaterThan(10);
     }
 
+    @Tag("heavy")
     @Test
     void theBatchedRunnerKeepsEachTestApartAndCannotBeFooledByPrintedResults() {
         CodeItem item = FunctionTasks.of(0).item();
@@ -247,6 +250,7 @@ class FunctionTasksTest {
                 .startsWith("code-v1 tester\n" + ft.item().question() + "\nfail ");
     }
 
+    @Tag("heavy")
     @Test
     void theOracleTeamSolvesGeneratedTasksAndTheWrongTeamNone() {
         for (PromptStyle style : PromptStyle.values()) {
@@ -287,6 +291,7 @@ class FunctionTasksTest {
                 .hasMessageContaining("must be empty");
     }
 
+    @Tag("heavy")
     @Nested
     class GeneratedTeamContract extends TaskContract<CodeState> {
         @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.envs.math.MathRows.MathItem;
 import org.pettingllms.testkit.SharedFiles;
@@ -41,6 +42,7 @@ class MathDatasetsTest {
         assertThat(MathRows.load(math("amc23.test.jsonl")).get(0).answer()).isEqualTo("27.0");
     }
 
+    @Tag("heavy")
     @Test
     void theReferenceOfEveryProblemIsEquivalentToItself() {
         for (String f : List.of(

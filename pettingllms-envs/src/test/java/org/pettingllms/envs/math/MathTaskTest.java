@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
@@ -108,6 +109,7 @@ class MathTaskTest {
         return GreedyEvaluation.successRate(t, policy, problems, PromptStyle.CHAT, 4096);
     }
 
+    @Tag("heavy")
     @Test
     void theOracleTeamScoresAllOfAime24AndTheWrongTeamNothing() {
         MathTask t = task(List.of("tool", "reasoner"), aime);
@@ -147,6 +149,7 @@ class MathTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Nested
     class TeamContract extends AimeContract {
         @Override

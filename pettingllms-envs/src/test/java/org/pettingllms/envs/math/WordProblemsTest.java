@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.config.ConfigException;
@@ -106,6 +107,7 @@ class WordProblemsTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void programsPrintWhatTheirJavaMirrorsSayAndOnlyTheRightReadingIsRight() {
         SplittableRandom rng = new SplittableRandom(3);
@@ -270,6 +272,7 @@ class WordProblemsTest {
                 .hasMessageContaining("must be empty");
     }
 
+    @Tag("heavy")
     @Nested
     class GeneratedTeamContract extends TaskContract<MathState> {
         @Override

@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,6 +85,7 @@ abstract class SandboxContract {
         assertThat(e.exitCode()).isEqualTo(120);
     }
 
+    @Tag("heavy")
     @Test
     void anInfiniteLoopIsKilledAtTheWallClockLimit() {
         Execution e = box.run("while True:\n    pass", "", box.limits().withWallTime(Duration.ofMillis(1500)));
@@ -261,6 +263,7 @@ abstract class SandboxContract {
         return "'" + p.toString().replace("\\", "\\\\").replace("'", "\\'") + "'";
     }
 
+    @Tag("heavy")
     @Test
     void aForkBombIsContainedAndLeavesNoProcessBehind() {
         Execution e = box.run(
@@ -286,6 +289,7 @@ abstract class SandboxContract {
         }
     }
 
+    @Tag("heavy")
     @Test
     void aChildHoldingTheOutputOpenDoesNotHoldTheRun() {
         Execution e = box.run("""
@@ -303,6 +307,7 @@ abstract class SandboxContract {
         assertNothingLeftBehind();
     }
 
+    @Tag("heavy")
     @Test
     void aDoubleForkedDaemonDiesWithTheRunAndWithItsTimeout() {
         String daemon = """
@@ -355,6 +360,7 @@ abstract class SandboxContract {
         return Integer.parseInt(e.stdout().strip());
     }
 
+    @Tag("heavy")
     @Test
     void forksAreBounded() {
         assertThat(childrenForked(box))
@@ -368,6 +374,7 @@ abstract class SandboxContract {
      * its): no run inherits the share of one that ended while it ran. When a run's limit counted the other runs'
      * processes, B's limit held A's children and C's held B's larger count, so C could start three shares.
      */
+    @Tag("heavy")
     @Test
     void overlappingRunsDoNotRaiseEachOthersProcessLimit() throws Exception {
         String forkFor2s = """
@@ -408,6 +415,7 @@ abstract class SandboxContract {
      * Another sandbox of the same user (a second trainer) holding its processes does not starve this one's runs: the
      * kernel counts its processes into every limit of the user, so this sandbox counts them as outside its runs.
      */
+    @Tag("heavy")
     @Test
     void anotherSandboxsProcessesDoNotStarveThisOnesRuns() throws Exception {
         Sandbox other = open();

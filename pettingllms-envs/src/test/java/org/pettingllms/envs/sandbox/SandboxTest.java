@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.nio.file.Path;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The sandbox contract on the isolation a trainer gets on this machine. */
@@ -20,6 +21,7 @@ class SandboxTest extends SandboxContract {
      * do not share a process-count budget. With a user per slot both ran as the same users, and one's sleeping
      * children left the other unable to fork.
      */
+    @Tag("heavy")
     @Test
     void twoSandboxesRunningAtOnceDoNotShareAProcessBudget() throws Exception {
         assumeTrue(box.isolation() == Isolation.NAMESPACES, "namespaced runs as root");

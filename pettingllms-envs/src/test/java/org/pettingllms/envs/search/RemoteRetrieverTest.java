@@ -15,6 +15,7 @@ import java.util.Deque;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The client against a local server that answers as Search-R1's retrieval server does (and as it fails). */
@@ -87,6 +88,7 @@ class RemoteRetrieverTest {
         assertThat(RemoteRetriever.clean("a\uD83D\uDE00b")).isEqualTo("a\uD83D\uDE00b"); // a pair is kept
     }
 
+    @Tag("heavy")
     @Test
     void serverErrorsAreRetriedThenOneLineNamingTheServer() {
         answers.add(new String[] {"503", "busy"});

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.TextPolicy;
 import org.pettingllms.core.data.Completion;
@@ -39,6 +40,7 @@ class SearchTaskTest {
         return problems.stream().map(p -> t.initialState(p).item()).toList();
     }
 
+    @Tag("heavy")
     @Test
     void theOracleSolvesEveryQuestionAndTheWrongOneNone() {
         for (List<String> roles : List.of(TEAM, ALONE)) {
@@ -217,6 +219,7 @@ class SearchTaskTest {
         assertThat((double) repeats / laterSearches).isBetween(0.3, 0.7);
     }
 
+    @Tag("heavy")
     @Test
     void theSearchHabitRepeatsTheFirstHopInItsShareOfEpisodesForBothLineUps() {
         for (List<String> roles : List.of(TEAM, ALONE)) {

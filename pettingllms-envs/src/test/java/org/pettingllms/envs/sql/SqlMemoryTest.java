@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.envs.sql.SqlRunner.Outcome;
@@ -38,6 +39,7 @@ class SqlMemoryTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void theSortBombGrowsTheProcessByLessThan100MegabytesAtTheDefaultDeadline() throws Exception {
         SqlRunner runner = new SqlRunner(db, SqlRunner.Limits.DEFAULT);
@@ -92,6 +94,7 @@ class SqlMemoryTest {
         assertThat(runner.run("SELECT count(*) FROM t").rows()).containsExactly(List.of(0L));
     }
 
+    @Tag("heavy")
     @Test
     void aQuerysVerdictIsItsWorkNotTheClockSoLoadDoesNotChangeIt() throws Exception {
         SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.envs.sql.SqlRunner.Outcome;
@@ -69,6 +70,7 @@ class SqlRunnerTest {
         assertThat(runner.run("SELECT name FROM sqlite_master").rows()).containsExactly(List.of("item"));
     }
 
+    @Tag("heavy")
     @Test
     void hostileQueriesAreContainedAndTheFileIsUnchanged() throws Exception {
         String before = sha256(db);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.Problem;
@@ -62,6 +63,7 @@ class IcarusTest {
         assertThat(wrong.reward()).isEqualTo(RewardParts.ZERO); // but only an equivalent design is paid
     }
 
+    @Tag("heavy")
     @Test
     void hostileDesignsAreContainedAndScoreNothing() throws Exception {
         Path outside = Files.createTempDirectory("verilog-outside").resolve("written.txt");
@@ -163,6 +165,7 @@ class IcarusTest {
                 .hasMessageContaining("iverilog not found");
     }
 
+    @Tag("heavy")
     @Test
     void theSimulatorReportsWhatStoppedIt() {
         Icarus.Simulation ok = icarus.simulate(

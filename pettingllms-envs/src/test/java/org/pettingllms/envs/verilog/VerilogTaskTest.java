@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.TextPolicy;
@@ -57,6 +58,7 @@ class VerilogTaskTest {
         return GreedyEvaluation.successRate(t, policy, problems, style, 512);
     }
 
+    @Tag("heavy")
     @Test
     void everyReferenceSimulatesAndEveryWrongDesignDiffersFromItOnTheHiddenBench() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -84,6 +86,7 @@ class VerilogTaskTest {
         assertThat(families.get("combinational")).isGreaterThan(8);
     }
 
+    @Tag("heavy")
     @Test
     void theOracleTeamSolvesEveryProblemAndTheWrongOneNone() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -102,6 +105,7 @@ class VerilogTaskTest {
                 .isEqualTo(1.0);
     }
 
+    @Tag("heavy")
     @Test
     void theDesignerAloneHasTheTeamsCallsAndRevisesOnTheSimulatorsErrors() {
         VerilogTask alone = task(List.of(VerilogTask.DESIGNER));
@@ -140,6 +144,7 @@ class VerilogTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void theTesterIsRewardedForRightExpectationsThatCatchWrongDesigns() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -167,6 +172,7 @@ class VerilogTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void theDesignerSeesTheTestersFailuresAndMayRevise() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -253,6 +259,7 @@ class VerilogTaskTest {
         assertThat(broken.next().answerPass()).isZero();
     }
 
+    @Tag("heavy")
     @Test
     void demonstrationsAreWhatEachRoleCanReadOrAnotherReadingWithASecondDesignWhateverTheVectorsSay() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -353,6 +360,7 @@ class VerilogTaskTest {
         assertThat(edges).isPositive();
     }
 
+    @Tag("heavy")
     @Test
     void habitsAreWrittenInBothDesignsOfAClockedModuleAndTheSimulatorExposesThem() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -453,6 +461,7 @@ class VerilogTaskTest {
                 .hasMessageContaining("table, arithmetic, counter, shift, edge");
     }
 
+    @Tag("heavy")
     @Test
     void everySplitHoldsEveryKindOfEdgeAndTheWarmUpDrawsTheKindWhateverTheWords() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -501,6 +510,7 @@ class VerilogTaskTest {
                 .isGreaterThanOrEqualTo(5);
     }
 
+    @Tag("heavy")
     @Test
     void aTruthTablesDesignerReadsABriefWithoutYsLevelThatTheTestersSpecificationGives() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -560,6 +570,7 @@ class VerilogTaskTest {
         assertThat(low).isGreaterThan(3);
     }
 
+    @Tag("heavy")
     @Test
     void aDemonstratedRevisionTrustsTheDesignersDocumentAndTakesTheLevelMoreVectorsShow() {
         VerilogTask t = task(List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
@@ -791,6 +802,7 @@ class VerilogTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Nested
     class TeamContract extends CircuitContract {
         @Override
@@ -799,6 +811,7 @@ class VerilogTaskTest {
         }
     }
 
+    @Tag("heavy")
     @Nested
     class SingleAgentContract extends CircuitContract {
         @Override

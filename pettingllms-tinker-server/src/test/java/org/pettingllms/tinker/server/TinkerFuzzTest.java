@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.http.Access;
@@ -137,6 +138,7 @@ class TinkerFuzzTest {
         return sent;
     }
 
+    @Tag("heavy")
     @Test
     void noRequestBreaksTheServerOrChangesWhatItAnswersOthers() throws Exception {
         JsonNode before = result(ok("asample", SAMPLE).path("request_id").asText());

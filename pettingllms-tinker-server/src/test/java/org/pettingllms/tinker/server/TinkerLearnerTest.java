@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.backend.Learner;
@@ -143,6 +144,7 @@ class TinkerLearnerTest {
      * L2 (an adapter per role; validation after each step's update: a sampler of published weights must see that
      * update, published first).
      */
+    @Tag("heavy")
     @Test
     void trainingThroughTheTinkerApiEqualsInProcessTraining(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();
@@ -153,6 +155,7 @@ class TinkerLearnerTest {
      * L1 as a Tinker service trains it: the API trains LoRA only, so the roles share one training client, which is
      * in-process training of one adapter shared by the roles (the in-process L1 trains the full weights instead).
      */
+    @Tag("heavy")
     @Test
     void oneSharedTrainingClientEqualsOneSharedAdapterInProcess(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();
@@ -188,6 +191,7 @@ class TinkerLearnerTest {
         return learner.client();
     }
 
+    @Tag("heavy")
     @Test
     void aRestartedServerResumesFromTheStateAnEarlierOneSaved(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();
@@ -250,6 +254,7 @@ class TinkerLearnerTest {
         });
     }
 
+    @Tag("heavy")
     @Test
     void refusalsNameWhatWasWrong(@TempDir Path dir) throws Exception {
         RemoteRolloutTest r = new RemoteRolloutTest();

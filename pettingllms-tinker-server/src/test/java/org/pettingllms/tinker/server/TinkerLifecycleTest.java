@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.http.Access;
@@ -60,6 +61,7 @@ class TinkerLifecycleTest {
                 .asText();
     }
 
+    @Tag("heavy")
     @Test
     void unloadedClientsAndSilentSessionsEnd(@TempDir Path dir) throws Exception {
         String model =

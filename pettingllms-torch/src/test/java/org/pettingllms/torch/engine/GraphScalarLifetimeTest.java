@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.LossConfig;
@@ -94,6 +95,7 @@ class GraphScalarLifetimeTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void garbageCollectedBetweenForwardAndBackwardChangesNoGradient() throws Exception {
         Torch.runOnOneThread(() -> {
