@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -106,6 +107,7 @@ class DesignedCliTest {
         assertThat(scripted.err()).contains("use --policy model");
     }
 
+    @Tag("heavy")
     @Test
     void evaluateRunsRandomValidDesignsInPlaceOfTheDesigner() {
         Path model = Path.of("..", "models", "math-tiny").toAbsolutePath().normalize();

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.task.ProblemSource.Split;
@@ -265,6 +266,7 @@ class HubCommandsTest {
         assertThat(resolver.model("fresh:tiny", "x")).isEqualTo("fresh:tiny");
     }
 
+    @Tag("heavy")
     @Test
     void aDryRunOfTheVisionRecipeCountsImageTokensAndEstimatesMemory() throws Exception {
         Path tok = SharedFiles.fixture("qwen3-tokenizer");
@@ -354,6 +356,7 @@ class HubCommandsTest {
         return tok;
     }
 
+    @Tag("heavy")
     @Test
     void aDryRunOfTheRealModelRecipeReadsConfigTokenizerAndDataButNoWeights() throws Exception {
         Path tok = commitQwenLike();

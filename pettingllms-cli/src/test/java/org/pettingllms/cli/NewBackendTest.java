@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.cli.toybackend.CountingBackend;
@@ -15,6 +16,7 @@ import org.pettingllms.cli.toybackend.CountingBackend;
  * backend it wraps: the same metrics, step for step.
  */
 class NewBackendTest {
+    @Tag("heavy")
     @Test
     void aToyBackendIsChosenByItsKindInEveryCommand(@TempDir Path dir) throws Exception {
         String config = CliTest.CONFIGS.resolve("plan-path/L2.yaml").toString();

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * tool that runs programs.
  */
 class RepeatableRunTest {
+    @Tag("heavy")
     @Test
     void twoRunsWithOneSeedAreTheSameRun(@TempDir Path dir) throws Exception {
         List<List<String>> lines = new ArrayList<>();

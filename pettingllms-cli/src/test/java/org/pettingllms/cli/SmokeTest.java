@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SmokeTest {
     static final Map<String, String> SMOKE = Map.of(Smoke.VARIABLE, "1");
 
+    @Tag("heavy")
     @Test
     void aRunAndAWarmUpKeepTheirArgumentsButDoLittle(@TempDir Path dir) throws Exception {
         CliTest.Result train = CliTest.run(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.testkit.SharedFiles;
@@ -17,6 +18,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
  * and rollout on the service go through all the same.
  */
 class TokenizerOnlyBackendTest {
+    @Tag("heavy")
     @Test
     void aRunOnATinkerServiceReadsNoLocalWeight(@TempDir Path dir) throws Exception {
         Path model = SharedFiles.projectRoot().resolve("models/plan-path-tiny");
