@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.config.ConfigLoader;
@@ -52,6 +53,7 @@ class CliTest {
         return new Result(code, out.toString(), err.toString());
     }
 
+    @Tag("heavy")
     @Test
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
         try (var files = Files.walk(CONFIGS)) {
@@ -139,6 +141,7 @@ class CliTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
         // generated math and code problems (compact prompts), and HumanEval through the real-model recipe (chat)
@@ -283,7 +286,7 @@ class CliTest {
         Result kind = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=ray");
         assertThat(kind.err())
                 .contains("config key 'learner.kind'")
-                .contains("unknown learner 'ray'; available: [embedded, tinker]");
+                .contains("unknown learner 'ray'; available: [embedded, tinker, toy-counting]");
     }
 
     @Test
@@ -333,6 +336,7 @@ class CliTest {
                 .isGreaterThan(json.get("built_in_completions_per_problem").asDouble());
     }
 
+    @Tag("heavy")
     @Test
     void modelBenchPrintsEngineThroughput() throws Exception {
         Result r = run("bench", "model", "--preset", "2m", "--seconds", "1");
@@ -354,6 +358,7 @@ class CliTest {
         assertThat(json.get("train_full_mfu").asDouble()).isBetween(0.0, 1.5);
     }
 
+    @Tag("heavy")
     @Test
     void trainsAnAgentProgramWithGroupsMadeByReplay(@TempDir Path dir) throws Exception {
         String[] args = {
@@ -434,6 +439,7 @@ class CliTest {
                 .doesNotContain("\tat ");
     }
 
+    @Tag("heavy")
     @Test
     void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@TempDir Path dir) throws Exception {
         String[] common = {
@@ -581,6 +587,7 @@ class CliTest {
         assertThat(run("report", dir.toString()).err()).contains("no metrics.jsonl");
     }
 
+    @Tag("heavy")
     @Test
     void everyLevelTrainsOnTheEmbeddedEngine(@TempDir Path dir) throws Exception {
         // L0: one agent with parallel-sampling GRPO; L1: one shared model, fully fine-tuned; L3: a model per role
@@ -627,6 +634,7 @@ class CliTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void aVisionTeamTrainsOnPicturesOfTheBoardAndTheReportShowsThem(@TempDir Path dir) throws Exception {
         // the board as a picture (task.options.view: image) for a fresh Qwen2.5-VL: rollouts, LoRA updates and
@@ -753,6 +761,7 @@ class CliTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void aScriptedRoleActsButOnlyTheOtherRoleTrains(@TempDir Path dir) throws Exception {
         Result r = run(
@@ -886,6 +895,7 @@ class CliTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void trainSendsItsRolloutsToAServeReplica(@TempDir Path dir) throws Exception {
         String model = Path.of("..", "models", "plan-path-tiny")
@@ -996,6 +1006,7 @@ class CliTest {
         assertThat(bad.err()).contains("rollout").contains("gpu1:8000").contains("http://host:8000");
     }
 
+    @Tag("heavy")
     @Test
     void sftWritesAModelWithACardThatTrainCanStartFrom(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");

@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.pettingllms.core.train.MlflowTracker;
@@ -95,6 +96,7 @@ class TrackingTest {
         }
     }
 
+    @Tag("heavy")
     @Test
     void anUnreachableServerIsOneLineBeforeAnythingTrains() throws Exception {
         Map<String, String> env = new HashMap<>(System.getenv());
