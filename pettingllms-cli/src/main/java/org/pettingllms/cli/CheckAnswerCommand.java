@@ -1,19 +1,12 @@
 package org.pettingllms.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.pettingllms.envs.math.AnswerChecker;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code check-answer}: the math reward's answer check, shown step by step, so that a user can see why a reward
@@ -31,44 +24,42 @@ final class CheckAnswerCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "REFERENCE", description = "the reference answer")
     String reference;
 
-    @Option(names = "--json", description = "print one JSON object instead of lines")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    CheckIo io = new CheckIo();
 
     @Override
     public Integer call() throws Exception {
-        String modelText =
-                text.startsWith("@") ? Files.readString(Path.of(text.substring(1)), StandardCharsets.UTF_8) : text;
+        String modelText = CheckIo.text(text);
         AnswerChecker.Verdict v = AnswerChecker.check(modelText, reference);
         int[] span = span(modelText, v.extracted());
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("extracted", v.extracted());
-            m.put("found_by", v.method() == null ? null : v.method().name().toLowerCase());
-            m.put("span", span == null ? null : java.util.List.of(span[0], span[1]));
-            m.put("candidate", v.candidate());
-            m.put("reference", v.reference());
-            m.put("correct", v.correct());
-            m.put("reason", v.reason());
-            out.println(new ObjectMapper().writeValueAsString(m));
-        } else {
-            out.println("extracted:  "
-                    + (v.extracted() == null
-                            ? "(none)"
-                            : v.extracted() + "   (found by " + v.method().description() + ")"));
-            if (span != null) {
-                out.println("span:       characters " + span[0] + "-" + span[1] + " of " + modelText.length() + ": ..."
-                        + context(modelText, span) + "...");
-            }
-            out.println("candidate:  " + (v.candidate() == null ? "(none)" : v.candidate()));
-            out.println("reference:  " + v.reference());
-            out.println("verdict:    " + (v.correct() ? "correct" : "wrong") + ": " + v.reason());
-        }
-        out.flush();
-        return 0;
+        return io.print(
+                () -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("extracted", v.extracted());
+                    m.put(
+                            "found_by",
+                            v.method() == null ? null : v.method().name().toLowerCase());
+                    m.put("span", span == null ? null : java.util.List.of(span[0], span[1]));
+                    m.put("candidate", v.candidate());
+                    m.put("reference", v.reference());
+                    m.put("correct", v.correct());
+                    m.put("reason", v.reason());
+                    return m;
+                },
+                out -> {
+                    out.println("extracted:  "
+                            + (v.extracted() == null
+                                    ? "(none)"
+                                    : v.extracted() + "   (found by "
+                                            + v.method().description() + ")"));
+                    if (span != null) {
+                        out.println("span:       characters " + span[0] + "-" + span[1] + " of " + modelText.length()
+                                + ": ..." + context(modelText, span) + "...");
+                    }
+                    out.println("candidate:  " + (v.candidate() == null ? "(none)" : v.candidate()));
+                    out.println("reference:  " + v.reference());
+                    out.println(CheckIo.verdict(v.correct(), v.reason()));
+                });
     }
 
     /**

@@ -1,9 +1,6 @@
 package org.pettingllms.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -13,10 +10,9 @@ import java.util.concurrent.Callable;
 import org.pettingllms.envs.sql.ExecutionMatch;
 import org.pettingllms.envs.sql.SqlRunner;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code check-sql}: the SQL reward's execution match, shown: both queries run on the database as the task runs a
@@ -44,11 +40,8 @@ final class CheckSqlCommand implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "10", description = "rows of each result to print")
     int show;
 
-    @Option(names = "--json", description = "print one JSON object instead of lines")
-    boolean json;
-
-    @Spec
-    CommandSpec spec;
+    @Mixin
+    CheckIo io = new CheckIo();
 
     @Override
     public Integer call() throws Exception {
@@ -58,26 +51,21 @@ final class CheckSqlCommand implements Callable<Integer> {
         SqlRunner.Limits d = SqlRunner.Limits.DEFAULT;
         SqlRunner runner = new SqlRunner(
                 database, new SqlRunner.Limits(Duration.ofMillis(timeoutMs), d.maxRows(), d.maxBytes(), d.maxValue()));
-        ExecutionMatch.Verdict v = ExecutionMatch.check(runner, text(predicted), text(gold));
-        PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("correct", v.correct());
-            m.put("reason", v.reason());
-            m.put("predicted", result(v.predicted()));
-            m.put("gold", result(v.gold()));
-            out.println(new ObjectMapper().writeValueAsString(m));
-        } else {
-            print(out, "gold", v.gold());
-            print(out, "predicted", v.predicted());
-            out.println("verdict:    " + (v.correct() ? "correct" : "wrong") + ": " + v.reason());
-        }
-        out.flush();
-        return 0;
-    }
-
-    private static String text(String arg) throws Exception {
-        return arg.startsWith("@") ? Files.readString(Path.of(arg.substring(1)), StandardCharsets.UTF_8) : arg;
+        ExecutionMatch.Verdict v = ExecutionMatch.check(runner, CheckIo.text(predicted), CheckIo.text(gold));
+        return io.print(
+                () -> {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("correct", v.correct());
+                    m.put("reason", v.reason());
+                    m.put("predicted", result(v.predicted()));
+                    m.put("gold", result(v.gold()));
+                    return m;
+                },
+                out -> {
+                    print(out, "gold", v.gold());
+                    print(out, "predicted", v.predicted());
+                    out.println(CheckIo.verdict(v.correct(), v.reason()));
+                });
     }
 
     private static Map<String, Object> result(SqlRunner.Result r) {

@@ -8,8 +8,6 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -53,6 +51,15 @@ class CliTest {
         return new Result(code, out.toString(), err.toString());
     }
 
+    static Result run(Args args) {
+        return run(args.array());
+    }
+
+    /** A config of the repository's, as a command line names it. */
+    static String config(String name) {
+        return CONFIGS.resolve(name).toString();
+    }
+
     @Tag("heavy")
     @Test
     void everyShippedConfigLoadsAndRollsOut() throws Exception {
@@ -63,29 +70,19 @@ class CliTest {
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
-                String[] data = Files.readString(c).contains("hf://")
-                        ? task.equals("search")
-                                ? new String[] {
-                                    "--set",
-                                    "task.options.train=",
-                                    "--set",
-                                    "task.options.test=" + HOTPOT,
-                                    "--split",
-                                    "test"
-                                }
-                                : task.equals("code")
-                                        ? new String[] {
-                                            "--set",
-                                            "task.options.train=",
-                                            "--set",
-                                            "task.options.test=" + HUMANEVAL,
-                                            "--split",
-                                            "test"
-                                        }
-                                        : new String[] {
-                                            "--set", "task.options.train=" + GSM8K, "--set", "task.options.test=" + AIME
-                                        }
-                        : new String[0];
+                Args data = !Files.readString(c).contains("hf://")
+                        ? Args.of()
+                        : switch (task) {
+                            case "search" ->
+                                Args.of()
+                                        .set("task.options.train=", "task.options.test=" + HOTPOT)
+                                        .with("--split", "test");
+                            case "code" ->
+                                Args.of()
+                                        .set("task.options.train=", "task.options.test=" + HUMANEVAL)
+                                        .with("--split", "test");
+                            default -> Args.of().set("task.options.train=" + GSM8K, "task.options.test=" + AIME);
+                        };
                 // code and verilog episodes run every program or design in the sandbox: two problems are enough
                 if (task.equals("designer") && c.toString().contains("qwen3")) { // a Hub model: loads, then refuses
                     Result hub = run("rollout", c.toString());
@@ -94,38 +91,17 @@ class CliTest {
                     continue;
                 }
                 // a designed system writes its model's designs (no scripted designer): 2 problems, 2 designs, once each
-                Result r = task.equals("designer")
-                        ? run(
-                                "rollout",
-                                c.toString(),
-                                "--policy",
-                                "model",
-                                "--problems",
-                                "2",
-                                "--show",
-                                "0",
-                                "--set",
-                                "rollout.k=2",
-                                "--set",
-                                "task.options.design.executions=1")
-                        : task.equals("code") || task.equals("verilog")
-                                ? run(concat(
-                                        new String[] {
-                                            "rollout",
-                                            c.toString(),
-                                            "--problems",
-                                            "2",
-                                            "--show",
-                                            "0",
-                                            "--set",
-                                            "rollout.k=2",
-                                            "--set",
-                                            "task.maxTurns=1"
-                                        },
-                                        data))
-                                : run(concat(
-                                        new String[] {"rollout", c.toString(), "--problems", "4", "--show", "0"},
-                                        data));
+                Args rollout = Args.of("rollout", c.toString());
+                Result r = run(
+                        task.equals("designer")
+                                ? rollout.with("--policy", "model", "--problems", "2", "--show", "0")
+                                        .set("rollout.k=2", "task.options.design.executions=1")
+                                : task.equals("code") || task.equals("verilog")
+                                        ? rollout.with("--problems", "2", "--show", "0")
+                                                .set("rollout.k=2", "task.maxTurns=1")
+                                                .with(data)
+                                        : rollout.with("--problems", "4", "--show", "0")
+                                                .with(data));
                 assertThat(r.code()).as("%s: %s", c, r.err()).isZero();
                 String role = switch (task) {
                     case "math" -> "reasoner ";
@@ -145,51 +121,32 @@ class CliTest {
     @Test
     void evaluationWithoutAModelScoresTheOracleFullyAndTheWrongPolicyZero() {
         // generated math and code problems (compact prompts), and HumanEval through the real-model recipe (chat)
-        for (String config : new String[] {"math/L1.yaml", "code/L1.yaml", "code/L2-qwen3-1.7b.yaml"}) {
-            String[] base = {
-                "evaluate",
-                CONFIGS.resolve(config).toString(),
-                "--set",
-                "validation.problems=6",
-                "--set",
-                "task.maxTurns=2",
-                "--set",
-                config.contains("qwen3") ? "task.options.test=" + HUMANEVAL : "run.seed=1",
-                "--set",
-                config.contains("qwen3") ? "task.options.train=" : "run.seed=1"
-            };
+        for (String name : new String[] {"math/L1.yaml", "code/L1.yaml", "code/L2-qwen3-1.7b.yaml"}) {
+            Args base = Args.of("evaluate", config(name)).set("validation.problems=6", "task.maxTurns=2");
+            if (name.contains("qwen3")) {
+                base.set("task.options.test=" + HUMANEVAL, "task.options.train=");
+            } else {
+                base.set("run.seed=1");
+            }
             // the recipe without a train file has no validation rows: its test split is asked for by name
-            String split = config.contains("qwen3") ? "test" : "validation";
-            Result oracle = run(concat(base, "--policy", "oracle", "--split", split));
+            String split = name.contains("qwen3") ? "test" : "validation";
+            Result oracle = run(base.copy().with("--policy", "oracle", "--split", split));
             assertThat(oracle.code()).as(oracle.err()).isZero();
             assertThat(oracle.out())
                     .contains("| " + split + " problems 0-5 x 1 |")
                     .contains("success 100.0%");
-            Result wrong = run(concat(base, "--policy", "wrong", "--split", split));
+            Result wrong = run(base.copy().with("--policy", "wrong", "--split", split));
             assertThat(wrong.out()).contains("success 0.0%");
         }
-        Result bad = run(
-                "evaluate",
-                CONFIGS.resolve("math/L1.yaml").toString(),
-                "--policy",
-                "oracle",
-                "--set",
-                "task.options.generator=",
-                "--set",
-                "task.options.test=no/such.jsonl");
+        Result bad = run(Args.of("evaluate", config("math/L1.yaml"), "--policy", "oracle")
+                .set("task.options.generator=", "task.options.test=no/such.jsonl"));
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("config key 'task.options.test'").contains("no/such.jsonl");
     }
 
-    static String[] concat(String[] a, String... b) {
-        String[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
-    }
-
     @Test
     void theDemoRolloutPrintsTranscriptsRewardsPerRoleAndSuccess() {
-        Result r = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--problems", "8", "--show", "1");
+        Result r = run("rollout", config("plan-path/L2.yaml"), "--problems", "8", "--show", "1");
         assertThat(r.code()).isZero();
         assertThat(r.out())
                 .contains("=== episode plan-path-v1/validation/0")
@@ -236,7 +193,7 @@ class CliTest {
 
     @Test
     void theSameRunPrintsTheSameNumbers() {
-        String[] args = {"rollout", CONFIGS.resolve("sokoban/L1.yaml").toString(), "--problems", "6", "--show", "0"};
+        String[] args = {"rollout", config("sokoban/L1.yaml"), "--problems", "6", "--show", "0"};
         String a = run(args).out().replaceAll("\\| [0-9.]+ s", "");
         String b = run(args).out().replaceAll("\\| [0-9.]+ s", "");
         assertThat(a).isEqualTo(b);
@@ -268,22 +225,21 @@ class CliTest {
 
     @Test
     void badInputIsNamed() {
-        Result r = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "rollout.k=kk");
+        Result r = run("rollout", config("plan-path/L1.yaml"), "--set", "rollout.k=kk");
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("config key 'rollout.k'").contains("expected an integer");
-        Result opts = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.options.size=5");
+        Result opts = run("rollout", config("plan-path/L1.yaml"), "--set", "task.options.size=5");
         assertThat(opts.err())
                 .contains("unknown config key 'task.options.size'")
                 .contains("wallProb");
-        Result task = run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.name=chess");
+        Result task = run("rollout", config("plan-path/L1.yaml"), "--set", "task.name=chess");
         assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, search, sokoban, sql, sudoku");
-        Result roles =
-                run("rollout", CONFIGS.resolve("plan-path/L1.yaml").toString(), "--set", "task.roles=[plan,tool]");
+        Result roles = run("rollout", config("plan-path/L1.yaml"), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");
-        Result tinker = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=tinker");
+        Result tinker = run("rollout", config("plan-path/L2.yaml"), "--set", "learner.kind=tinker");
         assertThat(tinker.code()).isEqualTo(2);
         assertThat(tinker.err()).contains("config key 'learner.url'").contains("needs the service's base URL");
-        Result kind = run("rollout", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--set", "learner.kind=ray");
+        Result kind = run("rollout", config("plan-path/L2.yaml"), "--set", "learner.kind=ray");
         assertThat(kind.err())
                 .contains("config key 'learner.kind'")
                 .contains("unknown learner 'ray'; available: [embedded, tinker, toy-counting]");
@@ -302,21 +258,14 @@ class CliTest {
 
     @Test
     void placesBenchSaysWhatFixingEachPlaceEarnsAndRefusesATaskWithoutPlaces() throws Exception {
-        Result r = run(
-                "bench",
-                "places",
-                "--config",
-                CONFIGS.resolve("sokoban/L2.yaml").toString(),
-                "--problems",
-                "20");
+        Result r = run("bench", "places", "--config", config("sokoban/L2.yaml"), "--problems", "20");
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("task").asText()).isEqualTo("sokoban-v1");
         assertThat(json.get("places")).hasSize(5);
         assertThat(json.get("places").get(0).get("contexts").asInt()).isEqualTo(16);
         assertThat(json.get("programs")).hasSize(32);
-        Result code = run(
-                "bench", "places", "--config", CONFIGS.resolve("code/L2.yaml").toString());
+        Result code = run("bench", "places", "--config", config("code/L2.yaml"));
         assertThat(code.code()).isNotZero();
         assertThat(code.err()).contains("bench places").contains("no tool programs with places");
     }
@@ -358,32 +307,18 @@ class CliTest {
         assertThat(json.get("train_full_mfu").asDouble()).isBetween(0.0, 1.5);
     }
 
+    /** One training step of plan-path L2 by the agent program {@code program} (its option and value), under {@code out}. */
+    private static Args programRun(Path out, String... program) {
+        return Args.of("train", config("plan-path/L2.yaml"))
+                .with(program)
+                .smallRun("fresh:tiny", out, 6)
+                .set("train.steps=1");
+    }
+
     @Tag("heavy")
     @Test
     void trainsAnAgentProgramWithGroupsMadeByReplay(@TempDir Path dir) throws Exception {
-        String[] args = {
-            "train",
-            CONFIGS.resolve("plan-path/L2.yaml").toString(),
-            "--program",
-            "team",
-            "--set",
-            "policy.model=fresh:tiny",
-            "--set",
-            "run.outputDir=" + dir,
-            "--set",
-            "rollout.problemsPerStep=2",
-            "--set",
-            "rollout.k=2",
-            "--set",
-            "rollout.sampling.maxTokens=6",
-            "--set",
-            "validation.problems=2",
-            "--set",
-            "validation.sampling.maxTokens=6",
-            "--set",
-            "train.steps=1"
-        };
-        Result r = run(args);
+        Result r = run(programRun(dir, "--program", "team"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("step 1/1 | best-of-2 success").contains("greedy val ");
         JsonNode metrics = new ObjectMapper()
@@ -396,10 +331,7 @@ class CliTest {
         // the same team as a LangGraph4j graph (in-process models) and with Spring AI (over the recording endpoint),
         // each given the config's task by its (Task, PromptStyle) constructor: the same calls, the same step
         for (String framework : List.of("GraphTeam", "SpringAiTeam")) {
-            String[] other = args.clone();
-            other[3] = "org.pettingllms.examples." + framework;
-            other[7] = "run.outputDir=" + dir.resolve(framework);
-            Result r2 = run(other);
+            Result r2 = run(programRun(dir.resolve(framework), "--program", "org.pettingllms.examples." + framework));
             assertThat(r2.code()).as(r2.err()).isZero();
             JsonNode m2 = new ObjectMapper()
                     .readTree(Files.readAllLines(dir.resolve(framework + "/plan-path-L2/metrics.jsonl"))
@@ -414,11 +346,7 @@ class CliTest {
         String script = Path.of(
                         CliTest.class.getResource("/programs/ask_both.py").toURI())
                 .toString();
-        String[] command = args.clone();
-        command[2] = "--program-command";
-        command[3] = "python3 '" + script + "'";
-        command[7] = "run.outputDir=" + dir.resolve("process");
-        Result process = run(command);
+        Result process = run(programRun(dir.resolve("process"), "--program-command", "python3 '" + script + "'"));
         assertThat(process.code()).as(process.err()).isZero();
         JsonNode processMetrics = new ObjectMapper()
                 .readTree(Files.readAllLines(dir.resolve("process/plan-path-L2/metrics.jsonl"))
@@ -426,13 +354,11 @@ class CliTest {
         // 2 calls a run: call 0 in 2 runs, call 1 in 2 runs, for each of 2 problems
         assertThat(processMetrics.at("/program~1runs").asDouble()).isEqualTo(2 * 2 * 2);
 
-        Result stray = run("train", CONFIGS.resolve("plan-path/L2.yaml").toString(), "--max-calls", "3");
+        Result stray = run("train", config("plan-path/L2.yaml"), "--max-calls", "3");
         assertThat(stray.code()).isNotZero();
         assertThat(stray.err()).contains("--max-calls").contains("need --program");
 
-        args[3] = "com.example.Missing";
-        args[7] = "run.outputDir=" + dir.resolve("other");
-        Result missing = run(args);
+        Result missing = run(programRun(dir.resolve("other"), "--program", "com.example.Missing"));
         assertThat(missing.code()).isNotZero();
         assertThat(missing.err())
                 .contains("--program com.example.Missing: no such class")
@@ -442,28 +368,10 @@ class CliTest {
     @Tag("heavy")
     @Test
     void trainRunsEndToEndOnTheEmbeddedEngineAndResumes(@TempDir Path dir) throws Exception {
-        String[] common = {
-            CONFIGS.resolve("plan-path/L2.yaml").toString(),
-            "--set",
-            "policy.model=fresh:tiny",
-            "--set",
-            "run.outputDir=" + dir,
-            "--set",
-            "rollout.problemsPerStep=2",
-            "--set",
-            "rollout.k=2",
-            "--set",
-            "rollout.sampling.maxTokens=6",
-            "--set",
-            "validation.problems=2",
-            "--set",
-            "validation.sampling.maxTokens=6",
-            "--set",
-            "task.maxTurns=2",
-            "--set",
-            "train.checkpointEvery=1"
-        };
-        Result first = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
+        Args common = Args.of(config("plan-path/L2.yaml"))
+                .smallRun("fresh:tiny", dir, 6)
+                .set("task.maxTurns=2", "train.checkpointEvery=1");
+        Result first = run(Args.of("train").with(common).set("train.steps=2"));
         assertThat(first.code()).as(first.err()).isZero();
         assertThat(first.out())
                 .contains("step 1/2 | best-of-2 success")
@@ -483,34 +391,20 @@ class CliTest {
                 .exists();
         assertThat(runDir.resolve("checkpoints/latest/plan/adapter_config.json"))
                 .exists();
-        Result adapters = run(
-                "evaluate",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "validation.problems=2",
-                "--set",
-                "validation.sampling.maxTokens=6",
-                "--set",
-                "task.maxTurns=2",
-                "--adapters",
-                "tool=" + runDir.resolve("checkpoints/step-2/tool"),
-                "--adapters",
-                "plan=" + runDir.resolve("checkpoints/step-2/plan"));
-        Result checkpoint = run(
-                "evaluate",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "validation.problems=2",
-                "--set",
-                "validation.sampling.maxTokens=6",
-                "--set",
-                "task.maxTurns=2",
-                "--checkpoint",
-                runDir.resolve("checkpoints").toString());
+        Args evaluate = Args.of("evaluate", config("plan-path/L2.yaml"))
+                .set(
+                        "policy.model=fresh:tiny",
+                        "validation.problems=2",
+                        "validation.sampling.maxTokens=6",
+                        "task.maxTurns=2");
+        Result adapters = run(evaluate.copy()
+                .with(
+                        "--adapters",
+                        "tool=" + runDir.resolve("checkpoints/step-2/tool"),
+                        "--adapters",
+                        "plan=" + runDir.resolve("checkpoints/step-2/plan")));
+        Result checkpoint = run(evaluate.copy()
+                .with("--checkpoint", runDir.resolve("checkpoints").toString()));
         assertThat(checkpoint.code()).as(checkpoint.err()).isZero();
         assertThat(adapters.code()).as(adapters.err()).isZero();
         assertThat(checkpoint.out()).contains("loaded " + runDir.resolve("checkpoints/step-2"));
@@ -529,47 +423,36 @@ class CliTest {
                         adapters.out().lines().filter(l -> l.startsWith("  ")).toList())
                 .isNotEmpty();
         // rollout shows a trained run's transcripts through the same loader
-        Result rollout = run(
-                "rollout",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--policy",
-                "model",
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "rollout.sampling.maxTokens=6",
-                "--problems",
-                "1",
-                "--checkpoint",
-                runDir.resolve("checkpoints").toString());
+        Result rollout = run(Args.of("rollout", config("plan-path/L2.yaml"), "--policy", "model")
+                .set("policy.model=fresh:tiny", "rollout.sampling.maxTokens=6")
+                .with(
+                        "--problems",
+                        "1",
+                        "--checkpoint",
+                        runDir.resolve("checkpoints").toString()));
         assertThat(rollout.code()).as(rollout.err()).isZero();
         assertThat(rollout.out())
                 .contains("loaded " + runDir.resolve("checkpoints/step-2"))
                 .contains("=== episode");
         Result scriptedWithCheckpoint = run(
                 "rollout",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
+                config("plan-path/L2.yaml"),
                 "--checkpoint",
                 runDir.resolve("checkpoints").toString());
         assertThat(scriptedWithCheckpoint.code()).isEqualTo(2);
         assertThat(scriptedWithCheckpoint.err()).isEqualToIgnoringNewLines("error: --checkpoint needs --policy model");
-        Result wrong = run(
-                "evaluate",
-                CONFIGS.resolve("plan-path/L1.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--checkpoint",
-                runDir.resolve("checkpoints/step-2").toString());
+        Result wrong = run(Args.of("evaluate", config("plan-path/L1.yaml"))
+                .set("policy.model=fresh:tiny")
+                .with("--checkpoint", runDir.resolve("checkpoints/step-2").toString()));
         assertThat(wrong.code()).isEqualTo(2);
         assertThat(wrong.err().lines().count()).as(wrong.err()).isEqualTo(1);
         assertThat(wrong.err()).contains("no folder 'shared'").contains("[plan, tool]");
 
-        Result again = run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=2"}));
+        Result again = run(Args.of("train").with(common).set("train.steps=2"));
         assertThat(again.code()).isEqualTo(2);
         assertThat(again.err()).contains("--resume");
 
-        Result resumed =
-                run(concat(new String[] {"train"}, common, new String[] {"--set", "train.steps=3", "--resume"}));
+        Result resumed = run(Args.of("train").with(common).set("train.steps=3").with("--resume"));
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).contains("step 3/3").doesNotContain("step 1/3");
         assertThat(Files.readAllLines(runDir.resolve("metrics.jsonl"))).hasSize(3);
@@ -599,27 +482,9 @@ class CliTest {
                 "L3",
                 List.of("step-1/tool/model.safetensors", "step-1/plan/model.safetensors"));
         for (String level : List.of("L0", "L1", "L3")) {
-            Result r = run(
-                    "train",
-                    CONFIGS.resolve("sokoban/" + level + ".yaml").toString(),
-                    "--set",
-                    "policy.model=fresh:tiny",
-                    "--set",
-                    "run.outputDir=" + dir,
-                    "--set",
-                    "rollout.problemsPerStep=2",
-                    "--set",
-                    "rollout.k=2",
-                    "--set",
-                    "rollout.sampling.maxTokens=4",
-                    "--set",
-                    "validation.problems=2",
-                    "--set",
-                    "validation.sampling.maxTokens=4",
-                    "--set",
-                    "task.maxTurns=1",
-                    "--set",
-                    "train.steps=1");
+            Result r = run(Args.of("train", config("sokoban/" + level + ".yaml"))
+                    .smallRun("fresh:tiny", dir, 4)
+                    .set("task.maxTurns=1", "train.steps=1"));
             assertThat(r.code()).as("%s: %s", level, r.err()).isZero();
             assertThat(r.out()).as(level).containsPattern("step 1\\/1 \\| (best-of-\\d+ )?success");
             Path checkpoints = dir.resolve("sokoban-" + level).resolve("checkpoints");
@@ -639,31 +504,9 @@ class CliTest {
     void aVisionTeamTrainsOnPicturesOfTheBoardAndTheReportShowsThem(@TempDir Path dir) throws Exception {
         // the board as a picture (task.options.view: image) for a fresh Qwen2.5-VL: rollouts, LoRA updates and
         // checkpoints with images, transcripts that keep them, a report that shows them
-        Result r = run(
-                "train",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--set",
-                "policy.model=fresh:vl-tiny",
-                "--set",
-                "task.options.view=image",
-                "--set",
-                "run.outputDir=" + dir,
-                "--set",
-                "rollout.problemsPerStep=2",
-                "--set",
-                "rollout.k=2",
-                "--set",
-                "rollout.sampling.maxTokens=8",
-                "--set",
-                "validation.problems=2",
-                "--set",
-                "validation.sampling.maxTokens=8",
-                "--set",
-                "train.validateEvery=1",
-                "--set",
-                "train.checkpointEvery=1",
-                "--set",
-                "train.steps=1");
+        Result r = run(Args.of("train", config("plan-path/L2.yaml"))
+                .smallRun("fresh:vl-tiny", dir, 8)
+                .set("task.options.view=image", "train.validateEvery=1", "train.checkpointEvery=1", "train.steps=1"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("step 1/1");
         Path runDir = dir.resolve("plan-path-L2");
@@ -675,31 +518,20 @@ class CliTest {
         Result report = run("report", runDir.toString());
         assertThat(report.code()).as(report.err()).isZero();
         assertThat(Files.readString(runDir.resolve("report.html"))).contains("<img alt=\"what the role saw\"");
-        Result dry = run(
-                "train",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--dry-run",
-                "--set",
-                "policy.model=fresh:vl-tiny",
-                "--set",
-                "task.options.view=image");
+        Result dry = run(Args.of("train", config("plan-path/L2.yaml"), "--dry-run")
+                .set("policy.model=fresh:vl-tiny", "task.options.view=image"));
         assertThat(dry.code()).as(dry.err()).isZero();
         assertThat(dry.out())
                 .contains("vision tower: 2 blocks, width 64")
                 .contains("image 280 x 280 -> 280 x 280 -> 100 tokens")
                 .contains("tokens with 1 image(s)");
         // a text model on pictures: one line naming the key, the role and the model
-        Result text = run(
-                "train",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "task.options.view=image",
-                "--set",
-                "run.outputDir=" + dir.resolve("text"),
-                "--set",
-                "train.steps=1");
+        Result text = run(Args.of("train", config("plan-path/L2.yaml"))
+                .set(
+                        "policy.model=fresh:tiny",
+                        "task.options.view=image",
+                        "run.outputDir=" + dir.resolve("text"),
+                        "train.steps=1"));
         assertThat(text.code()).isEqualTo(2);
         assertThat(text.err().strip())
                 .startsWith("error: config key 'policy.model': role 'tool' (policy fresh:tiny+tool): model 'fresh:tiny'"
@@ -707,29 +539,18 @@ class CliTest {
                 .doesNotContain("\n");
         // the tower trains with the language model under full fine-tuning (L1: one shared model) and its checkpoint
         // holds it; LoRA adapters (L2) and text models refuse the setting in one line
-        Result full = run(
-                "train",
-                CONFIGS.resolve("plan-path/L1.yaml").toString(),
-                "--set",
-                "policy.model=fresh:vl-tiny",
-                "--set",
-                "task.options.view=image",
-                "--set",
-                "engine.trainVisionTower=true",
-                "--set",
-                "run.outputDir=" + dir.resolve("full"),
-                "--set",
-                "rollout.problemsPerStep=2",
-                "--set",
-                "rollout.k=2",
-                "--set",
-                "rollout.sampling.maxTokens=8",
-                "--set",
-                "validation.problems=0",
-                "--set",
-                "train.checkpointEvery=1",
-                "--set",
-                "train.steps=1");
+        Result full = run(Args.of("train", config("plan-path/L1.yaml"))
+                .set(
+                        "policy.model=fresh:vl-tiny",
+                        "task.options.view=image",
+                        "engine.trainVisionTower=true",
+                        "run.outputDir=" + dir.resolve("full"),
+                        "rollout.problemsPerStep=2",
+                        "rollout.k=2",
+                        "rollout.sampling.maxTokens=8",
+                        "validation.problems=0",
+                        "train.checkpointEvery=1",
+                        "train.steps=1"));
         assertThat(full.code()).as(full.err()).isZero();
         try (var files = Files.walk(dir.resolve("full"))) {
             Path weights = files.filter(f -> f.getFileName().toString().equals("model.safetensors"))
@@ -742,17 +563,12 @@ class CliTest {
             {"plan-path/L2.yaml", "fresh:vl-tiny", "role 'plan' trains LoRA adapter 'plan'"},
             {"plan-path/L1.yaml", "fresh:tiny", "has no vision tower"}
         }) {
-            Result refused = run(
-                    "train",
-                    CONFIGS.resolve(c[0]).toString(),
-                    "--set",
-                    "policy.model=" + c[1],
-                    "--set",
-                    "engine.trainVisionTower=true",
-                    "--set",
-                    "run.outputDir=" + dir.resolve("refused"),
-                    "--set",
-                    "train.steps=1");
+            Result refused = run(Args.of("train", config(c[0]))
+                    .set(
+                            "policy.model=" + c[1],
+                            "engine.trainVisionTower=true",
+                            "run.outputDir=" + dir.resolve("refused"),
+                            "train.steps=1"));
             assertThat(refused.code()).as(c[0]).isEqualTo(2);
             assertThat(refused.err().strip())
                     .startsWith("error: config key 'engine.trainVisionTower': ")
@@ -761,28 +577,22 @@ class CliTest {
         }
     }
 
+    /** Training {@code config} with {@code role} scripted, a fresh tiny model for the other, under {@code dir}. */
+    private static Args scriptedRun(String config, String role, Path dir) {
+        return Args.of("train", config(config), "--scripted", role)
+                .set("policy.model=fresh:tiny", "run.outputDir=" + dir);
+    }
+
     @Tag("heavy")
     @Test
     void aScriptedRoleActsButOnlyTheOtherRoleTrains(@TempDir Path dir) throws Exception {
-        Result r = run(
-                "train",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--scripted",
-                "tool",
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "run.outputDir=" + dir,
-                "--set",
-                "rollout.problemsPerStep=2",
-                "--set",
-                "rollout.k=2",
-                "--set",
-                "validation.problems=0",
-                "--set",
-                "task.maxTurns=1",
-                "--set",
-                "train.steps=1");
+        Result r = run(scriptedRun("plan-path/L2.yaml", "tool", dir)
+                .set(
+                        "rollout.problemsPerStep=2",
+                        "rollout.k=2",
+                        "validation.problems=0",
+                        "task.maxTurns=1",
+                        "train.steps=1"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("one sample solved tool 100%");
         var rows = MetricsLog.read(dir.resolve("plan-path-L2/metrics.jsonl"));
@@ -790,47 +600,27 @@ class CliTest {
                 .containsKey("train/loss/fresh:tiny+plan")
                 .doesNotContainKey("train/loss/fresh:tiny+tool");
         // a dataset task's scripted role knows the problems the run trains and validates on (generated ones too)
-        Result code = run(
-                "train",
-                CONFIGS.resolve("code/L2.yaml").toString(),
-                "--scripted",
-                "tester",
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "run.outputDir=" + dir,
-                "--set",
-                "rollout.problemsPerStep=2",
-                "--set",
-                "rollout.k=2",
-                "--set",
-                "validation.problems=2",
-                "--set",
-                "task.maxTurns=1",
-                "--set",
-                "train.steps=1");
+        Result code = run(scriptedRun("code/L2.yaml", "tester", dir)
+                .set(
+                        "rollout.problemsPerStep=2",
+                        "rollout.k=2",
+                        "validation.problems=2",
+                        "task.maxTurns=1",
+                        "train.steps=1"));
         assertThat(code.code()).as(code.err()).isZero();
         var codeRow =
                 MetricsLog.read(dir.resolve("code-L2/metrics.jsonl")).get(0).values();
         assertThat(codeRow.getOrDefault("sampled/tester/unparseable", 0.0)).isZero();
         assertThat(codeRow).doesNotContainKey("val/stop/tester/unparseable").containsKey("val/success/rate");
         assertThat(codeRow.get("val/reward/tester/local").doubleValue()).isEqualTo(1.0);
-        Result l1 = run(
-                "train",
-                CONFIGS.resolve("plan-path/L1.yaml").toString(),
-                "--scripted",
-                "tool",
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "run.outputDir=" + dir);
+        Result l1 = run(scriptedRun("plan-path/L1.yaml", "tool", dir));
         assertThat(l1.code()).isNotZero();
         assertThat(l1.err()).contains("--scripted needs a policy per role");
     }
 
     @Test
     void errorsAreOneLineForPeopleAndStackTracesOnlyWithDebug(@TempDir Path dir) throws Exception {
-        String l2 = CONFIGS.resolve("plan-path/L2.yaml").toString();
+        String l2 = config("plan-path/L2.yaml");
         // a missing file
         Result missing = run("train", dir.resolve("nope.yaml").toString());
         assertThat(missing.code()).isNotZero();
@@ -905,55 +695,36 @@ class CliTest {
         try (var engine = EmbeddedEngine.forServing(model, "cpu");
                 var server = new InferenceServer(engine, model, new InferenceServer.Options("127.0.0.1", 0, "tiny", 64))
                         .start()) {
-            Result r = run(
-                    "train",
-                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                    "--set",
-                    "policy.model=" + model,
-                    "--set",
-                    "rollout.servers=[" + server.uri() + "]",
-                    "--set",
-                    "rollout.servedModel=tiny",
-                    "--set",
-                    "run.outputDir=" + dir,
-                    "--set",
-                    "rollout.problemsPerStep=2",
-                    "--set",
-                    "rollout.k=2",
-                    "--set",
-                    "validation.problems=0",
-                    "--set",
-                    "task.maxTurns=1",
-                    "--set",
-                    "train.steps=2",
-                    "--set",
-                    "task.options.tool=answer");
+            String[] replica = {"rollout.servers=[" + server.uri() + "]", "rollout.servedModel=tiny"};
+            Result r = run(Args.of("train", config("plan-path/L2.yaml"))
+                    .set("policy.model=" + model)
+                    .set(replica)
+                    .set(
+                            "run.outputDir=" + dir,
+                            "rollout.problemsPerStep=2",
+                            "rollout.k=2",
+                            "validation.problems=0",
+                            "task.maxTurns=1",
+                            "train.steps=2",
+                            "task.options.tool=answer"));
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.out()).contains("rollouts on [" + server.uri() + "]").contains("step 2/2");
             assertThat(dir.resolve("plan-path-L2/published")).isDirectory();
 
             // evaluate and rollout take the same keys through the same backend: the checkpoint's adapters are
             // loaded on the replica and the greedy episodes there are those of the same checkpoint in-process
-            List<String> evaluate = List.of(
-                    "evaluate",
-                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                    "--set",
-                    "policy.model=" + model,
-                    "--set",
-                    "run.outputDir=" + dir,
-                    "--set",
-                    "validation.problems=6",
-                    "--set",
-                    "task.maxTurns=1",
-                    "--set",
-                    "task.options.tool=answer",
-                    "--checkpoint",
-                    dir.resolve("plan-path-L2/checkpoints").toString());
-            List<String> served = new ArrayList<>(evaluate);
-            served.addAll(
-                    List.of("--set", "rollout.servers=[" + server.uri() + "]", "--set", "rollout.servedModel=tiny"));
-            Result local = run(evaluate.toArray(String[]::new));
-            Result remote = run(served.toArray(String[]::new));
+            Args evaluate = Args.of("evaluate", config("plan-path/L2.yaml"))
+                    .set(
+                            "policy.model=" + model,
+                            "run.outputDir=" + dir,
+                            "validation.problems=6",
+                            "task.maxTurns=1",
+                            "task.options.tool=answer")
+                    .with(
+                            "--checkpoint",
+                            dir.resolve("plan-path-L2/checkpoints").toString());
+            Result local = run(evaluate);
+            Result remote = run(evaluate.copy().set(replica));
             assertThat(local.code()).as(local.err()).isZero();
             assertThat(remote.code()).as(remote.err()).isZero();
             assertThat(remote.out()).contains("rollouts on [" + server.uri() + "]");
@@ -965,43 +736,24 @@ class CliTest {
             assertThat(m.find()).as(remote.out()).isTrue();
             assertThat(m.group()).isEqualTo(l.group());
 
-            Result rollout = run(
-                    "rollout",
-                    CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                    "--policy",
-                    "model",
-                    "--problems",
-                    "2",
-                    "--set",
-                    "policy.model=" + model,
-                    "--set",
-                    "run.outputDir=" + dir,
-                    "--set",
-                    "rollout.k=2",
-                    "--set",
-                    "task.maxTurns=1",
-                    "--set",
-                    "task.options.tool=answer",
-                    "--set",
-                    "rollout.servers=[" + server.uri() + "]",
-                    "--set",
-                    "rollout.servedModel=tiny",
-                    "--checkpoint",
-                    dir.resolve("plan-path-L2/checkpoints").toString());
+            Result rollout = run(Args.of("rollout", config("plan-path/L2.yaml"), "--policy", "model", "--problems", "2")
+                    .set(
+                            "policy.model=" + model,
+                            "run.outputDir=" + dir,
+                            "rollout.k=2",
+                            "task.maxTurns=1",
+                            "task.options.tool=answer")
+                    .set(replica)
+                    .with(
+                            "--checkpoint",
+                            dir.resolve("plan-path-L2/checkpoints").toString()));
             assertThat(rollout.code()).as(rollout.err()).isZero();
             assertThat(rollout.out())
                     .contains("rollouts on [" + server.uri() + "]")
                     .contains("success");
         }
-        Result bad = run(
-                "train",
-                CONFIGS.resolve("plan-path/L2.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--set",
-                "rollout.servers=[gpu1:8000]",
-                "--set",
-                "run.outputDir=" + dir.resolve("bad"));
+        Result bad = run(Args.of("train", config("plan-path/L2.yaml"))
+                .set("policy.model=fresh:tiny", "rollout.servers=[gpu1:8000]", "run.outputDir=" + dir.resolve("bad")));
         assertThat(bad.code()).isNotZero();
         assertThat(bad.err()).contains("rollout").contains("gpu1:8000").contains("http://host:8000");
     }
@@ -1010,23 +762,10 @@ class CliTest {
     @Test
     void sftWritesAModelWithACardThatTrainCanStartFrom(@TempDir Path dir) throws Exception {
         Path model = dir.resolve("model");
-        Result r = run(
-                "sft",
-                CONFIGS.resolve("sudoku/L1.yaml").toString(),
-                "--set",
-                "policy.model=fresh:tiny",
-                "--steps",
-                "3",
-                "--batch",
-                "4",
-                "--eval",
-                "4",
-                "--out",
-                model.toString(),
-                "--set",
-                "validation.sampling.maxTokens=8",
-                "--set",
-                "task.maxTurns=1");
+        Result r = run(Args.of("sft", config("sudoku/L1.yaml"))
+                .set("policy.model=fresh:tiny")
+                .with("--steps", "3", "--batch", "4", "--eval", "4", "--out", model.toString())
+                .set("validation.sampling.maxTokens=8", "task.maxTurns=1"));
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("step 3/3 | loss").contains("greedy success on 4 validation problems");
         assertThat(model.resolve("config.json")).exists();
@@ -1034,31 +773,18 @@ class CliTest {
         assertThat(Files.readString(model.resolve("README.md")))
                 .contains("sudoku-v2")
                 .contains("greedy success before RL");
-        Result train = run(
-                "train",
-                CONFIGS.resolve("sudoku/L1.yaml").toString(),
-                "--set",
-                "policy.model=" + model,
-                "--set",
-                "run.outputDir=" + dir,
-                "--set",
-                "train.steps=1",
-                "--set",
-                "rollout.problemsPerStep=2",
-                "--set",
-                "rollout.k=2",
-                "--set",
-                "rollout.sampling.maxTokens=6",
-                "--set",
-                "validation.problems=0",
-                "--set",
-                "task.maxTurns=1");
+        Result train = run(Args.of("train", config("sudoku/L1.yaml"))
+                .set(
+                        "policy.model=" + model,
+                        "run.outputDir=" + dir,
+                        "train.steps=1",
+                        "rollout.problemsPerStep=2",
+                        "rollout.k=2",
+                        "rollout.sampling.maxTokens=6",
+                        "validation.problems=0",
+                        "task.maxTurns=1"));
         assertThat(train.code()).as(train.err()).isZero();
         assertThat(dir.resolve("sudoku-L1/checkpoints/step-1/shared/model.safetensors"))
                 .exists();
-    }
-
-    static String[] concat(String[]... parts) {
-        return Arrays.stream(parts).flatMap(Arrays::stream).toArray(String[]::new);
     }
 }

@@ -25,30 +25,10 @@ class TrackingTest {
     Path dir;
 
     static String[] tinyTrain(Path out) {
-        return new String[] {
-            "train",
-            CliTest.CONFIGS.resolve("sokoban/L0.yaml").toString(),
-            "--set",
-            "policy.model=fresh:tiny",
-            "--set",
-            "run.outputDir=" + out,
-            "--set",
-            "rollout.problemsPerStep=2",
-            "--set",
-            "rollout.k=2",
-            "--set",
-            "rollout.sampling.maxTokens=4",
-            "--set",
-            "validation.problems=2",
-            "--set",
-            "validation.sampling.maxTokens=4",
-            "--set",
-            "task.maxTurns=1",
-            "--set",
-            "train.steps=2",
-            "--set",
-            "train.validateEvery=1"
-        };
+        return Args.of("train", CliTest.config("sokoban/L0.yaml"))
+                .smallRun("fresh:tiny", out, 4)
+                .set("task.maxTurns=1", "train.steps=2", "train.validateEvery=1")
+                .array();
     }
 
     @Test

@@ -99,14 +99,7 @@ public final class CharCodec implements TextCodec {
         root.putNull("padding");
         ArrayNode added = root.putArray("added_tokens");
         for (int id = 0; id < SPECIAL.length; id++) {
-            added.addObject()
-                    .put("id", id)
-                    .put("content", SPECIAL[id])
-                    .put("single_word", false)
-                    .put("lstrip", false)
-                    .put("rstrip", false)
-                    .put("normalized", false)
-                    .put("special", true);
+            addSpecial(added, id, SPECIAL[id]);
         }
         root.putNull("normalizer");
         ObjectNode pre = root.putObject("pre_tokenizer");
@@ -130,6 +123,18 @@ public final class CharCodec implements TextCodec {
         return root;
     }
 
+    /** A special token of {@code tokenizer.json}'s {@code added_tokens}: matched whole, never normalised. */
+    static void addSpecial(ArrayNode added, int id, String content) {
+        added.addObject()
+                .put("id", id)
+                .put("content", content)
+                .put("single_word", false)
+                .put("lstrip", false)
+                .put("rstrip", false)
+                .put("normalized", false)
+                .put("special", true);
+    }
+
     /** The matching {@code tokenizer_config.json}: special tokens and the fast tokenizer class. */
     public static JsonNode tokenizerConfigJson() {
         ObjectNode cfg = JSON.createObjectNode();
@@ -143,17 +148,27 @@ public final class CharCodec implements TextCodec {
 
     /** Writes {@code tokenizer.json} and {@code tokenizer_config.json} into a model directory, each atomically. */
     public static void writeTokenizerFiles(Path dir) throws IOException {
+        writeTokenizerFiles(dir, tokenizerJson());
+    }
+
+    /** Whether a model directory's {@code tokenizer.json} is this codec's (then the engine uses this codec). */
+    public static boolean describes(Path dir) throws IOException {
+        return describes(dir, tokenizerJson());
+    }
+
+    /** Writes {@code tokenizer} as {@code tokenizer.json} and the matching {@code tokenizer_config.json}, atomically. */
+    static void writeTokenizerFiles(Path dir, JsonNode tokenizer) throws IOException {
         AtomicFiles.writeString(
                 dir.resolve("tokenizer.json"),
-                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizerJson()));
+                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizer));
         AtomicFiles.writeString(
                 dir.resolve("tokenizer_config.json"),
                 JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizerConfigJson()));
     }
 
-    /** Whether a model directory's {@code tokenizer.json} is this codec's (then the engine uses this codec). */
-    public static boolean describes(Path dir) throws IOException {
+    /** Whether a model directory's {@code tokenizer.json} is {@code tokenizer}. */
+    static boolean describes(Path dir, JsonNode tokenizer) throws IOException {
         Path file = dir.resolve("tokenizer.json");
-        return Files.exists(file) && JSON.readTree(file.toFile()).equals(tokenizerJson());
+        return Files.exists(file) && JSON.readTree(file.toFile()).equals(tokenizer);
     }
 }

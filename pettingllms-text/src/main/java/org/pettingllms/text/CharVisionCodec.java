@@ -1,18 +1,15 @@
 package org.pettingllms.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.core.util.AtomicFiles;
 
 /**
  * {@link CharCodec} with Qwen2-VL's three image tokens after its 99 ids: {@code <|vision_start|>} (99),
@@ -27,7 +24,6 @@ public final class CharVisionCodec implements TextCodec {
     public static final int VISION_END = CharCodec.VOCAB + 2;
     public static final int VOCAB = CharCodec.VOCAB + 3;
     private static final String[] TOKENS = {"<|vision_start|>", "<|image_pad|>", "<|vision_end|>"};
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final CharCodec chars;
 
     public CharVisionCodec(ChatTemplate template) {
@@ -108,14 +104,7 @@ public final class CharVisionCodec implements TextCodec {
         ArrayNode added = (ArrayNode) root.get("added_tokens");
         ObjectNode vocab = (ObjectNode) root.get("model").get("vocab");
         for (int t = 0; t < TOKENS.length; t++) {
-            added.addObject()
-                    .put("id", VISION_START + t)
-                    .put("content", TOKENS[t])
-                    .put("single_word", false)
-                    .put("lstrip", false)
-                    .put("rstrip", false)
-                    .put("normalized", false)
-                    .put("special", true);
+            CharCodec.addSpecial(added, VISION_START + t, TOKENS[t]);
             vocab.put(TOKENS[t], VISION_START + t);
         }
         return root;
@@ -123,17 +112,11 @@ public final class CharVisionCodec implements TextCodec {
 
     /** Writes {@code tokenizer.json} and {@code tokenizer_config.json} into a model directory, each atomically. */
     public static void writeTokenizerFiles(Path dir) throws IOException {
-        AtomicFiles.writeString(
-                dir.resolve("tokenizer.json"),
-                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(tokenizerJson()));
-        AtomicFiles.writeString(
-                dir.resolve("tokenizer_config.json"),
-                JSON.writerWithDefaultPrettyPrinter().writeValueAsString(CharCodec.tokenizerConfigJson()));
+        CharCodec.writeTokenizerFiles(dir, tokenizerJson());
     }
 
     /** Whether a model directory's {@code tokenizer.json} is this codec's. */
     public static boolean describes(Path dir) throws IOException {
-        Path file = dir.resolve("tokenizer.json");
-        return Files.exists(file) && JSON.readTree(file.toFile()).equals(tokenizerJson());
+        return CharCodec.describes(dir, tokenizerJson());
     }
 }

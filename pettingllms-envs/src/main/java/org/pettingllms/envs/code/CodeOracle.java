@@ -5,13 +5,11 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.util.Brackets;
 import org.pettingllms.envs.code.CodeItem.TestCase;
-import org.pettingllms.envs.data.ItemLookup;
+import org.pettingllms.envs.data.ItemOracle;
 import org.pettingllms.envs.sandbox.CodeBlocks;
 
 /**
@@ -20,23 +18,16 @@ import org.pettingllms.envs.sandbox.CodeBlocks;
  * == ...} lines as calls). With {@code wrong}, the coder answers a program that prints the wrong thing. Compact
  * prompts get compact answers: the function without a fence, the tests one {@code call==expected} per line.
  */
-public final class CodeOracle implements TextPolicy {
+public final class CodeOracle extends ItemOracle<CodeItem> {
     private static final Pattern ASSERT = Pattern.compile("^\\s*assert\\s+(not\\s+)?candidate\\s*\\(");
-    private final List<CodeItem> items;
-    private final boolean wrong;
 
     public CodeOracle(List<CodeItem> items, boolean wrong) {
-        this.items = List.copyOf(items);
-        this.wrong = wrong;
+        super(items, wrong, CodeItem::question);
     }
 
     @Override
-    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+    protected String answer(CodeItem item, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        CodeItem item = ItemLookup.in(text, items, CodeItem::question);
-        if (item == null) {
-            return "I do not know this problem.";
-        }
         boolean compact = prompt.style() == PromptStyle.COMPACT;
         boolean tester = text.contains(CodePrompts.TESTER_SYSTEM)
                 || text.contains("Write test cases")
@@ -46,7 +37,7 @@ public final class CodeOracle implements TextPolicy {
                     ? TestBlocks.formatCalls(tests(item))
                     : TestBlocks.format(tests(item));
         }
-        String program = wrong
+        String program = wrong()
                 ? item.functional() != null
                         ? "def " + item.functional().entryPoint() + "(*args, **kwargs):\n    return 'wrong answer'\n"
                         : "print('wrong answer')\n"

@@ -1,7 +1,7 @@
 package org.pettingllms.envs.code;
 
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * Prompts of the code team, close to PettingLLMs': the coder writes a complete program (or completes the
@@ -22,10 +22,7 @@ final class CodePrompts {
     private CodePrompts() {}
 
     static Prompt compact(String taskId, CodeState s, String role) {
-        StringBuilder sb = new StringBuilder(taskId)
-                .append(' ')
-                .append(role)
-                .append('\n')
+        StringBuilder sb = CompactPrompts.header(taskId, role)
                 .append(s.item().question().strip())
                 .append('\n');
         if (role.equals(CodeTask.CODER) && s.program() != null) {
@@ -44,7 +41,7 @@ final class CodePrompts {
         if (s.mismatches().isEmpty() && !s.tests().isEmpty() && s.program() != null) {
             sb.append("pass ").append(s.tests().size()).append('\n');
         }
-        return Prompt.compact(sb.append('>').toString());
+        return CompactPrompts.cue(sb);
     }
 
     /** The first line, clipped: a compact prompt shows a value, not a traceback. */
@@ -53,17 +50,9 @@ final class CodePrompts {
         return line.length() > MAX_COMPACT_LINE ? line.substring(0, MAX_COMPACT_LINE) : line;
     }
 
-    static Prompt coder(CodeState s, PromptStyle style) {
+    static Prompt coder(CodeState s) {
         CodeItem item = s.item();
-        StringBuilder u = new StringBuilder();
-        if (item.functional() != null) {
-            u.append("Complete the following Python function.\n\n```python\n")
-                    .append(item.functional().prompt())
-                    .append("```\n\n");
-        } else {
-            u.append("Problem:\n").append(item.question()).append("\n\n");
-        }
-        history(u, s);
+        StringBuilder u = problem(s, "Complete the following Python function.\n\n");
         u.append(
                 item.functional() != null
                         ? "Write the complete function (with its imports) in one ```python``` block."
@@ -72,20 +61,12 @@ final class CodePrompts {
         if (s.program() != null) {
             u.append(" Fix the program if the tests show it is wrong.");
         }
-        return build(CODER_SYSTEM, u.toString(), style);
+        return Prompt.chat(CODER_SYSTEM, u.toString());
     }
 
-    static Prompt tester(CodeState s, PromptStyle style) {
+    static Prompt tester(CodeState s) {
         CodeItem item = s.item();
-        StringBuilder u = new StringBuilder();
-        if (item.functional() != null) {
-            u.append("Function to test:\n```python\n")
-                    .append(item.functional().prompt())
-                    .append("```\n\n");
-        } else {
-            u.append("Problem:\n").append(item.question()).append("\n\n");
-        }
-        history(u, s);
+        StringBuilder u = problem(s, "Function to test:\n");
         u.append(
                 item.functional() != null
                         ? "Write test cases: each Test Input is one call of the function, each Test Output the expected"
@@ -93,7 +74,26 @@ final class CodePrompts {
                         : "Write test cases: each Test Input is the exact standard input, each Test Output the exact"
                                 + " expected standard output. Use this format for each case:\n");
         u.append("**Test Input:**\n```\n...\n```\n**Test Output:**\n```\n...\n```");
-        return build(TESTER_SYSTEM, u.toString(), style);
+        return Prompt.chat(TESTER_SYSTEM, u.toString());
+    }
+
+    /**
+     * What both roles read first: the function ({@code function} introduces it) or the problem, then the current
+     * program and how it fares on the tester's tests.
+     */
+    private static StringBuilder problem(CodeState s, String function) {
+        CodeItem item = s.item();
+        StringBuilder u = new StringBuilder();
+        if (item.functional() != null) {
+            u.append(function)
+                    .append("```python\n")
+                    .append(item.functional().prompt())
+                    .append("```\n\n");
+        } else {
+            u.append("Problem:\n").append(item.question()).append("\n\n");
+        }
+        history(u, s);
+        return u;
     }
 
     private static void history(StringBuilder u, CodeState s) {
@@ -117,10 +117,6 @@ final class CodePrompts {
                     .append(s.tests().size())
                     .append(" tests.\n\n");
         }
-    }
-
-    private static Prompt build(String system, String user, PromptStyle style) {
-        return style == PromptStyle.COMPACT ? Prompt.compact(user + "\n") : Prompt.chat(system, user);
     }
 
     private static String clip(String s) {

@@ -54,7 +54,7 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
             CodeRunner runner,
             int maxTests,
             int maxTesterTests) {
-        super(roles, List.of(List.of(CODER, TESTER), List.of(CODER)), maxTurns, items);
+        super(roles, List.of(CODER, TESTER), CODER, maxTurns, items, CodeState::start);
         this.runner = runner;
         this.maxTests = maxTests;
         this.maxTesterTests = maxTesterTests;
@@ -66,17 +66,13 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
     }
 
     @Override
-    public CodeState initialState(Problem problem) {
-        return CodeState.start(row(problem));
+    protected Prompt compactPrompt(CodeState state, String role, int turn) {
+        return CodePrompts.compact(id(), state, role);
     }
 
     @Override
-    public Prompt prompt(CodeState state, String role, int turn, PromptStyle style) {
-        checkRole(role);
-        if (style == PromptStyle.COMPACT) {
-            return CodePrompts.compact(id(), state, role);
-        }
-        return role.equals(CODER) ? CodePrompts.coder(state, style) : CodePrompts.tester(state, style);
+    protected Prompt chatPrompt(CodeState state, String role, int turn) {
+        return role.equals(CODER) ? CodePrompts.coder(state) : CodePrompts.tester(state);
     }
 
     @Override
@@ -100,12 +96,12 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
         if (code.isEmpty() || fenced.isEmpty() && pass == 0 && !runner.compiles(text)) {
             CodeState next = new CodeState(s.item(), s.program(), s.tests(), s.mismatches(), s.passRatio());
             return new Transition<>(
-                    next, RewardParts.ZERO, roles().size() == 1, s.success(), StepOutcome.UNPARSEABLE, "no code block");
+                    next, RewardParts.ZERO, alone(), s.success(), StepOutcome.UNPARSEABLE, "no code block");
         }
         List<CodeRunner.Outcome> mismatches = mismatches(code.get(), s.tests(), s.item());
         CodeState next = new CodeState(s.item(), code.get(), s.tests(), mismatches, pass);
         boolean passesTester = !s.tests().isEmpty() && mismatches.isEmpty();
-        boolean done = roles().size() == 1 || passesTester;
+        boolean done = alone() || passesTester;
         return new Transition<>(
                 next,
                 new RewardParts(pass, pass, 0),
@@ -169,17 +165,11 @@ public final class CodeTask extends DatasetTask<CodeState, CodeItem> implements 
             }
             return FunctionTaskDemonstrations.of(this, problem, style, settings, rng);
         }
-        return Demonstrations.fromScripted(
-                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+        return oracleDemonstrations(problem, style, settings, rng);
     }
 
     @Override
     protected TextPolicy oracle(List<CodeItem> items, boolean wrong) {
         return new CodeOracle(items, wrong);
-    }
-
-    @Override
-    public String mainRole() {
-        return CODER;
     }
 }

@@ -2,17 +2,15 @@ package org.pettingllms.envs.code;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.task.TaskProvider;
+import org.pettingllms.envs.data.DatasetOptions;
 import org.pettingllms.envs.data.DatasetSources;
+import org.pettingllms.envs.data.DatasetTaskProvider;
 import org.pettingllms.envs.data.Items;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
 
 /** Makes the code task by name: {@code code} ({@code code-v1}), from data files or generated function tasks. */
-public final class CodeTasks implements TaskProvider {
+public final class CodeTasks extends DatasetTaskProvider<CodeTasks.CodeOptions, CodeTask> {
     /**
      * @param train          training data file (JSONL, JSON or Parquet); empty for evaluation only
      * @param test           test data file
@@ -29,7 +27,8 @@ public final class CodeTasks implements TaskProvider {
             int timeoutSeconds,
             int maxTests,
             int maxTesterTests,
-            int sandboxSlots) {
+            int sandboxSlots)
+            implements DatasetOptions {
         public static final CodeOptions DEFAULT = new CodeOptions("", "", "", 5, 20, 5, 0);
 
         public CodeOptions {
@@ -40,25 +39,16 @@ public final class CodeTasks implements TaskProvider {
         }
     }
 
-    @Override
-    public Set<String> names() {
-        return Set.of("code");
+    public CodeTasks() {
+        super("code", CodeOptions.DEFAULT, List.of(CodeTask.CODER, CodeTask.TESTER));
     }
 
     @Override
-    public CodeTask create(RunConfig.TaskSpec spec) {
-        CodeOptions o = ConfigLoader.bindOptions(spec.options(), CodeOptions.DEFAULT, "task.options.", "task.options");
-        List<String> roles = spec.roles().isEmpty() ? List.of(CodeTask.CODER, CodeTask.TESTER) : spec.roles();
+    protected CodeTask create(CodeOptions o, List<String> roles, int maxTurns) {
         Sandbox box = Sandbox.create(SandboxLimits.DEFAULT, Sandbox.slots(o.sandboxSlots()));
         CodeRunner runner = new CodeRunner(box, box.limits().forWork(Duration.ofSeconds(o.timeoutSeconds())));
-        Items<CodeItem> items = o.generator().isBlank()
-                ? DatasetSources.files(o.train(), o.test(), CodeRows::load, CodeItem.class)
-                : DatasetSources.generated(
-                        o.generator(),
-                        FunctionTasks.NAME,
-                        o.train(),
-                        o.test(),
-                        seed -> FunctionTasks.of(seed).item());
-        return new CodeTask(roles, spec.maxTurns(), items, runner, o.maxTests(), o.maxTesterTests());
+        Items<CodeItem> items = DatasetSources.items(
+                o, FunctionTasks.NAME, seed -> FunctionTasks.of(seed).item(), CodeRows::load, CodeItem.class);
+        return new CodeTask(roles, maxTurns, items, runner, o.maxTests(), o.maxTesterTests());
     }
 }

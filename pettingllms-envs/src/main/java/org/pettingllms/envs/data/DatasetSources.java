@@ -10,22 +10,36 @@ import org.pettingllms.core.config.ConfigException;
 /**
  * Where a dataset task's items come from, from its options: data files ({@code task.options.train} and
  * {@code task.options.test}, read by the task's own row reader) or a named generator. Shared by every task whose
- * problems are rows of a file; each task's provider binds its own options and calls these.
+ * problems are rows of a file; each task's provider binds its own options ({@link DatasetOptions}) and calls these.
  */
 public final class DatasetSources {
     private DatasetSources() {}
 
     /**
-     * Items from files: the train file (optional: a run that only evaluates needs none) and the test file.
+     * The items {@code options} name: the generator's when one is named, else the data files' rows.
      *
-     * @param reader a file's items, in file order
+     * @param generatorName the task's generator, the one name {@code task.options.generator} may take
+     * @param generator     the row of a seed; deterministic
+     * @param reader        a data file's rows, in file order
      */
-    public static <T> Items<T> files(String train, String test, Function<Path, List<T>> reader, Class<T> type) {
+    public static <T> Items<T> items(
+            DatasetOptions options,
+            String generatorName,
+            LongFunction<T> generator,
+            Function<Path, List<T>> reader,
+            Class<T> type) {
+        return options.generator().isBlank()
+                ? files(options.train(), options.test(), reader, type)
+                : generated(options.generator(), generatorName, options.train(), options.test(), generator);
+    }
+
+    /** Items from files: the train file (optional: a run that only evaluates needs none) and the test file. */
+    private static <T> Items<T> files(String train, String test, Function<Path, List<T>> reader, Class<T> type) {
         return new Items.Listed<>(load(train, "train", false, reader), load(test, "test", true, reader), type);
     }
 
     /** Items from the task's generator, checked: its name, and no data files beside it. */
-    public static <T> Items<T> generated(
+    private static <T> Items<T> generated(
             String name, String expected, String train, String test, LongFunction<T> generator) {
         if (!name.equals(expected)) {
             throw new ConfigException("config key 'task.options.generator': unknown generator '" + name + "'; expected "

@@ -2,22 +2,18 @@ package org.pettingllms.envs.designed;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.data.Problem;
-import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.workflow.DesignTask;
 import org.pettingllms.core.workflow.DesignTaskProvider;
 import org.pettingllms.core.workflow.WorkflowTool;
-import org.pettingllms.envs.data.DatasetSources;
+import org.pettingllms.envs.data.DatasetOptions;
 import org.pettingllms.envs.data.Items;
+import org.pettingllms.envs.data.TaskOptions;
 import org.pettingllms.envs.math.AnswerChecker;
 import org.pettingllms.envs.math.AnswerExtractor;
-import org.pettingllms.envs.math.MathRows;
 import org.pettingllms.envs.math.MathRows.MathItem;
-import org.pettingllms.envs.math.WordProblems;
+import org.pettingllms.envs.math.MathTasks;
 import org.pettingllms.envs.sandbox.Execution;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
@@ -41,7 +37,8 @@ public final class DesignMathTasks implements DesignTaskProvider {
      * @param toolTimeoutSeconds CPU seconds a program may use
      * @param sandboxSlots       programs run at once; 0: one per CPU
      */
-    public record Options(String train, String test, String generator, int toolTimeoutSeconds, int sandboxSlots) {
+    public record Options(String train, String test, String generator, int toolTimeoutSeconds, int sandboxSlots)
+            implements DatasetOptions {
         public static final Options DEFAULT = new Options("", "", "", 10, 0);
     }
 
@@ -52,16 +49,9 @@ public final class DesignMathTasks implements DesignTaskProvider {
 
     @Override
     public DesignTask create(RunConfig.TaskSpec spec) {
-        Options o = ConfigLoader.bindOptions(spec.options(), Options.DEFAULT, "task.options.", "task.options");
-        List<String> roles = spec.roles().isEmpty() ? List.of("solver", "critic", "judge") : spec.roles();
-        Items<MathItem> items = o.generator().isBlank()
-                ? DatasetSources.files(o.train(), o.test(), MathRows::load, MathItem.class)
-                : DatasetSources.generated(
-                        o.generator(),
-                        WordProblems.NAME,
-                        o.train(),
-                        o.test(),
-                        seed -> WordProblems.of(seed).item());
+        Options o = TaskOptions.bind(spec, Options.DEFAULT);
+        List<String> roles = TaskOptions.roles(spec, List.of("solver", "critic", "judge"));
+        Items<MathItem> items = MathTasks.items(o);
         WorkflowTool python = pythonTool(o.sandboxSlots(), o.toolTimeoutSeconds());
         return new Task(items, roles, python, o.generator().isBlank() ? "math" : o.generator());
     }
@@ -82,7 +72,8 @@ public final class DesignMathTasks implements DesignTaskProvider {
         return shown.length() > MAX_TOOL_OUTPUT ? shown.substring(0, MAX_TOOL_OUTPUT) + "\n(output cut)" : shown;
     }
 
-    record Task(Items<MathItem> items, List<String> roles, WorkflowTool python, String kind) implements DesignTask {
+    record Task(Items<MathItem> items, List<String> roles, WorkflowTool python, String kind)
+            implements PythonItemsTask<MathItem> {
         @Override
         public String id() {
             return NAME + "-v1";
@@ -94,17 +85,11 @@ public final class DesignMathTasks implements DesignTaskProvider {
         }
 
         @Override
-        public ProblemSource problems(long seed) {
-            return items.problems(id(), seed);
-        }
-
-        @Override
-        public Posed pose(Problem problem) {
-            MathItem item = items.item(problem);
+        public Posed posed(MathItem item) {
             return new Posed(
                     item.question(),
                     kind,
-                    Map.of("python", python),
+                    tools(),
                     text -> AnswerExtractor.extract(text).orElse(""),
                     answer -> AnswerChecker.equivalent(answer, item.answer()) ? 1 : 0);
         }

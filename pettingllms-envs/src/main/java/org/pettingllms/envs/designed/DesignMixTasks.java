@@ -10,11 +10,9 @@ import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.task.Demonstrations;
-import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.util.Seeds;
 import org.pettingllms.core.workflow.DesignDemonstrations;
 import org.pettingllms.core.workflow.DesignTask;
@@ -23,6 +21,7 @@ import org.pettingllms.core.workflow.RandomDesigns;
 import org.pettingllms.core.workflow.WorkflowRunner;
 import org.pettingllms.core.workflow.WorkflowTool;
 import org.pettingllms.envs.data.Items;
+import org.pettingllms.envs.data.TaskOptions;
 import org.pettingllms.envs.math.AnswerChecker;
 import org.pettingllms.envs.math.WordProblemDemonstrations;
 import org.pettingllms.envs.math.WordProblems;
@@ -85,12 +84,12 @@ public final class DesignMixTasks implements DesignTaskProvider {
 
     @Override
     public DesignTask create(RunConfig.TaskSpec spec) {
-        Options o = ConfigLoader.bindOptions(spec.options(), Options.DEFAULT, "task.options.", "task.options");
+        Options o = TaskOptions.bind(spec, Options.DEFAULT);
         if (o.kinds().isEmpty() || !List.of("arithmetic", "letters").containsAll(o.kinds())) {
             throw new ConfigException(
                     "config key 'task.options.kinds': expected some of [arithmetic, letters], got " + o.kinds());
         }
-        List<String> roles = spec.roles().isEmpty() ? List.of("solver") : spec.roles();
+        List<String> roles = TaskOptions.roles(spec, List.of("solver"));
         if (!roles.equals(List.of("solver"))) {
             throw new ConfigException(
                     "config key 'task.roles': design-mix has one executor role, solver; got " + roles);
@@ -143,7 +142,7 @@ public final class DesignMixTasks implements DesignTaskProvider {
         return !answer.isBlank() && AnswerChecker.equivalent(answer, item.answer()) ? 1 : 0;
     }
 
-    record Task(Items<MixItem> items, WorkflowTool python) implements DesignTask, DesignDemonstrations {
+    record Task(Items<MixItem> items, WorkflowTool python) implements PythonItemsTask<MixItem>, DesignDemonstrations {
         @Override
         public String id() {
             return NAME + "-v1";
@@ -155,19 +154,8 @@ public final class DesignMixTasks implements DesignTaskProvider {
         }
 
         @Override
-        public ProblemSource problems(long seed) {
-            return items.problems(id(), seed);
-        }
-
-        @Override
-        public Posed pose(Problem problem) {
-            MixItem item = items.item(problem);
-            return new Posed(
-                    item.question(),
-                    item.kind(),
-                    Map.of("python", python),
-                    DesignMixTasks::answerOf,
-                    a -> score(item, a));
+        public Posed posed(MixItem item) {
+            return new Posed(item.question(), item.kind(), tools(), DesignMixTasks::answerOf, a -> score(item, a));
         }
 
         @Override

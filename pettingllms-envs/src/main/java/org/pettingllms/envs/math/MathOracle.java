@@ -2,10 +2,9 @@ package org.pettingllms.envs.math;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.envs.data.ItemLookup;
+import org.pettingllms.envs.data.CompactPrompts;
+import org.pettingllms.envs.data.ItemOracle;
 import org.pettingllms.envs.math.MathRows.MathItem;
 
 /**
@@ -14,27 +13,19 @@ import org.pettingllms.envs.math.MathRows.MathItem;
  * {@code wrong}, it answers a number that is not the reference. A checker or environment that scores this
  * oracle below 100% (or the wrong one above 0%) is broken.
  */
-public final class MathOracle implements TextPolicy {
-    private final List<MathItem> items;
-    private final boolean wrong;
-
+public final class MathOracle extends ItemOracle<MathItem> {
     public MathOracle(List<MathItem> items, boolean wrong) {
-        this.items = List.copyOf(items);
-        this.wrong = wrong;
+        super(items, wrong, MathItem::question);
     }
 
     @Override
-    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+    protected String answer(MathItem item, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        MathItem item = ItemLookup.in(text, items, MathItem::question);
-        if (item == null) {
-            return "I do not know this problem.";
-        }
-        String answer = wrong ? wrongAnswer(item.answer()) : item.answer();
+        String answer = wrong() ? wrongAnswer(item.answer()) : item.answer();
         boolean tool = text.contains(MathPrompts.TOOL_SYSTEM)
                 || text.contains("Write a Python program")
                 || text.contains("write a program")
-                || text.startsWith("math-v1 " + MathTask.TOOL + "\n");
+                || CompactPrompts.isFor(text, "math-v1", MathTask.TOOL);
         if (tool) {
             return "```python\nprint(" + pythonString(answer) + ")\n```";
         }

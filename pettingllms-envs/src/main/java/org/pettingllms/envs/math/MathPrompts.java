@@ -1,6 +1,7 @@
 package org.pettingllms.envs.math;
 
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * Prompts of the math team, close to PettingLLMs': the reasoner reasons step by step and boxes its answer; the
@@ -23,12 +24,8 @@ final class MathPrompts {
     private MathPrompts() {}
 
     static Prompt compact(String taskId, MathState s, String role) {
-        StringBuilder sb = new StringBuilder(taskId)
-                .append(' ')
-                .append(role)
-                .append('\n')
-                .append(s.item().question())
-                .append('\n');
+        StringBuilder sb =
+                CompactPrompts.header(taskId, role).append(s.item().question()).append('\n');
         if (s.tool() != null) {
             sb.append(COMPACT_TOOL).append(oneLine(s.tool().output())).append('\n');
         }
@@ -40,7 +37,7 @@ final class MathPrompts {
                                     : oneLine(s.reasoner().answer()))
                     .append('\n');
         }
-        return Prompt.compact(sb.append('>').toString());
+        return CompactPrompts.cue(sb);
     }
 
     /** The first line, clipped: a compact prompt shows a printed answer, not a traceback. */

@@ -49,7 +49,7 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
 
     /** @param items the rows: files, or generated word problems ({@link WordProblems}) */
     public MathTask(List<String> roles, int maxTurns, Items<MathItem> items, Sandbox sandbox, Duration toolTimeout) {
-        super(roles, List.of(List.of(TOOL, REASONER), List.of(REASONER)), maxTurns, items);
+        super(roles, List.of(TOOL, REASONER), REASONER, maxTurns, items, MathState::start);
         this.sandbox = sandbox;
         this.toolLimits = sandbox == null ? null : sandbox.limits().forWork(toolTimeout);
     }
@@ -60,16 +60,12 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
     }
 
     @Override
-    public MathState initialState(Problem problem) {
-        return MathState.start(row(problem));
+    protected Prompt compactPrompt(MathState state, String role, int turn) {
+        return MathPrompts.compact(id(), state, role);
     }
 
     @Override
-    public Prompt prompt(MathState state, String role, int turn, PromptStyle style) {
-        checkRole(role);
-        if (style == PromptStyle.COMPACT) {
-            return MathPrompts.compact(id(), state, role);
-        }
+    protected Prompt chatPrompt(MathState state, String role, int turn) {
         return role.equals(TOOL) ? MathPrompts.tool(state) : MathPrompts.reasoner(state);
     }
 
@@ -137,7 +133,7 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
                 && s.tool() != null
                 && s.tool().answer() != null
                 && AnswerChecker.equivalent(s.tool().answer(), answer.get());
-        boolean done = roles().size() == 1 || agree;
+        boolean done = alone() || agree;
         double r = correct ? 1 : 0;
         StepOutcome stop =
                 answer.isEmpty() ? StepOutcome.UNPARSEABLE : done && correct ? StepOutcome.SOLVED : StepOutcome.OK;
@@ -164,17 +160,11 @@ public final class MathTask extends DatasetTask<MathState, MathItem> implements 
             }
             return WordProblemDemonstrations.of(this, problem, style, settings, rng);
         }
-        return Demonstrations.fromScripted(
-                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+        return oracleDemonstrations(problem, style, settings, rng);
     }
 
     @Override
     protected TextPolicy oracle(List<MathItem> items, boolean wrong) {
         return new MathOracle(items, wrong);
-    }
-
-    @Override
-    public String mainRole() {
-        return REASONER;
     }
 }

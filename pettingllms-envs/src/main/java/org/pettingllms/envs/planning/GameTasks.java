@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.task.TaskProvider;
+import org.pettingllms.envs.data.TaskOptions;
 import org.pettingllms.envs.sandbox.Sandbox;
 import org.pettingllms.envs.sandbox.SandboxLimits;
 
@@ -51,7 +51,7 @@ public abstract class GameTasks<O> implements TaskProvider {
 
     @Override
     public final PlanningTask<?, ?> create(RunConfig.TaskSpec spec) {
-        List<String> roles = spec.roles().isEmpty() ? DEFAULT_ROLES : spec.roles();
+        List<String> roles = TaskOptions.roles(spec, DEFAULT_ROLES);
         return create(game(spec), roles, spec.maxTurns(), toolMode(spec), view(spec));
     }
 
@@ -60,7 +60,7 @@ public abstract class GameTasks<O> implements TaskProvider {
         Map<String, Object> options = new HashMap<>(spec.options());
         options.remove(TOOL_OPTION);
         options.remove(VIEW_OPTION);
-        return game.apply(ConfigLoader.bindOptions(options, defaults, "task.options.", "task.options"));
+        return game.apply(TaskOptions.bind(options, defaults));
     }
 
     private static <B, A> PlanningTask<B, A> create(

@@ -5,6 +5,7 @@ import org.pettingllms.core.data.ChatMessage;
 import org.pettingllms.core.data.Image;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * The two prompt styles of the planning games. {@code compact}: a header line, the board, the tool's proposal
@@ -35,8 +36,7 @@ final class PlanningPrompts {
      * @param picture the board as a picture, shown instead of its rows (the message carries it); null for text
      */
     static <B, A> Prompt compact(Game<B, A> game, PlanningState<B> state, String role, Image picture) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(game.id()).append(' ').append(role).append('\n');
+        StringBuilder sb = CompactPrompts.header(game.id(), role);
         if (picture == null) {
             sb.append(game.render(state.board())).append('\n');
         }

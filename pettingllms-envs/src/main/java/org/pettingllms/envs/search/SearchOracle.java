@@ -2,11 +2,9 @@ package org.pettingllms.envs.search;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
-import org.pettingllms.envs.data.ItemLookup;
+import org.pettingllms.envs.data.ItemOracle;
 
 /**
  * A policy that knows the questions (evaluation without a model), found by the question in the prompt. The searcher
@@ -16,23 +14,22 @@ import org.pettingllms.envs.data.ItemLookup;
  * once with another entity of the question (a supporting title that is not the answer). A reward that scores this
  * oracle below 100% on generated worlds (or the wrong one above 0%) is broken.
  */
-public final class SearchOracle implements TextPolicy {
-    private final List<SearchItem> items;
-    private final boolean wrong;
-
+public final class SearchOracle extends ItemOracle<SearchItem> {
     public SearchOracle(List<SearchItem> items, boolean wrong) {
-        this.items = List.copyOf(items);
-        this.wrong = wrong;
+        super(items, wrong, SearchItem::question);
     }
 
     @Override
-    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+    protected String unknown(Prompt prompt) {
+        return prompt.style() == PromptStyle.COMPACT
+                ? "I do not know this question"
+                : "<answer>I do not know this question</answer>";
+    }
+
+    @Override
+    protected String answer(SearchItem item, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
         boolean compact = prompt.style() == PromptStyle.COMPACT;
-        SearchItem item = find(text);
-        if (item == null) {
-            return compact ? "I do not know this question" : "<answer>I do not know this question</answer>";
-        }
         boolean searcher = SearchPrompts.isSearcher(prompt);
         boolean alone = text.contains("(calls left ") || text.contains(SearchPrompts.ALONE_SYSTEM);
         boolean last = text.contains("(last turn)")
@@ -46,10 +43,10 @@ public final class SearchOracle implements TextPolicy {
             String first = item.supporting().isEmpty()
                     ? item.question()
                     : item.supporting().get(0);
-            String q = wrong ? first : missing != null ? missing : first;
+            String q = wrong() ? first : missing != null ? missing : first;
             return compact ? q : "<search>" + q + "</search>";
         }
-        if (wrong) {
+        if (wrong()) {
             String other = item.supporting().stream()
                     .filter(t -> !AnswerMatch.exact(t, item.answers()))
                     .findFirst()
@@ -70,14 +67,15 @@ public final class SearchOracle implements TextPolicy {
      * The question's item. Worlds repeat questions (the same company name, another founder), so among the items whose
      * question the prompt holds, the one most of whose passages the prompt shows.
      */
-    private SearchItem find(String text) {
-        SearchItem first = ItemLookup.in(text, items, SearchItem::question);
+    @Override
+    protected SearchItem find(String text) {
+        SearchItem first = super.find(text);
         if (first == null) {
             return null;
         }
         SearchItem best = first;
         long bestShown = -1;
-        for (SearchItem i : items) {
+        for (SearchItem i : items()) {
             if (i.question().equals(first.question())) {
                 long shown = i.passages().stream()
                         .filter(p -> text.contains(SearchPrompts.oneLine(p.text())))

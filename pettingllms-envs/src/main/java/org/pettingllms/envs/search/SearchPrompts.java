@@ -1,6 +1,7 @@
 package org.pettingllms.envs.search;
 
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * Prompts of the search team. The searcher sees the question, its earlier queries, the passages they found and what
@@ -17,7 +18,7 @@ import org.pettingllms.core.data.Prompt;
 final class SearchPrompts {
     /** Whether {@code prompt} is the searcher's (either style). */
     static boolean isSearcher(Prompt prompt) {
-        return prompt.text().startsWith("search-v1 " + SearchTask.SEARCHER + "\n")
+        return CompactPrompts.isFor(prompt.text(), "search-v1", SearchTask.SEARCHER)
                 || prompt.text().contains(SEARCHER_SYSTEM);
     }
 
@@ -29,10 +30,8 @@ final class SearchPrompts {
     private SearchPrompts() {}
 
     static Prompt compact(String taskId, SearchState s, String role, boolean alone, int callsLeft) {
-        StringBuilder sb = new StringBuilder(taskId)
-                .append(' ')
-                .append(role)
-                .append("\nQ: ")
+        StringBuilder sb = CompactPrompts.header(taskId, role)
+                .append("Q: ")
                 .append(s.item().question())
                 .append('\n');
         if (role.equals(SearchTask.SEARCHER) || alone) {
@@ -53,7 +52,7 @@ final class SearchPrompts {
         if (!role.equals(SearchTask.SEARCHER)) {
             sb.append(callsLeft <= 1 ? "(last turn)\n" : alone ? "(calls left " + callsLeft + ")\n" : "");
         }
-        return Prompt.compact(sb.append('>').toString());
+        return CompactPrompts.cue(sb);
     }
 
     static Prompt chat(SearchState s, String role, boolean alone, int callsLeft) {

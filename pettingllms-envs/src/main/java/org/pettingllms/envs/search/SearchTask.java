@@ -64,9 +64,11 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
             int topk) {
         super(
                 roles,
-                List.of(List.of(SEARCHER, ANSWERER), List.of(ANSWERER)),
-                roles.size() == 1 ? CALLS_PER_TURN * maxTurns : maxTurns,
-                items);
+                List.of(SEARCHER, ANSWERER),
+                ANSWERER,
+                teamCalls(roles, maxTurns, CALLS_PER_TURN),
+                items,
+                SearchState::start);
         if (topk < 1 || topk > Bm25Index.MAX_TOPK) {
             throw new IllegalArgumentException("topk must be 1 to " + Bm25Index.MAX_TOPK + ", got " + topk);
         }
@@ -80,22 +82,13 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
     }
 
     @Override
-    public String mainRole() {
-        return ANSWERER;
+    protected Prompt compactPrompt(SearchState state, String role, int turn) {
+        return SearchPrompts.compact(id(), state, role, alone(), maxTurns() - turn);
     }
 
     @Override
-    public SearchState initialState(Problem problem) {
-        return SearchState.start(row(problem));
-    }
-
-    @Override
-    public Prompt prompt(SearchState state, String role, int turn, PromptStyle style) {
-        checkRole(role);
-        int left = maxTurns() - turn;
-        return style == PromptStyle.COMPACT
-                ? SearchPrompts.compact(id(), state, role, alone(), left)
-                : SearchPrompts.chat(state, role, alone(), left);
+    protected Prompt chatPrompt(SearchState state, String role, int turn) {
+        return SearchPrompts.chat(state, role, alone(), maxTurns() - turn);
     }
 
     @Override
@@ -128,10 +121,6 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
                         StepOutcome.UNPARSEABLE,
                         role.equals(SEARCHER) ? "no query" : alone() ? "no search and no answer" : "no answer");
         };
-    }
-
-    private boolean alone() {
-        return roles().size() == 1;
     }
 
     private Transition<SearchState> search(SearchState s, String query) {

@@ -7,20 +7,18 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.task.TaskProvider;
+import org.pettingllms.envs.data.DatasetOptions;
 import org.pettingllms.envs.data.DatasetSources;
+import org.pettingllms.envs.data.DatasetTaskProvider;
 import org.pettingllms.envs.data.Items;
 
 /**
  * Makes the search task by name: {@code search} ({@code search-v1}), on generated worlds or on HotpotQA-, Search-R1-
  * or FlashRAG-layout question files ({@link SearchRows}).
  */
-public final class SearchTasks implements TaskProvider {
+public final class SearchTasks extends DatasetTaskProvider<SearchTasks.SearchOptions, SearchTask> {
     /** Closed corpora kept indexed: a step's questions and the validation set's, without indexing them per search. */
     static final int CACHED_INDEXES = 1024;
 
@@ -36,7 +34,8 @@ public final class SearchTasks implements TaskProvider {
      * @param timeoutSeconds a retrieval server's time to answer one search
      */
     public record SearchOptions(
-            String generator, String train, String test, String corpus, String index, int topk, int timeoutSeconds) {
+            String generator, String train, String test, String corpus, String index, int topk, int timeoutSeconds)
+            implements DatasetOptions {
         public static final SearchOptions DEFAULT =
                 new SearchOptions(SearchWorlds.NAME, "", "", "", "runs/search-index", 3, 30);
 
@@ -52,20 +51,15 @@ public final class SearchTasks implements TaskProvider {
         }
     }
 
-    @Override
-    public Set<String> names() {
-        return Set.of("search");
+    public SearchTasks() {
+        super("search", SearchOptions.DEFAULT, List.of(SearchTask.SEARCHER, SearchTask.ANSWERER));
     }
 
     @Override
-    public SearchTask create(RunConfig.TaskSpec spec) {
-        SearchOptions o =
-                ConfigLoader.bindOptions(spec.options(), SearchOptions.DEFAULT, "task.options.", "task.options");
-        List<String> roles = spec.roles().isEmpty() ? List.of(SearchTask.SEARCHER, SearchTask.ANSWERER) : spec.roles();
-        Items<SearchItem> items = o.generator().isBlank()
-                ? DatasetSources.files(o.train(), o.test(), SearchRows::load, SearchItem.class)
-                : DatasetSources.generated(o.generator(), SearchWorlds.NAME, o.train(), o.test(), SearchWorlds::item);
-        return new SearchTask(roles, spec.maxTurns(), items, retrievers(o, items), o.topk());
+    protected SearchTask create(SearchOptions o, List<String> roles, int maxTurns) {
+        Items<SearchItem> items =
+                DatasetSources.items(o, SearchWorlds.NAME, SearchWorlds::item, SearchRows::load, SearchItem.class);
+        return new SearchTask(roles, maxTurns, items, retrievers(o, items), o.topk());
     }
 
     /** The retriever of each question, from {@code task.options.corpus}. */

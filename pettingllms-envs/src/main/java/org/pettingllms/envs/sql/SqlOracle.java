@@ -2,10 +2,9 @@ package org.pettingllms.envs.sql;
 
 import java.util.List;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
-import org.pettingllms.envs.data.ItemLookup;
+import org.pettingllms.envs.data.CompactPrompts;
+import org.pettingllms.envs.data.ItemOracle;
 
 /**
  * A policy that knows the gold queries (evaluation without a model): found by the database named in the prompt, the writer
@@ -14,29 +13,26 @@ import org.pettingllms.envs.data.ItemLookup;
  * runs and answers wrongly, and the explorer looks at nothing useful. A reward that scores this oracle below 100% (or
  * the wrong one above 0%) is broken.
  */
-public final class SqlOracle implements TextPolicy {
-    private final List<SqlItem> items;
-    private final boolean wrong;
-
+public final class SqlOracle extends ItemOracle<SqlItem> {
     public SqlOracle(List<SqlItem> items, boolean wrong) {
-        this.items = List.copyOf(items);
-        this.wrong = wrong;
+        super(items, wrong, SqlItem::id); // questions repeat across databases; ids do not
     }
 
     @Override
-    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
+    protected String unknown(Prompt prompt) {
+        return "SELECT 'I do not know this problem'";
+    }
+
+    @Override
+    protected String answer(SqlItem item, Prompt prompt, SplittableRandom rng) {
         String text = prompt.text();
-        SqlItem item = ItemLookup.in(text, items, SqlItem::id); // questions repeat across databases; ids do not
-        if (item == null) {
-            return "SELECT 'I do not know this problem'";
-        }
         boolean explorer =
-                text.startsWith("sql-v1 " + SqlTask.EXPLORER + "\n") || text.contains(SqlPrompts.EXPLORER_SYSTEM);
+                CompactPrompts.isFor(text, "sql-v1", SqlTask.EXPLORER) || text.contains(SqlPrompts.EXPLORER_SYSTEM);
         String query;
         if (explorer) {
-            query = wrong ? "SELECT count(*) FROM orders" : exploration(item);
+            query = wrong() ? "SELECT count(*) FROM orders" : exploration(item);
         } else {
-            query = wrong ? (item.naive().isEmpty() ? "SELECT 1 WHERE 0" : item.naive()) : item.gold();
+            query = wrong() ? (item.naive().isEmpty() ? "SELECT 1 WHERE 0" : item.naive()) : item.gold();
         }
         return prompt.style() == org.pettingllms.core.data.PromptStyle.COMPACT ? query : "```sql\n" + query + "\n```";
     }

@@ -2,6 +2,7 @@ package org.pettingllms.envs.sql;
 
 import java.util.List;
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * Prompts of the SQL team. The explorer sees the schema and the question and writes one query to look at the data;
@@ -26,10 +27,8 @@ final class SqlPrompts {
 
     /** @param alone the single agent: the rows shown are its own latest query's, and it is told how to answer */
     static Prompt compact(String taskId, SqlState s, String role, boolean alone) {
-        StringBuilder sb = new StringBuilder(taskId)
-                .append(' ')
-                .append(role)
-                .append("\ndb: ")
+        StringBuilder sb = CompactPrompts.header(taskId, role)
+                .append("db: ")
                 .append(s.item().id())
                 .append('\n')
                 .append(s.item().schema())
@@ -43,7 +42,7 @@ final class SqlPrompts {
                 sb.append("(the same query again is the answer)\n");
             }
         }
-        return Prompt.compact(sb.append('>').toString());
+        return CompactPrompts.cue(sb);
     }
 
     /** @param alone the single agent: the rows shown are its own latest query's */

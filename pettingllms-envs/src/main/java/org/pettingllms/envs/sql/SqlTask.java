@@ -57,9 +57,11 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     SqlTask(List<String> roles, int maxTurns, Items<SqlItem> items, SqlRunner.Limits limits, GoldResults gold) {
         super(
                 roles,
-                List.of(List.of(EXPLORER, WRITER), List.of(WRITER)),
-                roles.size() == 1 ? CALLS_PER_TURN * maxTurns : maxTurns,
-                items);
+                List.of(EXPLORER, WRITER),
+                WRITER,
+                teamCalls(roles, maxTurns, CALLS_PER_TURN),
+                items,
+                SqlState::start);
         this.limits = limits;
         this.gold = gold;
     }
@@ -75,32 +77,19 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     }
 
     @Override
-    public String mainRole() {
-        return WRITER;
+    protected Prompt compactPrompt(SqlState state, String role, int turn) {
+        return SqlPrompts.compact(id(), state, role, alone());
     }
 
     @Override
-    public SqlState initialState(Problem problem) {
-        return SqlState.start(row(problem));
-    }
-
-    @Override
-    public Prompt prompt(SqlState state, String role, int turn, PromptStyle style) {
-        checkRole(role);
-        return style == PromptStyle.COMPACT
-                ? SqlPrompts.compact(id(), state, role, alone())
-                : SqlPrompts.chat(state, role, alone());
+    protected Prompt chatPrompt(SqlState state, String role, int turn) {
+        return SqlPrompts.chat(state, role, alone());
     }
 
     @Override
     public Transition<SqlState> step(SqlState state, String role, Completion completion) {
         String query = query(completion.text());
         return checkRole(role).equals(EXPLORER) ? explore(state, query) : write(state, query);
-    }
-
-    /** The single agent: the writer alone. */
-    private boolean alone() {
-        return roles().size() == 1;
     }
 
     /** The query in an answer: its last fenced block, else the whole answer. */
@@ -235,8 +224,7 @@ public final class SqlTask extends DatasetTask<SqlState, SqlItem> implements Dem
     @Override
     public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
         if (row(problem).keys().isEmpty()) {
-            return Demonstrations.fromScripted(
-                    this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+            return oracleDemonstrations(problem, style, settings, rng);
         }
         return SqlDemonstrations.of(this, problem, style, settings, rng);
     }

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.pettingllms.core.backend.TextPolicy;
-import org.pettingllms.core.data.PolicyRef;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.envs.data.CompactPrompts;
 import org.pettingllms.envs.data.ItemLookup;
+import org.pettingllms.envs.data.ItemOracle;
 
 /**
  * A policy that knows the reference designs (evaluation without a model), found by the specification and header in
@@ -24,36 +24,43 @@ import org.pettingllms.envs.data.ItemLookup;
  * imperfect warm-up demonstrations, {@code sft --noise}, misread apart). A reward that scores this
  * oracle's team below 100% (or the wrong one above 0%) is broken.
  */
-public final class VerilogOracle implements TextPolicy {
-    private final List<VerilogItem> items;
-    private final boolean wrong;
+public final class VerilogOracle extends ItemOracle<VerilogItem> {
     private final Judge judge;
     private final int maxVectors;
 
     VerilogOracle(List<VerilogItem> items, boolean wrong, Judge judge, int maxVectors) {
-        this.items = List.copyOf(items);
-        this.wrong = wrong;
+        super(items, wrong, i -> i.spec().strip());
         this.judge = judge;
         this.maxVectors = maxVectors;
     }
 
+    /** Among the items whose header the prompt holds, the one whose specification (or a designer's brief) it holds. */
     @Override
-    public String answer(PolicyRef policy, Prompt prompt, SplittableRandom rng) {
-        String text = prompt.text();
+    protected VerilogItem find(String text) {
         List<VerilogItem> headed =
-                items.stream().filter(i -> text.contains(i.header())).toList();
+                items().stream().filter(i -> text.contains(i.header())).toList();
         VerilogItem item = ItemLookup.in(text, headed, i -> i.spec().strip());
         if (item == null) { // a designer's prompt with its brief
             item = ItemLookup.in(text, headed, i -> i.designerSpec().strip());
         }
+        return item;
+    }
+
+    @Override
+    protected String unknown(Prompt prompt) {
+        return prompt.style() == PromptStyle.COMPACT
+                ? "assign y = 0;"
+                : "```verilog\nmodule TopModule(); endmodule\n```";
+    }
+
+    @Override
+    protected String answer(VerilogItem item, Prompt prompt, SplittableRandom rng) {
+        String text = prompt.text();
         boolean compact = prompt.style() == PromptStyle.COMPACT;
-        if (item == null) {
-            return compact ? "assign y = 0;" : "```verilog\nmodule TopModule(); endmodule\n```";
-        }
-        boolean tester = text.startsWith("verilog-v1 " + VerilogTask.TESTER + "\n")
+        boolean tester = CompactPrompts.isFor(text, "verilog-v1", VerilogTask.TESTER)
                 || text.contains(VerilogPrompts.TESTER_SYSTEM);
         // wrong: one of the item's wrong designs, drawn per answer (a designer and a tester misread apart)
-        String design = wrong && !item.mutants().isEmpty()
+        String design = wrong() && !item.mutants().isEmpty()
                 ? item.mutants().get(rng.nextInt(item.mutants().size()))
                 : item.reference();
         if (tester) {

@@ -1,6 +1,7 @@
 package org.pettingllms.envs.verilog;
 
 import org.pettingllms.core.data.Prompt;
+import org.pettingllms.envs.data.CompactPrompts;
 
 /**
  * Prompts of the hardware team. Both roles read the specification (the designer its brief, where it has one:
@@ -23,10 +24,7 @@ final class VerilogPrompts {
     private VerilogPrompts() {}
 
     static Prompt compact(String taskId, VerilogState s, String role) {
-        StringBuilder sb = new StringBuilder(taskId)
-                .append(' ')
-                .append(role)
-                .append('\n')
+        StringBuilder sb = CompactPrompts.header(taskId, role)
                 .append(spec(s.item(), role))
                 .append('\n')
                 .append(s.item().header())
@@ -54,7 +52,7 @@ final class VerilogPrompts {
         if (revising) { // the design last, just before the cue: a small model revises what it has just read
             sb.append(clip(body(s.design()).strip())).append('\n');
         }
-        return Prompt.compact(sb.append('>').toString());
+        return CompactPrompts.cue(sb);
     }
 
     static Prompt chat(VerilogState s, String role) {

@@ -57,9 +57,11 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
     public VerilogTask(List<String> roles, int maxTurns, Items<VerilogItem> items, Icarus icarus, int maxTesterTests) {
         super(
                 roles,
-                List.of(List.of(DESIGNER, TESTER), List.of(DESIGNER)),
-                roles.size() == 1 ? CALLS_PER_TURN * maxTurns : maxTurns,
-                items);
+                List.of(DESIGNER, TESTER),
+                DESIGNER,
+                teamCalls(roles, maxTurns, CALLS_PER_TURN),
+                items,
+                VerilogState::start);
         this.judge = new Judge(icarus);
         this.maxTesterTests = maxTesterTests;
     }
@@ -70,21 +72,13 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
     }
 
     @Override
-    public String mainRole() {
-        return DESIGNER;
+    protected Prompt compactPrompt(VerilogState state, String role, int turn) {
+        return VerilogPrompts.compact(id(), state, role);
     }
 
     @Override
-    public VerilogState initialState(Problem problem) {
-        return VerilogState.start(row(problem));
-    }
-
-    @Override
-    public Prompt prompt(VerilogState state, String role, int turn, PromptStyle style) {
-        checkRole(role);
-        return style == PromptStyle.COMPACT
-                ? VerilogPrompts.compact(id(), state, role)
-                : VerilogPrompts.chat(state, role);
+    protected Prompt chatPrompt(VerilogState state, String role, int turn) {
+        return VerilogPrompts.chat(state, role);
     }
 
     @Override
@@ -119,7 +113,7 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
                 new VerilogState(s.item(), design, v.problem(), s.tests(), v.mismatches(), v.hiddenPass(), answer);
         boolean passesTester =
                 v.runs() && !s.tests().isEmpty() && v.mismatches().isEmpty();
-        boolean done = roles().size() == 1 ? v.runs() : passesTester; // alone, a design that runs is its answer
+        boolean done = alone() ? v.runs() : passesTester; // alone, a design that runs is its answer
         double equivalent = v.equivalent() ? 1 : 0; // this turn's design, whatever the team keeps
         return new Transition<>(
                 next,
@@ -188,8 +182,7 @@ public final class VerilogTask extends DatasetTask<VerilogState, VerilogItem> im
         if (items() instanceof Items.Generated<VerilogItem>) {
             return VerilogDemonstrations.of(this, problem, style, settings, rng);
         }
-        return Demonstrations.fromScripted(
-                this, scripted(1 - settings.noise(), List.of(problem)), problem, style, settings.turns(), rng);
+        return oracleDemonstrations(problem, style, settings, rng);
     }
 
     /** Judges trusted designs for the oracle. */

@@ -4,17 +4,16 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.pettingllms.core.config.ConfigException;
-import org.pettingllms.core.config.ConfigLoader;
-import org.pettingllms.core.config.RunConfig;
-import org.pettingllms.core.task.TaskProvider;
+import org.pettingllms.envs.data.DatasetOptions;
 import org.pettingllms.envs.data.DatasetSources;
+import org.pettingllms.envs.data.DatasetTaskProvider;
 import org.pettingllms.envs.data.Items;
 
 /**
  * Makes the hardware design task by name: {@code verilog} ({@code verilog-v1}), on generated circuits or on
  * VerilogEval-layout files (evaluation).
  */
-public final class VerilogTasks implements TaskProvider {
+public final class VerilogTasks extends DatasetTaskProvider<VerilogTasks.VerilogOptions, VerilogTask> {
     /**
      * @param generator      the generated problems: {@code circuits} ({@link Circuits}); empty for dataset files
      * @param train          VerilogEval-layout problems to train on (a folder or a JSON/JSONL file); empty for none
@@ -32,7 +31,8 @@ public final class VerilogTasks implements TaskProvider {
             int timeoutSeconds,
             int maxTesterTests,
             int sandboxSlots,
-            List<String> kinds) {
+            List<String> kinds)
+            implements DatasetOptions {
         public static final VerilogOptions DEFAULT = new VerilogOptions(Circuits.NAME, "", "", 10, 16, 0, List.of());
 
         public VerilogOptions {
@@ -51,26 +51,20 @@ public final class VerilogTasks implements TaskProvider {
         }
     }
 
-    @Override
-    public Set<String> names() {
-        return Set.of("verilog");
+    public VerilogTasks() {
+        super("verilog", VerilogOptions.DEFAULT, List.of(VerilogTask.DESIGNER, VerilogTask.TESTER));
     }
 
     @Override
-    public VerilogTask create(RunConfig.TaskSpec spec) {
-        VerilogOptions o =
-                ConfigLoader.bindOptions(spec.options(), VerilogOptions.DEFAULT, "task.options.", "task.options");
-        List<String> roles = spec.roles().isEmpty() ? List.of(VerilogTask.DESIGNER, VerilogTask.TESTER) : spec.roles();
+    protected VerilogTask create(VerilogOptions o, List<String> roles, int maxTurns) {
         if (o.generator().isBlank() && !o.kinds().isEmpty()) {
             throw new ConfigException("config key 'task.options.kinds': kinds choose generated circuits; dataset files"
                     + " have none (set task.options.generator: circuits, or remove kinds)");
         }
-        Items<VerilogItem> items = o.generator().isBlank()
-                ? DatasetSources.files(o.train(), o.test(), VerilogEvalRows::load, VerilogItem.class)
-                : DatasetSources.generated(
-                        o.generator(), Circuits.NAME, o.train(), o.test(), Circuits.items(o.circuitKinds()));
+        Items<VerilogItem> items = DatasetSources.items(
+                o, Circuits.NAME, Circuits.items(o.circuitKinds()), VerilogEvalRows::load, VerilogItem.class);
         Icarus icarus =
                 Icarus.open(o.sandboxSlots(), Icarus.LIMITS.forWork(java.time.Duration.ofSeconds(o.timeoutSeconds())));
-        return new VerilogTask(roles, spec.maxTurns(), items, icarus, o.maxTesterTests());
+        return new VerilogTask(roles, maxTurns, items, icarus, o.maxTesterTests());
     }
 }
