@@ -39,6 +39,9 @@ record Backend(
      * @param probe a prompt of the run's task, the servers' load check ({@link Remote}), asked for only then
      */
     static Backend open(RunConfig cfg, LocalEngine engine, Supplier<Prompt> probe, Map<String, String> env) {
+        // the model's tokenizer and config read now, whichever backend opens: a wrong policy.model is one line before
+        // anything starts, as when every command loaded the engine first
+        engine.codec(cfg.policy().model());
         LearnerBackend.Opened opened = LearnerBackends.of(cfg)
                 .open(new LearnerBackend.Local(
                         cfg,

@@ -89,6 +89,13 @@ class TokenizerOnlyBackendTest {
             CliTest.Result rollout = CliTest.run(
                     concat(new String[] {"rollout", config, "--policy", "model", "--problems", "2"}, service));
             assertThat(rollout.code()).as(rollout.err()).isZero();
+            // a model path that is not a model is still one line, before anything starts
+            String[] missing = concat(service, new String[] {"--set", "policy.model=" + dir.resolve("none")});
+            CliTest.Result wrong = CliTest.run(concat(
+                    new String[] {"train", config, "--set", "run.name=wrong", "--set", "train.steps=1"}, missing));
+            assertThat(wrong.code()).isEqualTo(2);
+            assertThat(wrong.err()).contains("config key 'policy.model'").contains("is neither a model directory");
+            assertThat(wrong.out()).doesNotContain("Tinker service");
         }
     }
 

@@ -113,8 +113,7 @@ public final class EmbeddedEngine implements AutoCloseable {
             } else {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
-                    throw new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
-                            + "directory nor fresh:<preset> (presets: " + ModelFamilies.presetNames() + ")");
+                    throw notAModel(source);
                 }
                 // a vision-language model's decoder carries its family's image input and writer (InputEncoder,
                 // ModelWriter): the sampler, the learner and checkpoints reach them through it
@@ -171,7 +170,15 @@ public final class EmbeddedEngine implements AutoCloseable {
             return TextCodecs.fresh(underKey("policy.model", () -> ModelFamilies.freshSeesImages(preset)));
         }
         Path dir = Path.of(source);
+        if (!Files.isDirectory(dir)) {
+            throw notAModel(source);
+        }
         return TextCodecs.of(dir, ModelFamilies.decoderConfig(dir).eosTokenId());
+    }
+
+    private static ConfigException notAModel(String source) {
+        return new ConfigException("config key 'policy.model': '" + source + "' is neither a model "
+                + "directory nor fresh:<preset> (presets: " + ModelFamilies.presetNames() + ")");
     }
 
     public TextCodec codec(String model) {
