@@ -86,6 +86,12 @@ public final class ServedWeights implements Learner {
         return version;
     }
 
+    /** The servers sample the adapter files written at publish time, not the learner's weights. */
+    @Override
+    public boolean publishesCopies() {
+        return true;
+    }
+
     private void unload(URI replica, String name) {
         try {
             sampler.postTo(

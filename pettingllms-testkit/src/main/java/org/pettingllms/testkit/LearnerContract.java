@@ -77,6 +77,35 @@ public abstract class LearnerContract {
         assertThat(stats.logprobShift()).isLessThan(tolerance());
     }
 
+    /**
+     * Token weights scale each token's advantage (asynchronous training's correction): at ratio 1 the loss is minus
+     * the token mean of {@code A x w_t}, with a weight-0 token counted in the mean and adding nothing.
+     */
+    @Test
+    public void tokenWeightsScaleEachTokensAdvantage() {
+        Learner learner = learner();
+        List<TrainExample> batch = new ArrayList<>();
+        double weighted = 0;
+        long tokens = 0;
+        int row = 0;
+        for (TrainExample e : samples(learner, 1.0, -0.5)) {
+            int c = e.completionTokens().size();
+            float[] w = new float[c];
+            for (int t = 0; t < c; t++) {
+                w[t] = t == 0 ? 0f : (row == 0 ? 1.5f : 0.25f) + 0.125f * (t % 3);
+                weighted += e.advantage() * w[t];
+            }
+            tokens += c;
+            batch.add(e.corrected(e.oldLogprobs(), FloatSeq.of(w)));
+            row++;
+        }
+        Learner.LossStats stats = learner.forwardBackward(policy(), batch, LossConfig.DEFAULT);
+        assertThat(stats.tokens()).isEqualTo(tokens);
+        assertThat(stats.loss())
+                .as("ratio 1: minus the token mean of the weighted advantages")
+                .isCloseTo(-weighted / tokens, within(tolerance()));
+    }
+
     @Test
     public void anOptimizerStepMovesTheWeightsAndTheirVersion() {
         Learner learner = learner();

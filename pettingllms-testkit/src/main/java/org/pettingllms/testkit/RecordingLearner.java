@@ -40,7 +40,7 @@ public final class RecordingLearner implements Learner {
             tokenLosses[i] = new double[e.completionTokens().size()];
             for (int t = 0; t < tokenLosses[i].length; t++) {
                 double old = e.oldLogprobs().get(t);
-                tokenLosses[i][t] = PolicyLoss.tokenLoss(e.advantage(), old, old, loss);
+                tokenLosses[i][t] = PolicyLoss.tokenLoss(e.tokenAdvantage(t), old, old, loss);
             }
             tokens += tokenLosses[i].length;
         }

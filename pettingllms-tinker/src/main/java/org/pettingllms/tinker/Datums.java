@@ -45,7 +45,7 @@ final class Datums {
             int first = e.promptTokens().size() - 1;
             for (int k = 0; k < c; k++) {
                 logprobs[first + k] = e.oldLogprobs().get(k);
-                advantages[first + k] = e.advantage() * scale;
+                advantages[first + k] = e.tokenAdvantage(k) * scale;
             }
             ObjectNode d = datum(data.addObject(), e);
             ObjectNode in = (ObjectNode) d.get("loss_fn_inputs");
@@ -116,10 +116,10 @@ final class Datums {
         int sequences = 0;
         for (int i = 0; i < batch.size(); i++) {
             TrainExample e = batch.get(i);
-            double a = e.advantage();
             double seq = 0;
             int c = e.completionTokens().size();
             for (int k = 0; k < c; k++) {
+                double a = e.tokenAdvantage(k);
                 double diff = now.get(i).get(k) - e.oldLogprobs().get(k);
                 double r = Math.exp(diff);
                 double unclipped = -a * r;

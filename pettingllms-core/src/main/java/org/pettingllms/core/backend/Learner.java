@@ -41,6 +41,16 @@ public interface Learner {
      */
     long publish(PolicyRef policy);
 
+    /**
+     * Whether {@link #publish} hands the sampler a copy of the weights (written out and loaded by inference servers),
+     * so that optimizer steps after it leave what the sampler uses alone. False by default: the sampler reads the
+     * learner's live weights (the embedded engine), and asynchronous training then holds each optimizer step until
+     * the rollouts on the weights it would change are done.
+     */
+    default boolean publishesCopies() {
+        return false;
+    }
+
     void save(PolicyRef policy, Path dir) throws IOException;
 
     void load(PolicyRef policy, Path dir) throws IOException;

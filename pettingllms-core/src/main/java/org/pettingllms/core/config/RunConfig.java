@@ -166,6 +166,7 @@ public record RunConfig(
      * @param epochs          passes over each step's samples (PPO epochs; one by default, as in the paper)
      * @param checkpointEvery steps between checkpoints (0: only at the end)
      * @param validateEvery   steps between validations (0: never during training)
+     * @param async           rollouts overlapped with updates (off by default)
      */
     public record Train(
             int steps,
@@ -184,7 +185,8 @@ public record RunConfig(
             double klCoef,
             double entropyCoef,
             int checkpointEvery,
-            int validateEvery) {
+            int validateEvery,
+            Async async) {
         public Train {
             if (steps < 1
                     || miniBatches < 1
@@ -230,6 +232,48 @@ public record RunConfig(
                 LrSchedule.Kind k, double lr, int warmup, int steps, double min, int miniBatches, int epochs) {
             int updates = Math.multiplyExact(miniBatches, epochs);
             return new LrSchedule(k, lr, Math.min(warmup, steps) * updates, Math.multiplyExact(steps, updates), min);
+        }
+    }
+
+    /**
+     * Asynchronous training (docs/USAGE.md, "Asynchronous training"): the rollouts of step k run while earlier steps
+     * train, on the weights of step {@code k - maxStaleness} (never older; the steps after a validation or a
+     * checkpoint start again from the weights of that moment), and the loss corrects for the gap.
+     *
+     * @param enabled       off: every step samples, then trains (the synchronous loop, unchanged)
+     * @param maxStaleness  eta, in training steps: how many updates a step's samples may lag the weights they train;
+     *                      0 is synchronous
+     * @param correction    decoupled: AReaL's decoupled PPO (ratio to the proximal policy, behaviour importance weight
+     *                      per token); mask: keep the ratio to the sampling logprobs and drop the tokens whose
+     *                      probability moved more than {@code maskThreshold} in the direction their advantage
+     *                      pushes (prime-rl's rule); none: plain PPO on stale samples
+     * @param weightCap     decoupled: tokens whose behaviour weight {@code pi_prox / pi_behav} exceeds it are dropped
+     *                      (AReaL's {@code behav_imp_weight_cap}); 0: no cap
+     * @param maskThreshold mask: the probability change, in [0, 1], beyond which a token is dropped
+     */
+    public record Async(
+            boolean enabled, int maxStaleness, Correction correction, double weightCap, double maskThreshold) {
+        public enum Correction {
+            DECOUPLED,
+            MASK,
+            NONE
+        }
+
+        public Async {
+            if (maxStaleness < 0) {
+                throw new IllegalArgumentException("maxStaleness must be >= 0 (0: synchronous), got " + maxStaleness);
+            }
+            if (!(weightCap == 0 || weightCap > 1) || !Double.isFinite(weightCap)) {
+                throw new IllegalArgumentException("weightCap must be 0 (no cap) or > 1, got " + weightCap);
+            }
+            if (!(maskThreshold >= 0 && maskThreshold <= 1)) {
+                throw new IllegalArgumentException("maskThreshold must be in [0, 1], got " + maskThreshold);
+            }
+        }
+
+        /** Steps trained on samples of older weights: enabled with a bound above 0. */
+        public boolean overlapped() {
+            return enabled && maxStaleness > 0;
         }
     }
 

@@ -32,6 +32,19 @@ public final class Metric {
     public static final String VALIDATE_S = "time/validate_s";
     public static final String STEP_S = "time/step_s";
 
+    /** Asynchronous training: training steps between the weights that sampled a step and those it trains. */
+    public static final String ASYNC_STALENESS = "async/staleness";
+    /** Share of the step's completion tokens the off-policy correction dropped (over the cap, or masked). */
+    public static final String ASYNC_DROPPED = "async/dropped_frac";
+    /** Mean token weight (decoupled PPO's pi_prox / pi_behav) over the tokens kept. */
+    public static final String ASYNC_WEIGHT = "async/weight_mean";
+    /** Seconds the trainer waited for the step's rollouts. */
+    public static final String ASYNC_WAIT_ROLLOUT = "async/wait_rollout_s";
+    /** Seconds the step's rollouts waited for their weights (the learner behind). */
+    public static final String ASYNC_WAIT_WEIGHTS = "async/wait_weights_s";
+    /** Seconds the update's optimizer steps were held for rollouts on the weights they change. */
+    public static final String ASYNC_WAIT_HOLD = "async/wait_hold_s";
+
     private Metric() {}
 
     /** A role's mean path reward; {@code local()} and {@code team()} parts under .../local and .../team. */

@@ -28,6 +28,8 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
     /**
      * @param step the training step (0-based): its optimizer steps are schedule positions {@code step x
      *             updatesPerStep} onwards, so the schedule is the same whether or not a run was resumed
+     * @param beforeOptimizerStep run before each optimizer step (asynchronous training holds the first one until the
+     *             rollouts that use the weights it changes allow it)
      */
     static PolicyUpdate run(
             Learner learner,
@@ -35,7 +37,8 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
             List<TrainExample> examples,
             RunConfig.Train train,
             int step,
-            long seed) {
+            long seed,
+            Runnable beforeOptimizerStep) {
         long firstUpdate = (long) step * train.updatesPerStep();
         double loss = 0, clip = 0, kl = 0, entropy = 0, shift = 0, gradNorm = 0, lr = 0;
         double samplerGap = 0;
@@ -45,6 +48,7 @@ record PolicyUpdate(Learner.LossStats loss, double samplerGap, Learner.OptimStat
         for (int epoch = 0; epoch < train.epochs(); epoch++) {
             for (List<TrainExample> mb : miniBatches(examples, train.miniBatches(), seed + epoch)) {
                 Learner.LossStats l = learner.forwardBackward(policy, mb, train.loss());
+                beforeOptimizerStep.run();
                 Learner.OptimStats o = learner.optimStep(policy, train.optim(firstUpdate + updates));
                 loss += l.loss() * l.tokens();
                 clip += l.clipFraction() * l.tokens();

@@ -14,6 +14,7 @@ import org.pettingllms.core.algo.ScoredSample;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
+import org.pettingllms.core.backend.TrainExample;
 import org.pettingllms.core.config.RolloutConfig;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.core.data.GroupKey;
@@ -28,9 +29,11 @@ import org.pettingllms.core.task.Task;
 import org.pettingllms.core.util.Seeds;
 
 /**
- * The training loop of AT-GRPO (AT-GRPO.md, Algorithm 1). {@link #step} reads top to bottom: publish weights,
- * problems, tree rollouts, groups, filter, advantages, routing, per-policy updates, metrics, validation,
- * checkpoint. Strictly on-policy: every sample must come from the weights published at the start of its step.
+ * The training loop of AT-GRPO (AT-GRPO.md, Algorithm 1). {@link #step} reads top to bottom: {@link #rollout}
+ * (publish weights, problems, tree rollouts) then {@link #train} (groups, filter, advantages, routing, per-policy
+ * updates, metrics, validation, checkpoint). Strictly on-policy by default: every sample must come from the weights
+ * published at the start of its step; with {@code train.async} a step's rollouts may run on the weights of a bounded
+ * number of steps before ({@link AsyncSteps}), and the loss corrects for it ({@link OffPolicy}).
  */
 public final class Trainer {
     private final RunConfig cfg;
@@ -98,12 +101,20 @@ public final class Trainer {
         return run(resume, m -> {});
     }
 
-    /** As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). */
+    /**
+     * As {@link #run(boolean)}, handing each step's metrics to {@code onStep} (console progress). With
+     * {@code train.async} on, the rollouts run on their own thread ahead of the updates ({@link AsyncSteps}).
+     */
     public StepReport run(boolean resume, Consumer<StepReport> onStep) throws IOException {
         int from = resume ? checkpoints.restoreLatest() + 1 : 0;
         metrics.truncateFrom(from);
         transcripts.truncateFrom(from);
         tensorBoard = TensorBoardLog.start(runDir, from);
+        if (cfg.train().async().enabled() && from < cfg.train().steps()) {
+            try (AsyncSteps async = new AsyncSteps(this, cfg, learner, from)) {
+                return async.run(onStep);
+            }
+        }
         StepReport last = null;
         for (int step = from; step < cfg.train().steps(); step++) {
             last = step(step);
@@ -112,21 +123,39 @@ public final class Trainer {
         return last;
     }
 
-    /** One training step. */
+    /** One training step: its rollouts, then its update. */
     public StepReport step(int step) throws IOException {
         long t0 = System.nanoTime();
+        StepRollout r = rollout(step, () -> {});
+        long t1 = System.nanoTime();
+        return train(step, r, new StepTiming(t0, t1), OffPolicy.NONE);
+    }
+
+    /**
+     * Steps 1-3: publish, problems, rollouts. Strictly on-policy: the sampler uses the latest weights of every trained
+     * policy, and every sample must carry the version published here.
+     *
+     * @param published told once the weights are published, before any sampling
+     */
+    StepRollout rollout(int step, Runnable published) {
+        long t0 = System.nanoTime();
         rollouts.beginStep(step);
-        // 1. strictly on-policy: the sampler uses the latest weights of every trained policy
+        // 1. the sampler uses the latest weights of every trained policy
         Map<PolicyRef, Long> versions = new LinkedHashMap<>();
         policies.trainedPolicies().forEach(p -> versions.put(p, learner.publish(p)));
+        published.run();
         // 2. this step's problems: a fixed slice of the training split, so a resumed run sees the same data
         int e = cfg.rollout().problemsPerStep();
         List<Problem> batch = problems.problems(ProblemSource.Split.TRAIN, (long) step * e, e);
         // 3. tree rollouts (or parallel sampling for the GRPO baseline); rewards are mixed in the engine
         RolloutResult rollout = rollouts.run(batch, policies, rolloutConfig(step));
         checkOnPolicy(rollout.samples(), versions);
-        Map<String, Double> taskMetrics = rollouts.drainMetrics();
-        long t1 = System.nanoTime();
+        return new StepRollout(rollout, rollouts.drainMetrics(), (System.nanoTime() - t0) / 1e9);
+    }
+
+    /** Steps 4-8 on a step's rollouts: groups, advantages, routing, updates, metrics, validation, checkpoint. */
+    StepReport train(int step, StepRollout r, StepTiming timing, OffPolicy offPolicy) throws IOException {
+        RolloutResult rollout = r.result();
         // 4. groups by (problem, role, turn) or an ablation; optional filter
         Map<GroupKey, List<Sample>> groups =
                 cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
@@ -134,31 +163,37 @@ public final class Trainer {
         List<ScoredSample> scored = Advantages.compute(groups, cfg.algo().normalizeByStd());
         // 6. each sample to its role's policy; untrained roles dropped
         Map<PolicyRef, List<ScoredSample>> routed = PolicyRouter.route(scored, policies);
-        // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter)
+        // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter);
+        // samples of older weights are corrected first (asynchronous training)
         Map<PolicyRef, Learner.LossStats> losses = new LinkedHashMap<>();
         Map<PolicyRef, Learner.OptimStats> optims = new LinkedHashMap<>();
         Map<PolicyRef, Double> samplerGaps = new LinkedHashMap<>();
         List<PolicyRef> trained = List.copyOf(policies.trainedPolicies());
-        routed.forEach((policy, samples) -> {
-            if (!samples.isEmpty()) {
+        for (Map.Entry<PolicyRef, List<ScoredSample>> en : routed.entrySet()) {
+            PolicyRef policy = en.getKey();
+            if (!en.getValue().isEmpty()) {
+                List<TrainExample> examples =
+                        en.getValue().stream().map(ScoredSample::toTrainExample).toList();
+                examples = offPolicy.correct(learner, policy, examples);
                 // seeded by the policy's place, not its name: moving the model directory keeps a run reproducible
                 PolicyUpdate u = PolicyUpdate.run(
                         learner,
                         policy,
-                        samples.stream().map(ScoredSample::toTrainExample).toList(),
+                        examples,
                         cfg.train(),
                         step,
-                        Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)));
+                        Seeds.derive(cfg.run().seed(), "minibatches", step, trained.indexOf(policy)),
+                        offPolicy::beforeOptimizerStep);
                 losses.put(policy, u.loss());
                 optims.put(policy, u.optim());
                 samplerGaps.put(policy, u.samplerGap());
             }
-        });
+        }
         long t2 = System.nanoTime();
         // 8. metrics, periodic validation, checkpoint
         Map<String, Double> m = new LinkedHashMap<>();
         m.putAll(StepMetrics.rollout("", rollout, rollouts.roles()));
-        m.putAll(taskMetrics);
+        m.putAll(r.taskMetrics());
         m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
@@ -169,11 +204,12 @@ public final class Trainer {
                     step, val.episodes().subList(0, Math.min(3, val.episodes().size())));
         }
         long t3 = System.nanoTime();
-        m.put(Metric.ROLLOUT_S, (t1 - t0) / 1e9);
-        m.put(Metric.UPDATE_S, (t2 - t1) / 1e9);
+        m.put(Metric.ROLLOUT_S, r.seconds()); // on the rollouts' own thread when asynchronous
+        m.put(Metric.UPDATE_S, (t2 - timing.updateStart()) / 1e9);
         m.put(Metric.VALIDATE_S, (t3 - t2) / 1e9);
-        m.put(Metric.STEP_S, (t3 - t0) / 1e9);
-        m.put(Metric.TOKENS_PER_S, m.get(Metric.COMPLETION_TOKENS) / Math.max(1e-9, (t2 - t0) / 1e9));
+        m.put(Metric.STEP_S, (t3 - timing.start()) / 1e9);
+        m.put(Metric.TOKENS_PER_S, m.get(Metric.COMPLETION_TOKENS) / Math.max(1e-9, (t2 - timing.start()) / 1e9));
+        m.putAll(offPolicy.metrics());
         StepReport report = new StepReport(step, m);
         metrics.append(report);
         if (tensorBoard == null) {
@@ -210,7 +246,7 @@ public final class Trainer {
                 .toRolloutConfig(cfg.task().style(), Seeds.derive(cfg.run().seed(), "rollout", step));
     }
 
-    private static boolean due(int step, int every) {
+    static boolean due(int step, int every) {
         return every > 0 && (step + 1) % every == 0;
     }
 

@@ -10,10 +10,10 @@ import org.pettingllms.http.Fields;
 /**
  * A Tinker datum as {@link TinkerServer} reads it: the input tokens, the targets (the inputs shifted by one), and for
  * training the sampler's logprobs, the completion's first position (the first with a non-zero logprob or advantage:
- * Tinker marks prompt positions by zeros; -1 when there is none) and its one advantage; for forward passes the
- * cross-entropy weights.
+ * Tinker marks prompt positions by zeros; -1 when there is none) and the advantage of every position (they may
+ * vary within a sequence: asynchronous training weighs each token's); for forward passes the cross-entropy weights.
  */
-record TinkerDatum(int[] tokens, int[] targets, double[] logprobs, double[] weights, int start, double advantage) {
+record TinkerDatum(int[] tokens, int[] targets, double[] logprobs, double[] weights, int start, double[] advantages) {
     private static final Set<String> DATUM_FIELDS = Set.of("model_input", "loss_fn_inputs");
     private static final Set<String> TRAIN_INPUTS = Set.of("target_tokens", "logprobs", "advantages");
     private static final Set<String> FORWARD_INPUTS = Set.of("target_tokens", "weights", "logprobs", "advantages");
@@ -96,7 +96,7 @@ record TinkerDatum(int[] tokens, int[] targets, double[] logprobs, double[] weig
             double[] weights = in.has("weights")
                     ? numbers(in.path("weights"), inputs + ".weights", tokens.length)
                     : new double[tokens.length];
-            return new TinkerDatum(tokens, targets, null, weights, -1, 0);
+            return new TinkerDatum(tokens, targets, null, weights, -1, null);
         }
         double[] logprobs = numbers(in.path("logprobs"), inputs + ".logprobs", tokens.length);
         double[] adv = numbers(in.path("advantages"), inputs + ".advantages", tokens.length);
@@ -106,15 +106,7 @@ record TinkerDatum(int[] tokens, int[] targets, double[] logprobs, double[] weig
                 start = k;
             }
         }
-        double advantage = start < 0 ? 0 : adv[start];
-        for (int k = Math.max(0, start); start >= 0 && k < adv.length; k++) {
-            if (Math.abs(adv[k] - advantage) > 1e-9 * Math.max(1, Math.abs(advantage))) {
-                throw BadRequest.field(
-                        inputs + ".advantages",
-                        "this server takes one advantage per sequence; position " + k + " differs");
-            }
-        }
-        return new TinkerDatum(tokens, targets, logprobs, null, start, advantage);
+        return new TinkerDatum(tokens, targets, logprobs, null, start, adv);
     }
 
     /** A tensor's values, one per input position; sparse tensors are refused. */

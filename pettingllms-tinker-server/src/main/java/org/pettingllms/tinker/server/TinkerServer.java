@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * failed request answers {@code {"error", "category"}}).
  *
  * <p>Limits, each refused by name: losses other than {@code ppo} for training ({@code cross_entropy} for forward
- * passes only), advantages that vary within a sequence, a LoRA rank other than the engine's, sampling from
+ * passes only), a LoRA rank other than the engine's, sampling from
  * sampler weights that later optimizer steps have replaced (the engine samples the live adapter). A datum's
  * completion starts at its first position with a non-zero logprob or advantage (Tinker marks prompt positions by
  * zeros); a datum with none changes nothing. A training request's {@code loss_fn_outputs} hold the logprobs of its

@@ -13,8 +13,8 @@ import org.pettingllms.core.data.PolicyRef;
 
 /**
  * Tinker's datums as the learner's examples, and its answers back: a training datum becomes one example of its
- * completion (from its first non-zero position), its advantage scaled so that the learner's token mean is the
- * service's token sum; a forward pass's datum becomes one example of all its positions. The answers hold a logprob
+ * completion (from its first non-zero position), its advantages scaled so that the learner's token mean is
+ * the service's token sum; a forward pass's datum becomes one example of all its positions. The answers hold a logprob
  * for every position of every datum (0 on a training datum's masked prompt positions) and the loss's sum.
  */
 final class TrainingConversion {
@@ -89,10 +89,38 @@ final class TrainingConversion {
                 old[k] = (float) s.logprobs()[s.start() + k];
             }
             rowOf.add(rows.size());
-            rows.add(new TrainExample(
-                    IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), s.advantage() * tokens));
+            rows.add(example(prompt, completion, old, s.advantages(), s.start(), tokens));
         }
         return new Rows(rows, rowOf);
+    }
+
+    /**
+     * One example; its advantage is the datum's (times the token count) when every completion position has the same
+     * one, else the largest in size, each token weighted by its own share of it (the learner's token advantage
+     * {@code advantage x weight} is then the datum's, up to rounding).
+     */
+    private static TrainExample example(int[] prompt, int[] completion, float[] old, double[] adv, int start, long n) {
+        double first = adv[start];
+        double largest = 0;
+        boolean uniform = true;
+        for (int k = start; k < adv.length; k++) {
+            uniform &= adv[k] == first;
+            largest = Math.abs(adv[k]) > Math.abs(largest) ? adv[k] : largest;
+        }
+        if (uniform) {
+            return new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), first * n);
+        }
+        float[] weights = new float[completion.length];
+        for (int k = 0; k < weights.length; k++) {
+            weights[k] = (float) (adv[start + k] / largest);
+        }
+        return new TrainExample(
+                IntSeq.of(prompt),
+                IntSeq.of(completion),
+                FloatSeq.of(old),
+                largest * n,
+                List.of(),
+                FloatSeq.of(weights));
     }
 
     /** The completions' logprobs placed at their datums' positions, 0 on the masked prompt positions. */

@@ -211,6 +211,9 @@ final class PolicyTrainer implements AutoCloseable {
             boolean share = settings.sharePrompts();
             SequenceBatch.Logprobs lp = sb.logprobs(model, scope, adapter, cfg.entropyCoef() > 0, share);
             NDArray oldLp = lp.align(scope, old);
+            NDArray advantages = chunk.stream().allMatch(TrainExample::uniform)
+                    ? scope.create(adv, new Shape(chunk.size(), 1))
+                    : lp.align(scope, tokenAdvantages(chunk)); // per-token weights (asynchronous training)
             NDArray refLp = null;
             if (cfg.klCoef() > 0) {
                 // AT-GRPO.md k3 KL to the reference: the base model without the adapter, or the frozen copy
@@ -222,20 +225,26 @@ final class PolicyTrainer implements AutoCloseable {
                         .logprobs()
                         .stopGradient(); // the same layout as lp: the sharing decision depends on the batch only
             }
-            PpoLoss.Result r = PpoLoss.compute(
-                    lp.logprobs(),
-                    oldLp,
-                    scope.create(adv, new Shape(chunk.size(), 1)),
-                    lp.mask(),
-                    refLp,
-                    lp.entropy(),
-                    cfg);
+            PpoLoss.Result r = PpoLoss.compute(lp.logprobs(), oldLp, advantages, lp.mask(), refLp, lp.entropy(), cfg);
             betweenForwardAndBackward.run();
             gc.backward(r.loss().mul(Torch.scalar(scope, weight)));
             result = new StepResult(r.loss().getFloat(), r.clipFraction(), r.kl(), r.entropy(), r.logprobShift());
         }
         accumulateGradients();
         return result;
+    }
+
+    /** Each row's advantage per completion token: {@code advantage x tokenWeights[t]}. */
+    private static List<float[]> tokenAdvantages(List<TrainExample> chunk) {
+        List<float[]> out = new ArrayList<>(chunk.size());
+        for (TrainExample e : chunk) {
+            float[] a = new float[e.completionTokens().size()];
+            for (int t = 0; t < a.length; t++) {
+                a[t] = (float) e.tokenAdvantage(t);
+            }
+            out.add(a);
+        }
+        return out;
     }
 
     /** Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients. */

@@ -26,7 +26,7 @@ public final class PpoLoss {
     /**
      * @param logp       [B, L] current logprobs (with gradients)
      * @param oldLogp    [B, L] sampling logprobs
-     * @param advantages [B, 1] per-row advantage
+     * @param advantages [B, 1] per-row advantage, or [B, L] per token (token-weighted rows)
      * @param mask       [B, L] 1 on completion tokens
      * @param refLogp    [B, L] reference logprobs, or null when klCoef is 0
      * @param entropy    [B, L] per-position entropy (with gradients), or null when entropyCoef is 0

@@ -1,0 +1,77 @@
+package org.pettingllms.core.train;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.pettingllms.core.algo.OffPolicyCorrection;
+import org.pettingllms.core.backend.Learner;
+import org.pettingllms.core.backend.TrainExample;
+import org.pettingllms.core.config.RunConfig.Async;
+import org.pettingllms.core.data.PolicyRef;
+
+/**
+ * What one step's update does about samples drawn on older weights: corrects the loss ({@link OffPolicyCorrection})
+ * when they are stale, holds each optimizer step until the rollouts on the weights it changes allow it, and reports
+ * both. {@link #NONE} for a synchronous step: nothing.
+ */
+class OffPolicy {
+    static final OffPolicy NONE = new OffPolicy(0, null, () -> 0.0, Map.of());
+
+    /** Waits until the learner may change its weights; returns the seconds it waited. */
+    @FunctionalInterface
+    interface Hold {
+        double await();
+    }
+
+    private final int staleness;
+    private final Async cfg;
+    private final Hold hold;
+    private final Map<String, Double> waits;
+    private long tokens;
+    private long dropped;
+    private double weightSum;
+    private double heldSeconds;
+
+    /**
+     * @param staleness training steps between the weights that sampled and those the update starts from
+     * @param waits     the seconds each side waited before the update began (async/wait_* metrics)
+     */
+    OffPolicy(int staleness, Async cfg, Hold hold, Map<String, Double> waits) {
+        this.staleness = staleness;
+        this.cfg = cfg;
+        this.hold = hold;
+        this.waits = Map.copyOf(waits);
+    }
+
+    /** The policy's examples as the loss should see them: as sampled when fresh, else corrected. */
+    List<TrainExample> correct(Learner learner, PolicyRef policy, List<TrainExample> examples) {
+        if (staleness == 0 || cfg.correction() == Async.Correction.NONE) {
+            return examples;
+        }
+        // the proximal policy: this policy's weights before its update (no optimizer step of it has run yet)
+        OffPolicyCorrection.Result r = OffPolicyCorrection.apply(examples, learner.logprobs(policy, examples), cfg);
+        OffPolicyCorrection.Stats s = r.stats();
+        tokens += s.tokens();
+        dropped += s.dropped();
+        weightSum += s.meanWeight() * (s.tokens() - s.dropped());
+        return r.examples();
+    }
+
+    void beforeOptimizerStep() {
+        heldSeconds += hold.await();
+    }
+
+    /** Nothing for a synchronous step; else staleness, the correction's shares and each side's waits. */
+    Map<String, Double> metrics() {
+        if (cfg == null) {
+            return Map.of();
+        }
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Metric.ASYNC_STALENESS, (double) staleness);
+        m.put(Metric.ASYNC_DROPPED, tokens == 0 ? 0.0 : dropped / (double) tokens);
+        m.put(Metric.ASYNC_WEIGHT, tokens == dropped ? 1.0 : weightSum / (tokens - dropped));
+        m.putAll(waits);
+        m.put(Metric.ASYNC_WAIT_HOLD, heldSeconds);
+        return m;
+    }
+}

@@ -1,0 +1,16 @@
+package org.pettingllms.core.train;
+
+import java.util.Map;
+import org.pettingllms.core.rollout.RolloutResult;
+
+/**
+ * A step's rollouts as the update reads them.
+ *
+ * @param taskMetrics the task's counters drained right after these rollouts
+ * @param seconds     how long publishing and rolling out took
+ */
+record StepRollout(RolloutResult result, Map<String, Double> taskMetrics, double seconds) {
+    StepRollout {
+        taskMetrics = Map.copyOf(taskMetrics);
+    }
+}
