@@ -84,6 +84,18 @@ final class ReportCommand implements Callable<Integer> {
         designCharts(html, rows);
         chart(html, rows, "Time per step (s)", List.of(Metric.ROLLOUT_S, Metric.UPDATE_S, Metric.VALIDATE_S));
         chart(html, rows, "Completion tokens per second", List.of(Metric.TOKENS_PER_S));
+        chart(
+                html,
+                rows,
+                "Asynchronous training: seconds each side waited (the trainer for rollouts, the rollouts for weights, "
+                        + "optimizer steps held for rollouts)",
+                List.of(Metric.ASYNC_WAIT_ROLLOUT, Metric.ASYNC_WAIT_WEIGHTS, Metric.ASYNC_WAIT_HOLD));
+        chart(
+                html,
+                rows,
+                "Asynchronous training: staleness (steps), tokens dropped by the correction, mean token weight, and how"
+                        + " far the policy moved since sampling (mean |log pi_prox - log pi_behav|)",
+                List.of(Metric.ASYNC_STALENESS, Metric.ASYNC_DROPPED, Metric.ASYNC_WEIGHT, Metric.ASYNC_LAG));
         Path runJson = runDir.resolve("run.json");
         if (Files.exists(runJson)) {
             html.append("<h2>Config</h2><pre>")

@@ -350,6 +350,13 @@ final class TrainCommand implements Callable<Integer> {
             sb.append(String.format(
                     " | equal-reward groups %.0f%% | %.1f s",
                     100 * m.getOrDefault(Metric.GROUPS_CONSTANT, 0), m.getOrDefault(Metric.STEP_S, 0)));
+            if (m.has(Metric.ASYNC_STALENESS)) { // asynchronous: how old the samples were, and who waited
+                sb.append(String.format(
+                        " | stale %.0f, waited rollout %.1f s hold %.1f s",
+                        m.get(Metric.ASYNC_STALENESS),
+                        m.getOrDefault(Metric.ASYNC_WAIT_ROLLOUT, 0),
+                        m.getOrDefault(Metric.ASYNC_WAIT_HOLD, 0)));
+            }
             return sb.toString();
         }
     }

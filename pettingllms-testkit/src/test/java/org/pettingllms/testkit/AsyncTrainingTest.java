@@ -249,6 +249,8 @@ class AsyncTrainingTest {
         assertThat(metric(r, Metric.ASYNC_WEIGHT).get(0)).isEqualTo(1.0);
         assertThat(metric(r, Metric.ASYNC_WEIGHT).get(2)).isCloseTo(Math.exp(-0.1), within(1e-6));
         assertThat(metric(r, Metric.ASYNC_DROPPED)).containsOnly(0.0);
+        assertThat(metric(r, Metric.ASYNC_LAG).get(0)).isZero();
+        assertThat(metric(r, Metric.ASYNC_LAG).get(2)).isCloseTo(0.1, within(1e-6));
         // a cap below exp(0.5): every stale token dropped
         Probe capped = new Probe(0.5, false);
         List<StepReport> c = train(

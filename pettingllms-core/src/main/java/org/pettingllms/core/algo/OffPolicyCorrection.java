@@ -38,10 +38,9 @@ public final class OffPolicyCorrection {
      * @param tokens     completion tokens
      * @param dropped    tokens given weight 0 (over the cap, or masked)
      * @param meanWeight mean token weight over the tokens kept
+     * @param lag        token mean of {@code |log pi_prox - log pi_behav|}: how far the policy moved since sampling
      */
-    public record Stats(long tokens, long dropped, double meanWeight) {
-        public static final Stats NONE = new Stats(0, 0, 1);
-
+    public record Stats(long tokens, long dropped, double meanWeight, double lag) {
         public double droppedFraction() {
             return tokens == 0 ? 0 : dropped / (double) tokens;
         }
@@ -63,6 +62,7 @@ public final class OffPolicyCorrection {
         long tokens = 0;
         long dropped = 0;
         double weightSum = 0;
+        double lag = 0;
         for (int i = 0; i < batch.size(); i++) {
             TrainExample e = batch.get(i);
             FloatSeq prox = proxLogprobs.get(i);
@@ -75,6 +75,7 @@ public final class OffPolicyCorrection {
             for (int t = 0; t < c; t++) {
                 double behav = e.oldLogprobs().get(t);
                 double p = prox.get(t);
+                lag += Math.abs(p - behav);
                 w[t] = (float)
                         switch (cfg.correction()) {
                             case DECOUPLED -> decoupledWeight(p, behav, cfg.weightCap());
@@ -95,7 +96,13 @@ public final class OffPolicyCorrection {
                         case NONE -> e;
                     });
         }
-        return new Result(out, new Stats(tokens, dropped, tokens == dropped ? 0 : weightSum / (tokens - dropped)));
+        return new Result(
+                out,
+                new Stats(
+                        tokens,
+                        dropped,
+                        tokens == dropped ? 0 : weightSum / (tokens - dropped),
+                        tokens == 0 ? 0 : lag / tokens));
     }
 
     /** {@code pi_prox / pi_behav}, or 0 above a cap {@code > 0}. */

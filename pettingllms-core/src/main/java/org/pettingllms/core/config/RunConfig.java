@@ -26,6 +26,12 @@ public record RunConfig(
         Engine engine,
         Validation validation,
         LearnerSpec learner) {
+    public RunConfig {
+        if (algo.stateGroups().enabled() && rollout.mode() != RolloutConfig.Mode.PARALLEL) {
+            throw new IllegalArgumentException("algo.stateGroups.enabled needs rollout.mode: parallel (independent"
+                    + " trajectories; tree sampling already groups the answers to one prompt)");
+        }
+    }
 
     /**
      * @param seed the seed of every random choice in the run: its problems (runs with different seeds share none),
@@ -146,10 +152,30 @@ public record RunConfig(
         }
     }
 
-    /** @param groupFilter none, zero-variance, mean:&lt;ratio&gt; or std:&lt;ratio&gt; */
-    public record Algo(Grouping groupBy, boolean normalizeByStd, String groupFilter) {
+    /**
+     * @param groupFilter none, zero-variance, mean:&lt;ratio&gt; or std:&lt;ratio&gt;
+     * @param stateGroups GiGPO's step groups added to the episode advantage (parallel rollouts)
+     */
+    public record Algo(Grouping groupBy, boolean normalizeByStd, String groupFilter, StateGrouping stateGroups) {
         public Algo {
             GroupFilter.parse(groupFilter); // fails early with the allowed forms
+        }
+
+        /**
+         * State-grouped step advantages ({@code StateGroups}): {@code A = A_episode + weight * A_step}.
+         *
+         * @param gamma      discount of the step returns
+         * @param similarity 1: steps group when the same role was shown the same prompt; below 1: when the prompt
+         *                   texts are at least this similar (1 - normalised edit distance)
+         */
+        public record StateGrouping(boolean enabled, double weight, double gamma, double similarity) {
+            public StateGrouping {
+                if (!(weight >= 0) || !(gamma >= 0 && gamma <= 1) || !(similarity > 0 && similarity <= 1)) {
+                    throw new IllegalArgumentException(
+                            "need weight >= 0, gamma in [0, 1] and similarity in (0, 1], got " + weight + ", " + gamma
+                                    + ", " + similarity);
+                }
+            }
         }
 
         public GroupFilter filter() {

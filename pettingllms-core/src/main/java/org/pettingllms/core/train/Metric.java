@@ -22,6 +22,9 @@ public final class Metric {
 
     public static final String ADV_NONZERO = "adv/nonzero_frac";
     public static final String ADV_ABS_MEAN = "adv/abs_mean";
+    /** State groups (GiGPO): share of steps with a non-zero step advantage. */
+    public static final String STATE_ADV_NONZERO = "adv/state_nonzero_frac";
+
     public static final String COMPLETION_TOKENS = "tokens/completion";
     public static final String PROMPT_TOKENS = "tokens/prompt";
     /** Completion tokens per second of rollout and update together. */
@@ -38,6 +41,8 @@ public final class Metric {
     public static final String ASYNC_DROPPED = "async/dropped_frac";
     /** Mean token weight (decoupled PPO's pi_prox / pi_behav) over the tokens kept. */
     public static final String ASYNC_WEIGHT = "async/weight_mean";
+    /** Token mean of |log pi_prox - log pi_behav|: how far the policy moved between sampling and this update. */
+    public static final String ASYNC_LAG = "async/logprob_lag";
     /** Seconds the trainer waited for the step's rollouts. */
     public static final String ASYNC_WAIT_ROLLOUT = "async/wait_rollout_s";
     /** Seconds the step's rollouts waited for their weights (the learner behind). */

@@ -30,6 +30,7 @@ class OffPolicy {
     private long tokens;
     private long dropped;
     private double weightSum;
+    private double lagSum;
     private double heldSeconds;
 
     /**
@@ -54,6 +55,7 @@ class OffPolicy {
         tokens += s.tokens();
         dropped += s.dropped();
         weightSum += s.meanWeight() * (s.tokens() - s.dropped());
+        lagSum += s.lag() * s.tokens();
         return r.examples();
     }
 
@@ -70,6 +72,7 @@ class OffPolicy {
         m.put(Metric.ASYNC_STALENESS, (double) staleness);
         m.put(Metric.ASYNC_DROPPED, tokens == 0 ? 0.0 : dropped / (double) tokens);
         m.put(Metric.ASYNC_WEIGHT, tokens == dropped ? 1.0 : weightSum / (tokens - dropped));
+        m.put(Metric.ASYNC_LAG, tokens == 0 ? 0.0 : lagSum / tokens);
         m.putAll(waits);
         m.put(Metric.ASYNC_WAIT_HOLD, heldSeconds);
         return m;

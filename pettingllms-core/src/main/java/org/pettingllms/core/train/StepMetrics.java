@@ -103,6 +103,13 @@ final class StepMetrics {
         return m;
     }
 
+    /** State groups: the share of steps whose step advantage is not 0 (in a group of differing returns). */
+    static Map<String, Double> stateGroups(Map<Sample, Double> stepAdvantages) {
+        long nonZero = stepAdvantages.values().stream().filter(a -> a != 0).count();
+        return Map.of(
+                Metric.STATE_ADV_NONZERO, stepAdvantages.isEmpty() ? 0.0 : nonZero / (double) stepAdvantages.size());
+    }
+
     private static double share(List<Sample> samples, StepOutcome stop) {
         return samples.isEmpty()
                 ? 0

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.pettingllms.core.algo.Advantages;
 import org.pettingllms.core.algo.PolicyRouter;
 import org.pettingllms.core.algo.ScoredSample;
+import org.pettingllms.core.algo.StateGroups;
 import org.pettingllms.core.backend.Learner;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.backend.Sampler;
@@ -159,8 +160,15 @@ public final class Trainer {
         // 4. groups by (problem, role, turn) or an ablation; optional filter
         Map<GroupKey, List<Sample>> groups =
                 cfg.algo().filter().apply(cfg.algo().groupBy().group(rollout.samples()));
-        // 5. GRPO advantages per group
+        // 5. GRPO advantages per group; optionally plus GiGPO's state-grouped step advantages
         List<ScoredSample> scored = Advantages.compute(groups, cfg.algo().normalizeByStd());
+        RunConfig.Algo.StateGrouping sg = cfg.algo().stateGroups();
+        Map<Sample, Double> stepAdvantages = null;
+        if (sg.enabled()) {
+            stepAdvantages = StateGroups.stepAdvantages(
+                    rollout.episodes(), sg.gamma(), sg.similarity(), cfg.algo().normalizeByStd());
+            scored = StateGroups.combine(scored, stepAdvantages, sg.weight());
+        }
         // 6. each sample to its role's policy; untrained roles dropped
         Map<PolicyRef, List<ScoredSample>> routed = PolicyRouter.route(scored, policies);
         // 7. per policy: epochs x mini-batches of PPO-clip updates (an adapter policy updates only its adapter);
@@ -195,6 +203,9 @@ public final class Trainer {
         m.putAll(StepMetrics.rollout("", rollout, rollouts.roles()));
         m.putAll(r.taskMetrics());
         m.putAll(StepMetrics.training(rollout.samples(), groups, scored, losses, samplerGaps, optims));
+        if (stepAdvantages != null) {
+            m.putAll(StepMetrics.stateGroups(stepAdvantages));
+        }
         boolean last = step == cfg.train().steps() - 1;
         if (due(step, cfg.train().validateEvery()) || (last && cfg.validation().problems() > 0)) {
             RolloutResult val = validate();

@@ -43,6 +43,9 @@ class OffPolicyCorrectionTest {
         assertThat(e.tokenAdvantage(1)).isCloseTo(1.0, within(1e-6));
         assertThat(r.stats().meanWeight()).isCloseTo(0.85, within(1e-6));
         assertThat(r.stats().droppedFraction()).isZero();
+        assertThat(r.stats().lag())
+                .as("(ln 1.2 + ln 2) / 2")
+                .isCloseTo((Math.log(1.2) + Math.log(2)) / 2, within(1e-6));
         // the token loss at theta with pi_theta = 0.9 for token 0: r = 0.9 / 0.6 = 1.5, clipped to 1.2 with A > 0:
         // L = -w * min(r A, clip(r) A) = -1.2 * 1.2 * 2 = -2.88
         double loss = PolicyLoss.tokenLoss(

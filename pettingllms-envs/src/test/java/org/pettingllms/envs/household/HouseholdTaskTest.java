@@ -1,0 +1,169 @@
+package org.pettingllms.envs.household;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.pettingllms.core.backend.TextPolicy;
+import org.pettingllms.core.data.Completion;
+import org.pettingllms.core.data.Problem;
+import org.pettingllms.core.data.PromptStyle;
+import org.pettingllms.core.data.StepOutcome;
+import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.ProblemSource.Split;
+import org.pettingllms.core.task.Task;
+import org.pettingllms.testkit.GreedyEvaluation;
+import org.pettingllms.testkit.TaskContract;
+
+/**
+ * {@code household-v1}: the scripted team, which plays from its prompts alone, solves every problem within 25 turns
+ * and a random one almost none; rewards as documented; the single agent has the team's model calls; the task
+ * contract for the team and the actor alone.
+ */
+class HouseholdTaskTest {
+    static final RoomGenerator.Sizes SIZES = new RoomGenerator.Sizes(2, 1, 4);
+    /** The team turns the shipped configs give: the scripted explorer needs up to about 25 on these rooms. */
+    static final int TURNS = 25;
+
+    static HouseholdTask task(List<String> roles) {
+        return new HouseholdTask(roles, TURNS, SIZES);
+    }
+
+    static List<Problem> problems(HouseholdTask t, Split split, int n) {
+        return t.problems(1).problems(split, 0, n);
+    }
+
+    @Test
+    void theScriptedTeamSolvesEveryProblemFromItsPromptsAndARandomOneAlmostNone() {
+        for (List<String> roles : List.of(HouseholdTask.TEAM, List.of(HouseholdTask.ACTOR))) {
+            HouseholdTask t = task(roles);
+            List<Problem> ps = problems(t, Split.TEST, 60);
+            for (PromptStyle style : List.of(PromptStyle.COMPACT, PromptStyle.CHAT)) {
+                assertThat(GreedyEvaluation.successRate(t, t.scripted(1, List.of()), ps, style, 64))
+                        .as(roles + " " + style)
+                        .isEqualTo(1.0);
+            }
+            assertThat(GreedyEvaluation.successRate(t, t.scripted(0, List.of()), ps, PromptStyle.COMPACT, 64))
+                    .as(roles + " at random")
+                    .isLessThan(0.2);
+        }
+    }
+
+    @Test
+    void theActorAloneGetsTheTeamsModelCalls() {
+        assertThat(task(HouseholdTask.TEAM).maxTurns()).isEqualTo(TURNS);
+        assertThat(task(List.of(HouseholdTask.ACTOR)).maxTurns()).isEqualTo(2 * TURNS);
+        HouseholdTask alone = task(List.of(HouseholdTask.ACTOR));
+        HouseholdState s = alone.initialState(problems(alone, Split.TRAIN, 1).get(0));
+        assertThat(alone.prompt(s, HouseholdTask.ACTOR, 0, PromptStyle.COMPACT).text())
+                .doesNotContain("plan:");
+    }
+
+    @Test
+    void rewardsFollowTheExpertsPlanAndTheGoal() {
+        HouseholdTask t = task(HouseholdTask.TEAM);
+        HouseholdState s = t.initialState(problems(t, Split.TRAIN, 1).get(0));
+        Expert.Next next = HouseholdTask.expert(s).orElseThrow();
+        // the planner: the expert's sub-goal +0.1, another well-formed one 0, anything else -0.1
+        assertThat(t.step(s, HouseholdTask.PLANNER, Completion.ofText(next.subgoal() + "\nwhy: ..."))
+                        .reward()
+                        .local())
+                .isEqualTo(0.1);
+        String other = next.subgoal().startsWith("find") ? "heat tomato" : "find tomato";
+        Transition<HouseholdState> o = t.step(s, HouseholdTask.PLANNER, Completion.ofText(other));
+        assertThat(o.reward().local()).isZero();
+        assertThat(o.next().subgoal()).isEqualTo(other);
+        Transition<HouseholdState> bad = t.step(s, HouseholdTask.PLANNER, Completion.ofText("go to the fridge please"));
+        assertThat(bad.reward().local()).isEqualTo(-0.1);
+        assertThat(bad.outcome()).isEqualTo(StepOutcome.UNPARSEABLE);
+        // the actor: the expert's command +0.1; a command the room refuses -0.1 and nothing changes but the count
+        Transition<HouseholdState> good = t.step(s, HouseholdTask.ACTOR, Completion.ofText(next.command()));
+        assertThat(good.reward().local()).isEqualTo(0.1);
+        assertThat(good.reward().team()).isZero();
+        Transition<HouseholdState> refused = t.step(s, HouseholdTask.ACTOR, Completion.ofText("fly to the moon"));
+        assertThat(refused.reward().local()).isEqualTo(-0.1);
+        assertThat(refused.outcome()).isEqualTo(StepOutcome.INVALID_ACTION);
+        assertThat(refused.next().room()).isEqualTo(s.room());
+        assertThat(refused.next().feedback()).isEqualTo(Room.NOTHING);
+        assertThat(refused.next().commands()).isEqualTo(1);
+        // the expert's commands to the end: the last one solves, with team reward 1
+        HouseholdState cur = s;
+        Transition<HouseholdState> last = null;
+        while (HouseholdTask.expert(cur).isPresent()) {
+            last = t.step(
+                    cur,
+                    HouseholdTask.ACTOR,
+                    Completion.ofText(HouseholdTask.expert(cur).get().command()));
+            cur = last.next();
+        }
+        assertThat(last.done()).isTrue();
+        assertThat(last.success()).isTrue();
+        assertThat(last.reward().team()).isEqualTo(1.0);
+        assertThat(last.outcome()).isEqualTo(StepOutcome.SOLVED);
+    }
+
+    @Test
+    void promptsShowWhatTheAgentsNeedAndFitTheTinyModelsContext() {
+        HouseholdTask t = task(HouseholdTask.TEAM);
+        int longest = 0;
+        for (Problem p : problems(t, Split.TRAIN, 100)) {
+            HouseholdState s = t.initialState(p);
+            TextPolicy oracle = t.scripted(1, List.of());
+            for (int turn = 0; turn < TURNS; turn++) {
+                for (String role : t.roles()) {
+                    var prompt = t.prompt(s, role, turn, PromptStyle.COMPACT);
+                    longest = Math.max(longest, prompt.text().length());
+                    var tr = t.step(s, role, Completion.ofText(oracle.answer(null, prompt, new SplittableRandom(1))));
+                    s = tr.next();
+                }
+                if (s.goal().satisfied(s.room())) {
+                    break;
+                }
+            }
+        }
+        assertThat(longest)
+                .as("a compact prompt, with room for a 40-character answer in 1,024")
+                .isLessThan(984);
+    }
+
+    @Nested
+    class TeamContract extends TaskContract<HouseholdState> {
+        @Override
+        protected Task<HouseholdState> task() {
+            return HouseholdTaskTest.task(HouseholdTask.TEAM);
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return HouseholdTaskTest.problems(HouseholdTaskTest.task(HouseholdTask.TEAM), Split.TRAIN, 12);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            HouseholdTask t = HouseholdTaskTest.task(HouseholdTask.TEAM);
+            return halfRight(t.scripted(1, List.of()), t.scripted(0, List.of()));
+        }
+    }
+
+    @Nested
+    class ActorAloneContract extends TaskContract<HouseholdState> {
+        @Override
+        protected Task<HouseholdState> task() {
+            return HouseholdTaskTest.task(List.of(HouseholdTask.ACTOR));
+        }
+
+        @Override
+        protected List<Problem> problems() {
+            return HouseholdTaskTest.problems(
+                    HouseholdTaskTest.task(List.of(HouseholdTask.ACTOR)), Split.VALIDATION, 12);
+        }
+
+        @Override
+        protected TextPolicy policy() {
+            HouseholdTask t = HouseholdTaskTest.task(List.of(HouseholdTask.ACTOR));
+            return halfRight(t.scripted(1, List.of()), t.scripted(0, List.of()));
+        }
+    }
+}
