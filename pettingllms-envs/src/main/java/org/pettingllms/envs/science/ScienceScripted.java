@@ -1,0 +1,176 @@
+package org.pettingllms.envs.science;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.pettingllms.core.backend.TextPolicy;
+
+/**
+ * The scripted team, from what its prompts show and the public family of laws ({@link Law#family}, the noise level):
+ * the experimenter runs the experiment whose outcome splits the laws still possible into the most distinct
+ * predictions (a greedy design of informative experiments); the theorist proposes the law once every possible law
+ * predicts the same everywhere (or on its last turn), else asks for more (alone: runs the next experiment). With
+ * probability {@code 1 - skill} an answer is useless instead: every variable set to 1 again, or {@code y = 1}.
+ */
+final class ScienceScripted {
+    private ScienceScripted() {}
+
+    static final int[] VALUES = {1, 2, 3, 5, 7, 9};
+
+    static TextPolicy policy(double skill) {
+        if (skill < 0 || skill > 1) {
+            throw new IllegalArgumentException("skill must be in [0, 1], got " + skill);
+        }
+        return (ref, prompt, rng) -> {
+            View v = View.parse(prompt.text());
+            boolean wrong = rng.nextDouble() >= skill;
+            if (v.experimenter()) {
+                return wrong ? ones(v.variables()) : setting(best(v));
+            }
+            if (wrong) {
+                return "y = 1";
+            }
+            List<Law> possible = possible(v);
+            if (possible.isEmpty()) {
+                return "y = 1";
+            }
+            if (agree(possible, v.variables()) || v.turnsLeft() <= 1) {
+                return possible.get(0).text();
+            }
+            return v.alone() ? setting(best(v)) : "more";
+        };
+    }
+
+    /** What a prompt shows. */
+    record View(
+            List<String> variables,
+            List<LabState.Measurement> data,
+            boolean experimenter,
+            boolean alone,
+            int turnsLeft) {
+        static View parse(String text) {
+            List<String> vars = List.of();
+            List<LabState.Measurement> data = new ArrayList<>();
+            int turnsLeft = 1;
+            for (String raw : text.split("\n")) {
+                String line = raw.strip();
+                String lower = line.toLowerCase(java.util.Locale.ROOT);
+                if (lower.startsWith("vars: ") || lower.startsWith("variables: ")) {
+                    String list = line.substring(line.indexOf(": ") + 2, line.indexOf(" ("));
+                    vars = List.of(list.split(" "));
+                } else if (lower.startsWith("data: ") && !lower.equals("data: none")) {
+                    for (String d : line.substring(6).split(" \\| ")) {
+                        data.add(measurement(d));
+                    }
+                } else if (line.matches("([a-z]+=\\d+ )+y=\\S+")) {
+                    data.add(measurement(line));
+                } else if (lower.startsWith("turns left: ")) {
+                    turnsLeft =
+                            Integer.parseInt(line.substring(12).replace(".", "").split(" ")[0]);
+                }
+            }
+            boolean experimenter = text.startsWith("science-v1 experimenter") || text.contains("You run experiments");
+            boolean alone = text.contains("reply: experiment or law") || text.contains("You discover a hidden law");
+            return new View(vars, data, experimenter, alone, turnsLeft);
+        }
+
+        private static LabState.Measurement measurement(String d) {
+            Map<String, Double> x = new LinkedHashMap<>();
+            double y = 0;
+            for (String kv : d.strip().split(" ")) {
+                String[] p = kv.split("=");
+                if (p[0].equals("y")) {
+                    y = Double.parseDouble(p[1]);
+                } else {
+                    x.put(p[0], Double.parseDouble(p[1]));
+                }
+            }
+            return new LabState.Measurement(x, y);
+        }
+    }
+
+    /** The laws of the family that every measurement shown allows. */
+    static List<Law> possible(View v) {
+        Lab lab = new Lab(
+                new Law(Law.Form.LINEAR, v.variables().get(0), "", 1, 0),
+                v.variables(),
+                List.of(),
+                ScienceTask.NOISE,
+                0); // only its consistency test is used: the law here is a placeholder
+        List<Law> out = new ArrayList<>();
+        for (Law l : Law.family(v.variables())) {
+            if (v.data().stream().allMatch(m -> lab.consistent(l, m.x(), m.y()))) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /** Whether the laws predict the same (within 1%) on every setting of the values grid. */
+    static boolean agree(List<Law> laws, List<String> variables) {
+        for (Map<String, Double> x : grid(variables)) {
+            double first = laws.get(0).at(x);
+            for (Law l : laws) {
+                if (Math.abs(l.at(x) - first) > 0.01 * Math.abs(first) + 1e-9) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The experiment (from the values grid, not yet run) whose outcomes split the possible laws most finely. */
+    static Map<String, Double> best(View v) {
+        List<Law> possible = possible(v);
+        Set<Map<String, Double>> done = new HashSet<>();
+        v.data().forEach(m -> done.add(m.x()));
+        Map<String, Double> best = null;
+        int most = -1;
+        for (Map<String, Double> x : grid(v.variables())) {
+            if (done.contains(x)) {
+                continue;
+            }
+            Set<Long> buckets = new HashSet<>();
+            for (Law l : possible) {
+                buckets.add(Math.round(Math.log(Math.max(1e-9, l.at(x))) / Math.log(1.1)));
+            }
+            if (buckets.size() > most) {
+                most = buckets.size();
+                best = x;
+            }
+        }
+        return best == null ? grid(v.variables()).get(0) : best;
+    }
+
+    static List<Map<String, Double>> grid(List<String> variables) {
+        List<Map<String, Double>> out = new ArrayList<>();
+        int n = variables.size();
+        int total = (int) Math.pow(VALUES.length, n);
+        for (int i = 0; i < total; i++) {
+            Map<String, Double> x = new LinkedHashMap<>();
+            int r = i;
+            for (String var : variables) {
+                x.put(var, (double) VALUES[r % VALUES.length]);
+                r /= VALUES.length;
+            }
+            out.add(x);
+        }
+        return out;
+    }
+
+    static String setting(Map<String, Double> x) {
+        StringBuilder sb = new StringBuilder();
+        x.forEach((k, val) ->
+                sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(val.intValue()));
+        return sb.toString();
+    }
+
+    private static String ones(List<String> variables) {
+        StringBuilder sb = new StringBuilder();
+        variables.forEach(var -> sb.append(sb.isEmpty() ? "" : " ").append(var).append("=1"));
+        return sb.toString();
+    }
+}
