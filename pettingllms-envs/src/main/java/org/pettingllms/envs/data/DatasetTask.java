@@ -10,18 +10,13 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
-import org.pettingllms.core.task.Task;
 
 /**
- * What the dataset tasks share: two line-ups, the team and its main role alone (the single agent), roles checked
- * against them, the turn cap, problems from rows of type {@code T} (read from files or generated, {@link Items}), an
+ * What the dataset tasks share: a team and its main role alone ({@link TeamTask}), problems from rows of type {@code T} (read from files or generated, {@link Items}), an
  * episode's first state made from its row, a prompt for a checked role in either style, and a scripted team made of
  * the task's oracle.
  */
-public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
-    private final List<String> roles;
-    private final String mainRole;
-    private final int maxTurns;
+public abstract class DatasetTask<S, T> extends TeamTask<S> implements ScriptedPlay {
     private final Items<T> items;
     private final Function<T, S> start;
 
@@ -37,44 +32,9 @@ public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
             int maxTurns,
             Items<T> items,
             Function<T, S> start) {
-        List<List<String>> lineUps = List.of(team, List.of(mainRole));
-        if (!lineUps.contains(roles)) {
-            throw new IllegalArgumentException(id() + " has roles "
-                    + String.join(" or ", lineUps.stream().map(Object::toString).toList()) + ", got " + roles);
-        }
-        this.roles = List.copyOf(roles);
-        this.mainRole = mainRole;
-        this.maxTurns = maxTurns;
+        super(roles, team, mainRole, maxTurns);
         this.items = items;
         this.start = start;
-    }
-
-    /**
-     * The turn cap of a task whose single agent is given the team's model calls: {@code callsPerTurn} replies for
-     * each of the team's {@code teamTurns} turns.
-     */
-    protected static int teamCalls(List<String> roles, int teamTurns, int callsPerTurn) {
-        return roles.size() == 1 ? callsPerTurn * teamTurns : teamTurns;
-    }
-
-    @Override
-    public final List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public final String mainRole() {
-        return mainRole;
-    }
-
-    /** Whether the main role plays alone (the single agent). */
-    protected final boolean alone() {
-        return roles.size() == 1;
-    }
-
-    @Override
-    public final int maxTurns() {
-        return maxTurns;
     }
 
     @Override
@@ -131,8 +91,8 @@ public abstract class DatasetTask<S, T> implements Task<S>, ScriptedPlay {
     }
 
     protected final String checkRole(String role) {
-        if (!roles.contains(role)) {
-            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles);
+        if (!roles().contains(role)) {
+            throw new IllegalArgumentException("unknown role '" + role + "' for " + id() + "; roles are " + roles());
         }
         return role;
     }

@@ -14,7 +14,7 @@ import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.core.task.Task;
+import org.pettingllms.envs.data.TeamTask;
 
 /**
  * {@code household-v1} (ENVIRONMENTS.md): ALFWorld's task families as rules ({@link Room}, {@link Goal}). A
@@ -29,7 +29,7 @@ import org.pettingllms.core.task.Task;
  * its own turn, so these shaped rewards are what tree groups compare; state groups (parallel rollouts) compare
  * discounted returns instead.
  */
-public final class HouseholdTask implements Task<HouseholdState>, ScriptedPlay {
+public final class HouseholdTask extends TeamTask<HouseholdState> implements ScriptedPlay {
     public static final String PLANNER = "planner";
     public static final String ACTOR = "actor";
     public static final List<String> TEAM = List.of(PLANNER, ACTOR);
@@ -41,40 +41,16 @@ public final class HouseholdTask implements Task<HouseholdState>, ScriptedPlay {
     static final Pattern SUBGOAL =
             Pattern.compile("(find|take|clean|heat|cool) [a-z]+|use [a-z]+|put down [a-z]+|put [a-z]+ (in|on) [a-z]+");
 
-    private final List<String> roles;
-    private final int maxTurns;
     private final RoomGenerator.Sizes sizes;
 
     HouseholdTask(List<String> roles, int teamTurns, RoomGenerator.Sizes sizes) {
-        if (!roles.equals(TEAM) && !roles.equals(List.of(ACTOR))) {
-            throw new IllegalArgumentException("household roles are " + TEAM + " or [actor] alone, got " + roles);
-        }
-        if (teamTurns < 1) {
-            throw new IllegalArgumentException("maxTurns must be >= 1, got " + teamTurns);
-        }
-        this.roles = List.copyOf(roles);
-        this.maxTurns = roles.size() == 1 ? CALLS_PER_TURN * teamTurns : teamTurns;
+        super(roles, TEAM, ACTOR, teamCalls(roles, teamTurns, CALLS_PER_TURN));
         this.sizes = sizes;
     }
 
     @Override
     public String id() {
         return "household-v1";
-    }
-
-    @Override
-    public List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public int maxTurns() {
-        return maxTurns;
-    }
-
-    @Override
-    public String mainRole() {
-        return ACTOR;
     }
 
     @Override
@@ -94,7 +70,7 @@ public final class HouseholdTask implements Task<HouseholdState>, ScriptedPlay {
 
     @Override
     public Prompt prompt(HouseholdState state, String role, int turn, PromptStyle style) {
-        return HouseholdPrompts.of(id(), state, role, roles.contains(PLANNER), style);
+        return HouseholdPrompts.of(id(), state, role, !alone(), style);
     }
 
     @Override

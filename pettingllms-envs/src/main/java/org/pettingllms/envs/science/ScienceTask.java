@@ -17,7 +17,7 @@ import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
-import org.pettingllms.core.task.Task;
+import org.pettingllms.envs.data.TeamTask;
 
 /**
  * {@code science-v1} (ENVIRONMENTS.md): a lab with a hidden law ({@link Lab}). An {@code experimenter} chooses one
@@ -32,7 +32,7 @@ import org.pettingllms.core.task.Task;
  * {@link Law#family}, consistent with every measurement so far) that its measurement rules out, so a repeated or
  * uninformative experiment earns about 0; a reply that is not an experiment -0.5.
  */
-public final class ScienceTask implements Task<LabState>, ScriptedPlay {
+public final class ScienceTask extends TeamTask<LabState> implements ScriptedPlay {
     public static final String EXPERIMENTER = "experimenter";
     public static final String THEORIST = "theorist";
     public static final List<String> TEAM = List.of(EXPERIMENTER, THEORIST);
@@ -46,38 +46,13 @@ public final class ScienceTask implements Task<LabState>, ScriptedPlay {
     private static final Pattern SETTING = Pattern.compile("([a-z]+)\\s*=\\s*(-?\\d{1,6})");
     private static final Pattern LAW = Pattern.compile("y\\s*=\\s*(.+)");
 
-    private final List<String> roles;
-    private final int maxTurns;
-
     ScienceTask(List<String> roles, int teamTurns) {
-        if (!roles.equals(TEAM) && !roles.equals(List.of(THEORIST))) {
-            throw new IllegalArgumentException("science roles are " + TEAM + " or [theorist] alone, got " + roles);
-        }
-        if (teamTurns < 1) {
-            throw new IllegalArgumentException("maxTurns must be >= 1, got " + teamTurns);
-        }
-        this.roles = List.copyOf(roles);
-        this.maxTurns = roles.size() == 1 ? CALLS_PER_TURN * teamTurns : teamTurns;
+        super(roles, TEAM, THEORIST, teamCalls(roles, teamTurns, CALLS_PER_TURN));
     }
 
     @Override
     public String id() {
         return "science-v1";
-    }
-
-    @Override
-    public List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public int maxTurns() {
-        return maxTurns;
-    }
-
-    @Override
-    public String mainRole() {
-        return THEORIST;
     }
 
     @Override
@@ -93,7 +68,7 @@ public final class ScienceTask implements Task<LabState>, ScriptedPlay {
 
     @Override
     public Prompt prompt(LabState state, String role, int turn, PromptStyle style) {
-        return SciencePrompts.of(id(), state, role, roles.size() == 1, maxTurns - turn, style);
+        return SciencePrompts.of(id(), state, role, alone(), maxTurns() - turn, style);
     }
 
     @Override
@@ -106,10 +81,10 @@ public final class ScienceTask implements Task<LabState>, ScriptedPlay {
         if (law.matches()) {
             return propose(state, law.group(1));
         }
-        if (roles.size() == 1 && experimentOf(state.lab(), answer).isPresent()) {
+        if (alone() && experimentOf(state.lab(), answer).isPresent()) {
             return experiment(state, answer);
         }
-        if (roles.size() > 1 && answer.replaceAll("[^a-zA-Z]", "").equalsIgnoreCase("more")) {
+        if (!alone() && answer.replaceAll("[^a-zA-Z]", "").equalsIgnoreCase("more")) {
             return new Transition<>(state, RewardParts.ZERO, false, false, StepOutcome.OK, "more");
         }
         return new Transition<>(
@@ -118,7 +93,7 @@ public final class ScienceTask implements Task<LabState>, ScriptedPlay {
                 false,
                 false,
                 StepOutcome.UNPARSEABLE,
-                "neither a law nor " + (roles.size() > 1 ? "more" : "an experiment") + ": " + clip(answer));
+                "neither a law nor " + (alone() ? "an experiment" : "more") + ": " + clip(answer));
     }
 
     private Transition<LabState> experiment(LabState s, String answer) {

@@ -14,8 +14,8 @@ import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
-import org.pettingllms.core.task.Task;
 import org.pettingllms.envs.data.CompactPrompts;
+import org.pettingllms.envs.data.TeamTask;
 
 /**
  * {@code scienceworld-v1}: ScienceWorld's tasks through its own jar ({@link ScienceWorldJar}), with the household
@@ -29,15 +29,13 @@ import org.pettingllms.envs.data.CompactPrompts;
  * sub-goals); success when the task is completed with score 1; actor (local) -0.1 for an action the simulator does not
  * admit; planner (local) -0.1 for an empty sub-goal.
  */
-public final class ScienceWorldTask implements Task<SwState> {
+public final class ScienceWorldTask extends TeamTask<SwState> {
     public static final String PLANNER = "planner";
     public static final String ACTOR = "actor";
     public static final List<String> TEAM = List.of(PLANNER, ACTOR);
     /** Admissible actions shown to the actor at most (ScienceWorld's lists run to hundreds). */
     static final int SHOWN_ACTIONS = 40;
 
-    private final List<String> roles;
-    private final int maxTurns;
     private final URLClassLoader jar;
     private final List<String> tasks;
     private final String simplifications;
@@ -46,11 +44,7 @@ public final class ScienceWorldTask implements Task<SwState> {
 
     ScienceWorldTask(
             List<String> roles, int teamTurns, URLClassLoader jar, List<String> tasks, String simplifications) {
-        if (!roles.equals(TEAM) && !roles.equals(List.of(ACTOR))) {
-            throw new IllegalArgumentException("scienceworld roles are " + TEAM + " or [actor] alone, got " + roles);
-        }
-        this.roles = List.copyOf(roles);
-        this.maxTurns = roles.size() == 1 ? 2 * teamTurns : teamTurns;
+        super(roles, TEAM, ACTOR, teamCalls(roles, teamTurns, 2));
         this.jar = jar;
         this.simplifications = simplifications;
         Replayer first = borrow(null, -1, List.of());
@@ -68,21 +62,6 @@ public final class ScienceWorldTask implements Task<SwState> {
     @Override
     public String id() {
         return "scienceworld-v1";
-    }
-
-    @Override
-    public List<String> roles() {
-        return roles;
-    }
-
-    @Override
-    public int maxTurns() {
-        return maxTurns;
-    }
-
-    @Override
-    public String mainRole() {
-        return ACTOR;
     }
 
     /** Every (task, variation) of a split, in an order drawn from the run seed. */
@@ -147,7 +126,7 @@ public final class ScienceWorldTask implements Task<SwState> {
         lines.add("score: " + Math.round(100 * s.score()));
         lines.add("last: " + oneLine(s.observation()));
         if (role.equals(ACTOR)) {
-            if (roles.contains(PLANNER)) {
+            if (!alone()) {
                 lines.add("plan: " + (s.subgoal().isEmpty() ? "none" : s.subgoal()));
             }
             List<String> shown =
