@@ -3,7 +3,6 @@ package org.pettingllms.core.algo;
 import java.util.ArrayList;
 import java.util.List;
 import org.pettingllms.core.backend.TrainExample;
-import org.pettingllms.core.config.RunConfig.Async;
 import org.pettingllms.core.data.FloatSeq;
 
 /**
@@ -32,6 +31,19 @@ import org.pettingllms.core.data.FloatSeq;
 public final class OffPolicyCorrection {
     private OffPolicyCorrection() {}
 
+    /** Which correction: decoupled PPO, the mask rule, or none (plain PPO on stale samples). */
+    public enum Kind {
+        DECOUPLED,
+        MASK,
+        NONE
+    }
+
+    /**
+     * @param weightCap     decoupled: tokens whose {@code pi_prox / pi_behav} exceeds it are dropped; 0: no cap
+     * @param maskThreshold mask: the probability change beyond which a token is dropped
+     */
+    public record Settings(Kind kind, double weightCap, double maskThreshold) {}
+
     /**
      * What a correction did to a batch.
      *
@@ -53,7 +65,7 @@ public final class OffPolicyCorrection {
      * @param batch        examples whose old logprobs are the behaviour policy's (as sampled)
      * @param proxLogprobs each example's completion logprobs under the weights before this update
      */
-    public static Result apply(List<TrainExample> batch, List<FloatSeq> proxLogprobs, Async cfg) {
+    public static Result apply(List<TrainExample> batch, List<FloatSeq> proxLogprobs, Settings cfg) {
         if (proxLogprobs.size() != batch.size()) {
             throw new IllegalArgumentException("one proximal logprob row per example expected: " + batch.size()
                     + " examples, " + proxLogprobs.size() + " rows");
@@ -77,7 +89,7 @@ public final class OffPolicyCorrection {
                 double p = prox.get(t);
                 lag += Math.abs(p - behav);
                 w[t] = (float)
-                        switch (cfg.correction()) {
+                        switch (cfg.kind()) {
                             case DECOUPLED -> decoupledWeight(p, behav, cfg.weightCap());
                             case MASK -> masked(e.advantage(), p, behav, cfg.maskThreshold()) ? 0 : 1;
                             case NONE -> 1;
@@ -90,7 +102,7 @@ public final class OffPolicyCorrection {
             }
             tokens += c;
             out.add(
-                    switch (cfg.correction()) {
+                    switch (cfg.kind()) {
                         case DECOUPLED -> e.corrected(prox, FloatSeq.of(w));
                         case MASK -> e.corrected(e.oldLogprobs(), FloatSeq.of(w));
                         case NONE -> e;

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.data.Sample;
-import org.pettingllms.core.rollout.EpisodeResult;
 
 /**
  * State-grouped step advantages (GiGPO: Feng et al. 2025, "Group-in-Group Policy Optimization for LLM Agent
@@ -28,26 +27,20 @@ public final class StateGroups {
     /**
      * The step advantage of every sample of parallel trajectories (by identity), 0 for steps alone in their group.
      *
-     * @param episodes   each a trajectory whose samples are its path's decisions, one each, in order
+     * @param trajectories each a trajectory: its samples and their step rewards, in order
      * @param similarity 1: exact match of role and prompt text; below 1: the similarity threshold
      */
     public static Map<Sample, Double> stepAdvantages(
-            List<EpisodeResult> episodes, double gamma, double similarity, boolean normalizeByStd) {
+            List<Trajectory> trajectories, double gamma, double similarity, boolean normalizeByStd) {
         Map<String, List<Step>> byProblem = new LinkedHashMap<>();
-        for (EpisodeResult e : episodes) {
-            if (e.samples().size() != e.path().size()) {
-                throw new IllegalArgumentException("state groups need one sample per step of a trajectory (parallel "
-                        + "rollouts of a task): problem " + e.problem().id() + " has "
-                        + e.path().size() + " steps and "
-                        + e.samples().size() + " samples");
-            }
+        for (Trajectory e : trajectories) {
             double g = 0;
             List<Step> steps = new ArrayList<>();
-            for (int t = e.path().size() - 1; t >= 0; t--) { // discounted returns, from the end
-                g = e.path().get(t).mixedReward() + gamma * g;
+            for (int t = e.rewards().size() - 1; t >= 0; t--) { // discounted returns, from the end
+                g = e.rewards().get(t) + gamma * g;
                 steps.add(0, new Step(e.samples().get(t), g));
             }
-            byProblem.computeIfAbsent(e.problem().id(), k -> new ArrayList<>()).addAll(steps);
+            byProblem.computeIfAbsent(e.problemId(), k -> new ArrayList<>()).addAll(steps);
         }
         Map<Sample, Double> out = new IdentityHashMap<>();
         for (List<Step> steps : byProblem.values()) {
@@ -56,6 +49,23 @@ public final class StateGroups {
             }
         }
         return out;
+    }
+
+    /**
+     * One trajectory of a problem: its decisions' samples in order, and the mixed reward of each.
+     *
+     * @param rewards the reward of each step, one per sample
+     */
+    public record Trajectory(String problemId, List<Sample> samples, List<Double> rewards) {
+        public Trajectory {
+            samples = List.copyOf(samples);
+            rewards = List.copyOf(rewards);
+            if (samples.size() != rewards.size()) {
+                throw new IllegalArgumentException("state groups need one sample per step of a trajectory (parallel"
+                        + " rollouts of a task): problem " + problemId + " has " + rewards.size() + " steps and "
+                        + samples.size() + " samples");
+            }
+        }
     }
 
     /** The episode advantages plus {@code weight} times each sample's step advantage. */

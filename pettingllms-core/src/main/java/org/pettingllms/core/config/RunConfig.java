@@ -5,6 +5,7 @@ import java.util.Map;
 import org.pettingllms.core.algo.GroupFilter;
 import org.pettingllms.core.algo.Grouping;
 import org.pettingllms.core.algo.LrSchedule;
+import org.pettingllms.core.algo.OffPolicyCorrection;
 import org.pettingllms.core.algo.RewardMix;
 import org.pettingllms.core.backend.Level;
 import org.pettingllms.core.backend.LossConfig;
@@ -278,13 +279,11 @@ public record RunConfig(
      * @param maskThreshold mask: the probability change, in [0, 1], beyond which a token is dropped
      */
     public record Async(
-            boolean enabled, int maxStaleness, Correction correction, double weightCap, double maskThreshold) {
-        public enum Correction {
-            DECOUPLED,
-            MASK,
-            NONE
-        }
-
+            boolean enabled,
+            int maxStaleness,
+            OffPolicyCorrection.Kind correction,
+            double weightCap,
+            double maskThreshold) {
         public Async {
             if (maxStaleness < 0) {
                 throw new IllegalArgumentException("maxStaleness must be >= 0 (0: synchronous), got " + maxStaleness);
@@ -295,6 +294,11 @@ public record RunConfig(
             if (!(maskThreshold >= 0 && maskThreshold <= 1)) {
                 throw new IllegalArgumentException("maskThreshold must be in [0, 1], got " + maskThreshold);
             }
+        }
+
+        /** The loss's correction, as {@link OffPolicyCorrection} takes it. */
+        public OffPolicyCorrection.Settings settings() {
+            return new OffPolicyCorrection.Settings(correction, weightCap, maskThreshold);
         }
 
         /** Steps trained on samples of older weights: enabled with a bound above 0. */

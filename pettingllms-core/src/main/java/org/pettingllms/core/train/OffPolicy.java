@@ -46,11 +46,12 @@ class OffPolicy {
 
     /** The policy's examples as the loss should see them: as sampled when fresh, else corrected. */
     List<TrainExample> correct(Learner learner, PolicyRef policy, List<TrainExample> examples) {
-        if (staleness == 0 || cfg.correction() == Async.Correction.NONE) {
+        if (staleness == 0 || cfg.correction() == OffPolicyCorrection.Kind.NONE) {
             return examples;
         }
         // the proximal policy: this policy's weights before its update (no optimizer step of it has run yet)
-        OffPolicyCorrection.Result r = OffPolicyCorrection.apply(examples, learner.logprobs(policy, examples), cfg);
+        OffPolicyCorrection.Result r =
+                OffPolicyCorrection.apply(examples, learner.logprobs(policy, examples), cfg.settings());
         OffPolicyCorrection.Stats s = r.stats();
         tokens += s.tokens();
         dropped += s.dropped();

@@ -25,6 +25,7 @@ import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.rollout.RolloutProgress;
 import org.pettingllms.core.rollout.RolloutResult;
 import org.pettingllms.core.rollout.Rollouts;
+import org.pettingllms.core.rollout.StepRecord;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.Task;
 import org.pettingllms.core.util.Seeds;
@@ -165,8 +166,14 @@ public final class Trainer {
         RunConfig.Algo.StateGrouping sg = cfg.algo().stateGroups();
         Map<Sample, Double> stepAdvantages = null;
         if (sg.enabled()) {
+            List<StateGroups.Trajectory> trajectories = rollout.episodes().stream()
+                    .map(e -> new StateGroups.Trajectory(
+                            e.problem().id(),
+                            e.samples(),
+                            e.path().stream().map(StepRecord::mixedReward).toList()))
+                    .toList();
             stepAdvantages = StateGroups.stepAdvantages(
-                    rollout.episodes(), sg.gamma(), sg.similarity(), cfg.algo().normalizeByStd());
+                    trajectories, sg.gamma(), sg.similarity(), cfg.algo().normalizeByStd());
             scored = StateGroups.combine(scored, stepAdvantages, sg.weight());
         }
         // 6. each sample to its role's policy; untrained roles dropped

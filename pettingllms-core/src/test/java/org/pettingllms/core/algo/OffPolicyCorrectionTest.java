@@ -8,7 +8,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.pettingllms.core.backend.LossConfig;
 import org.pettingllms.core.backend.TrainExample;
-import org.pettingllms.core.config.RunConfig.Async;
 import org.pettingllms.core.data.FloatSeq;
 import org.pettingllms.core.data.IntSeq;
 
@@ -26,14 +25,16 @@ class OffPolicyCorrectionTest {
         return new TrainExample(IntSeq.of(1, 2), IntSeq.of(3, 4), FloatSeq.of(LN_HALF, LN_QUARTER), advantage);
     }
 
-    static Async async(Async.Correction c, double cap, double delta) {
-        return new Async(true, 1, c, cap, delta);
+    static OffPolicyCorrection.Settings async(OffPolicyCorrection.Kind c, double cap, double delta) {
+        return new OffPolicyCorrection.Settings(c, cap, delta);
     }
 
     @Test
     void decoupledPpoTakesTheProximalLogprobsAsTheRatiosDenominatorAndWeighsEachTokenByProxOverBehaviour() {
         OffPolicyCorrection.Result r = OffPolicyCorrection.apply(
-                List.of(sampled(2.0)), List.of(FloatSeq.of(LN_06, LN_EIGHTH)), async(Async.Correction.DECOUPLED, 0, 0));
+                List.of(sampled(2.0)),
+                List.of(FloatSeq.of(LN_06, LN_EIGHTH)),
+                async(OffPolicyCorrection.Kind.DECOUPLED, 0, 0));
         TrainExample e = r.examples().get(0);
         assertThat(e.oldLogprobs()).isEqualTo(FloatSeq.of(LN_06, LN_EIGHTH));
         // w = 0.6 / 0.5 = 1.2 and 0.125 / 0.25 = 0.5
@@ -62,7 +63,7 @@ class OffPolicyCorrectionTest {
         OffPolicyCorrection.Result r = OffPolicyCorrection.apply(
                 List.of(sampled(-1.0)),
                 List.of(FloatSeq.of(LN_06, LN_EIGHTH)),
-                async(Async.Correction.DECOUPLED, 1.1, 0));
+                async(OffPolicyCorrection.Kind.DECOUPLED, 1.1, 0));
         assertThat(r.examples().get(0).tokenWeights().get(0)).isZero();
         assertThat((double) r.examples().get(0).tokenWeights().get(1)).isCloseTo(0.5, within(1e-6));
         assertThat(r.stats().droppedFraction()).isEqualTo(0.5);
@@ -73,7 +74,7 @@ class OffPolicyCorrectionTest {
     void theMaskDropsATokenWhoseProbabilityMovedTooFarTheWayItsAdvantagePushes() {
         // moved: +0.1 and -0.125. With delta 0.1: A > 0 drops a rise above 0.1 (none: 0.1 is not above it);
         // A < 0 drops a fall of more than 0.1 (token 1)
-        Async mask = async(Async.Correction.MASK, 0, 0.1);
+        OffPolicyCorrection.Settings mask = async(OffPolicyCorrection.Kind.MASK, 0, 0.1);
         FloatSeq prox = FloatSeq.of((float) Math.log(0.6001), LN_EIGHTH);
         OffPolicyCorrection.Result up = OffPolicyCorrection.apply(List.of(sampled(1.0)), List.of(prox), mask);
         assertThat(up.examples().get(0).tokenWeights()).isEqualTo(FloatSeq.of(0f, 1f));
@@ -92,7 +93,9 @@ class OffPolicyCorrectionTest {
     void noCorrectionLeavesTheExamplesAsSampled() {
         TrainExample e = sampled(1.0);
         assertThat(OffPolicyCorrection.apply(
-                                List.of(e), List.of(FloatSeq.of(LN_06, LN_EIGHTH)), async(Async.Correction.NONE, 0, 0))
+                                List.of(e),
+                                List.of(FloatSeq.of(LN_06, LN_EIGHTH)),
+                                async(OffPolicyCorrection.Kind.NONE, 0, 0))
                         .examples())
                 .containsExactly(e);
     }
@@ -100,7 +103,9 @@ class OffPolicyCorrectionTest {
     @Test
     void rowsThatDoNotMatchAreRefused() {
         assertThatThrownBy(() -> OffPolicyCorrection.apply(
-                        List.of(sampled(1.0)), List.of(FloatSeq.of(LN_06)), async(Async.Correction.DECOUPLED, 0, 0)))
+                        List.of(sampled(1.0)),
+                        List.of(FloatSeq.of(LN_06)),
+                        async(OffPolicyCorrection.Kind.DECOUPLED, 0, 0)))
                 .hasMessageContaining("2 completion tokens, 1 proximal logprobs");
     }
 }

@@ -12,13 +12,10 @@ import org.pettingllms.core.config.ConfigException;
 import org.pettingllms.core.config.ConfigLoader;
 import org.pettingllms.core.data.Completion;
 import org.pettingllms.core.data.PolicyRef;
-import org.pettingllms.core.data.Problem;
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.Sample;
 import org.pettingllms.core.data.StepOutcome;
-import org.pettingllms.core.rollout.EpisodeResult;
-import org.pettingllms.core.rollout.StepRecord;
 
 /**
  * Three trajectories of one problem worked by hand, gamma 0.5:
@@ -31,22 +28,10 @@ import org.pettingllms.core.rollout.StepRecord;
  * s2 and s3 are alone.
  */
 class StateGroupsTest {
-    static EpisodeResult trajectory(int t, List<String> states, List<Double> rewards) {
-        List<StepRecord> path = new ArrayList<>();
+    static StateGroups.Trajectory trajectory(int t, List<String> states, List<Double> rewards) {
         List<Sample> samples = new ArrayList<>();
         for (int i = 0; i < states.size(); i++) {
             Prompt p = Prompt.compact(states.get(i));
-            path.add(new StepRecord(
-                    "act",
-                    i,
-                    p,
-                    "a",
-                    new RewardParts(rewards.get(i), 0, 0),
-                    rewards.get(i),
-                    StepOutcome.OK,
-                    "",
-                    false,
-                    false));
             samples.add(new Sample(
                     "P",
                     "act",
@@ -61,10 +46,10 @@ class StateGroupsTest {
                     t,
                     true));
         }
-        return new EpisodeResult(Problem.generated("P", 1), t, path, false, states.size(), samples, states.size());
+        return new StateGroups.Trajectory("P", samples, rewards);
     }
 
-    final List<EpisodeResult> episodes = List.of(
+    final List<StateGroups.Trajectory> episodes = List.of(
             trajectory(0, List.of("s0", "s1"), List.of(0.0, 1.0)),
             trajectory(1, List.of("s0", "s2"), List.of(0.0, 0.0)),
             trajectory(2, List.of("s0", "s1", "s3"), List.of(1.0, 0.0, 2.0)));
@@ -98,14 +83,10 @@ class StateGroupsTest {
 
     @Test
     void problemsAndRolesNeverShareAGroup() {
-        List<EpisodeResult> two = new ArrayList<>(episodes);
-        EpisodeResult other = trajectory(3, List.of("s0"), List.of(5.0));
-        two.add(new EpisodeResult(
-                Problem.generated("Q", 2),
-                3,
-                other.path(),
-                false,
-                1,
+        List<StateGroups.Trajectory> two = new ArrayList<>(episodes);
+        StateGroups.Trajectory other = trajectory(3, List.of("s0"), List.of(5.0));
+        two.add(new StateGroups.Trajectory(
+                "Q",
                 other.samples().stream()
                         .map(x -> new Sample(
                                 "Q",
@@ -121,7 +102,7 @@ class StateGroupsTest {
                                 3,
                                 true))
                         .toList(),
-                1));
+                other.rewards()));
         Map<Sample, Double> a = StateGroups.stepAdvantages(two, 0.5, 1.0, false);
         assertThat(step(a, 2, 0)).as("Q's s0 is another state").isCloseTo(1.5 - 2.0 / 3, within(1e-12));
     }
@@ -130,7 +111,7 @@ class StateGroupsTest {
     void belowOneSimilarPromptsShareAGroup() {
         assertThat(StateGroups.similarity("kitten", "sitting")).isCloseTo(1 - 3.0 / 7, within(1e-12));
         assertThat(StateGroups.similarity("", "")).isEqualTo(1.0);
-        List<EpisodeResult> near = List.of(
+        List<StateGroups.Trajectory> near = List.of(
                 trajectory(0, List.of("at table, holding apple"), List.of(1.0)),
                 trajectory(1, List.of("at table, holding appl"), List.of(0.0)),
                 trajectory(2, List.of("in the garden"), List.of(3.0)));
