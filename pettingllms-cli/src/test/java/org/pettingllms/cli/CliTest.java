@@ -233,7 +233,9 @@ class CliTest {
                 .contains("unknown config key 'task.options.size'")
                 .contains("wallProb");
         Result task = run("rollout", config("plan-path/L1.yaml"), "--set", "task.name=chess");
-        assertThat(task.err()).contains("unknown task 'chess'").contains("plan-path, search, sokoban, sql, sudoku");
+        assertThat(task.err())
+                .contains("unknown task 'chess'")
+                .contains("household, math, plan-path, science, scienceworld, search, sokoban, sql, sudoku");
         Result roles = run("rollout", config("plan-path/L1.yaml"), "--set", "task.roles=[plan,tool]");
         assertThat(roles.err()).contains("[tool, plan]");
         Result tinker = run("rollout", config("plan-path/L2.yaml"), "--set", "learner.kind=tinker");
