@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -74,10 +73,7 @@ final class AsyncSteps implements AutoCloseable {
             long t1 = System.nanoTime();
             int step = j;
             OffPolicy offPolicy = new OffPolicy(
-                    schedule.staleness(j),
-                    cfg.train().async(),
-                    () -> hold(step),
-                    Map.of(Metric.ASYNC_WAIT_ROLLOUT, (t1 - t0) / 1e9, Metric.ASYNC_WAIT_WEIGHTS, r.waitedSeconds()));
+                    schedule.staleness(j), cfg.train().async(), () -> hold(step), (t1 - t0) / 1e9, r.waitedSeconds());
             last = trainer.train(j, r.rollout(), new StepTiming(t0, t1), offPolicy);
             // the update, validation and checkpoint are done: the learner holds the weights of step j + 1
             hold(j); // (a step without an optimizer step changed nothing, but its rollouts must have started)

@@ -15,7 +15,7 @@ import org.pettingllms.core.data.PolicyRef;
  * both. {@link #NONE} for a synchronous step: nothing.
  */
 class OffPolicy {
-    static final OffPolicy NONE = new OffPolicy(0, null, () -> 0.0, Map.of());
+    static final OffPolicy NONE = new OffPolicy(0, null, () -> 0.0, 0, 0);
 
     /** Waits until the learner may change its weights; returns the seconds it waited. */
     @FunctionalInterface
@@ -26,7 +26,8 @@ class OffPolicy {
     private final int staleness;
     private final Async cfg;
     private final Hold hold;
-    private final Map<String, Double> waits;
+    private final double waitedForRollouts;
+    private final double rolloutsWaited;
     private long tokens;
     private long dropped;
     private double weightSum;
@@ -35,13 +36,15 @@ class OffPolicy {
 
     /**
      * @param staleness training steps between the weights that sampled and those the update starts from
-     * @param waits     the seconds each side waited before the update began (async/wait_* metrics)
+     * @param waitedForRollouts seconds the trainer waited for the step's rollouts
+     * @param rolloutsWaited    seconds the step's rollouts waited for their weights
      */
-    OffPolicy(int staleness, Async cfg, Hold hold, Map<String, Double> waits) {
+    OffPolicy(int staleness, Async cfg, Hold hold, double waitedForRollouts, double rolloutsWaited) {
         this.staleness = staleness;
         this.cfg = cfg;
         this.hold = hold;
-        this.waits = Map.copyOf(waits);
+        this.waitedForRollouts = waitedForRollouts;
+        this.rolloutsWaited = rolloutsWaited;
     }
 
     /** The policy's examples as the loss should see them: as sampled when fresh, else corrected. */
@@ -74,7 +77,8 @@ class OffPolicy {
         m.put(Metric.ASYNC_DROPPED, tokens == 0 ? 0.0 : dropped / (double) tokens);
         m.put(Metric.ASYNC_WEIGHT, tokens == dropped ? 1.0 : weightSum / (tokens - dropped));
         m.put(Metric.ASYNC_LAG, tokens == 0 ? 0.0 : lagSum / tokens);
-        m.putAll(waits);
+        m.put(Metric.ASYNC_WAIT_ROLLOUT, waitedForRollouts);
+        m.put(Metric.ASYNC_WAIT_WEIGHTS, rolloutsWaited);
         m.put(Metric.ASYNC_WAIT_HOLD, heldSeconds);
         return m;
     }

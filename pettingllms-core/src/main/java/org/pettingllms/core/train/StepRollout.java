@@ -11,6 +11,7 @@ import org.pettingllms.core.rollout.RolloutResult;
  */
 record StepRollout(RolloutResult result, Map<String, Double> taskMetrics, double seconds) {
     StepRollout {
-        taskMetrics = Map.copyOf(taskMetrics);
+        // in the task's order: Map.copyOf's order is drawn anew in every JVM, and metrics.jsonl keeps the order
+        taskMetrics = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(taskMetrics));
     }
 }
