@@ -2,8 +2,6 @@ package org.pettingllms.cli;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
-import java.util.Map;
 import org.pettingllms.core.backend.PolicyMap;
 import org.pettingllms.core.config.RunConfig;
 import org.pettingllms.text.TextCodec;
@@ -17,7 +15,7 @@ import org.pettingllms.torch.engine.EmbeddedEngine;
 final class LocalEngine implements AutoCloseable {
     private final RunConfig config;
     private final PolicyMap policies;
-    private final Map<String, TextCodec> codecs = new HashMap<>();
+    private TextCodec codec; // of policy.model, read once: every model of a run loads from it
     private EmbeddedEngine engine;
 
     LocalEngine(RunConfig config, PolicyMap policies) {
@@ -29,7 +27,7 @@ final class LocalEngine implements AutoCloseable {
     synchronized EmbeddedEngine get() {
         if (engine == null) {
             try {
-                engine = EmbeddedEngine.open(config, policies);
+                engine = EmbeddedEngine.open(config, policies, codec);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -47,13 +45,14 @@ final class LocalEngine implements AutoCloseable {
         if (engine != null) {
             return engine.codec(model);
         }
-        return codecs.computeIfAbsent(model, m -> {
+        if (codec == null) {
             try {
-                return EmbeddedEngine.codecOf(config.policy().model());
+                codec = EmbeddedEngine.codecOf(config.policy().model());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        });
+        }
+        return codec;
     }
 
     @Override

@@ -82,7 +82,15 @@ public final class EmbeddedEngine implements AutoCloseable {
 
     /** The engine of a run: its model for the run's policies. */
     public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies) throws IOException {
-        return open(Settings.of(cfg), policies);
+        return open(Settings.of(cfg), policies, null);
+    }
+
+    /**
+     * As {@link #open(RunConfig, PolicyMap)}, with the codec of {@code policy.model} already read ({@link #codecOf}),
+     * so that its tokenizer is not read again; null: read it here.
+     */
+    public static EmbeddedEngine open(RunConfig cfg, PolicyMap policies, TextCodec codec) throws IOException {
+        return open(Settings.of(cfg), policies, codec);
     }
 
     /**
@@ -95,12 +103,18 @@ public final class EmbeddedEngine implements AutoCloseable {
 
     /** An engine with the models the policies name, each loaded from {@code settings.model()}. */
     public static EmbeddedEngine open(Settings settings, PolicyMap policies) throws IOException {
+        return open(settings, policies, null);
+    }
+
+    /** As above; every model loads from one source, so its codec is read once ({@code known}, or here). */
+    private static EmbeddedEngine open(Settings settings, PolicyMap policies, TextCodec known) throws IOException {
         RunConfig.Engine e = settings.engine();
         Device device = underKey("engine.device", () -> Torch.device(e.device()));
         DataType dtype = underKey("engine.dtype", () -> Torch.dataType(e.dtype()));
         String source = settings.model();
         Map<String, DecoderModel> models = new LinkedHashMap<>();
         Map<String, TextCodec> codecs = new LinkedHashMap<>();
+        TextCodec codec = known;
         Set<String> names = new LinkedHashSet<>();
         policies.byRole().values().stream().map(PolicyRef::model).sorted().forEach(names::add);
         for (String name : names) {
@@ -109,7 +123,6 @@ public final class EmbeddedEngine implements AutoCloseable {
                 LanguageModel fresh =
                         underKey("policy.model", () -> ModelFamilies.fresh(preset, settings.seed(), device, dtype));
                 models.put(name, fresh.decoder());
-                codecs.put(name, codecOf(source));
             } else {
                 Path dir = Path.of(source);
                 if (!Files.isDirectory(dir)) {
@@ -119,8 +132,11 @@ public final class EmbeddedEngine implements AutoCloseable {
                 // ModelWriter): the sampler, the learner and checkpoints reach them through it
                 DecoderModel m = ModelFamilies.load(dir, device, dtype).decoder();
                 models.put(name, m);
-                codecs.put(name, codecOf(source));
             }
+            if (codec == null) {
+                codec = codecOf(source);
+            }
+            codecs.put(name, codec);
         }
         if (settings.train().trainVisionTower()) {
             checkTowerTrains(models, policies);
