@@ -45,16 +45,33 @@ public final class OffPolicyCorrection {
     public record Settings(Kind kind, double weightCap, double maskThreshold) {}
 
     /**
-     * What a correction did to a batch.
+     * What a correction did, as sums that add up over batches ({@link #plus}).
      *
-     * @param tokens     completion tokens
-     * @param dropped    tokens given weight 0 (over the cap, or masked)
-     * @param meanWeight mean token weight over the tokens kept
-     * @param lag        token mean of {@code |log pi_prox - log pi_behav|}: how far the policy moved since sampling
+     * @param tokens    completion tokens
+     * @param dropped   tokens given weight 0 (over the cap, or masked)
+     * @param weightSum the weights of the tokens kept, summed
+     * @param lagSum    {@code |log pi_prox - log pi_behav|} summed over the tokens: how far the policy moved since
+     *                  sampling
      */
-    public record Stats(long tokens, long dropped, double meanWeight, double lag) {
+    public record Stats(long tokens, long dropped, double weightSum, double lagSum) {
+        public static final Stats NONE = new Stats(0, 0, 0, 0);
+
+        public Stats plus(Stats o) {
+            return new Stats(tokens + o.tokens, dropped + o.dropped, weightSum + o.weightSum, lagSum + o.lagSum);
+        }
+
         public double droppedFraction() {
             return tokens == 0 ? 0 : dropped / (double) tokens;
+        }
+
+        /** Mean weight of the tokens kept; 1 when none is (nothing was weighed). */
+        public double meanWeight() {
+            return tokens == dropped ? 1 : weightSum / (tokens - dropped);
+        }
+
+        /** Token mean of {@code |log pi_prox - log pi_behav|}. */
+        public double lag() {
+            return tokens == 0 ? 0 : lagSum / tokens;
         }
     }
 
@@ -108,13 +125,7 @@ public final class OffPolicyCorrection {
                         case NONE -> e;
                     });
         }
-        return new Result(
-                out,
-                new Stats(
-                        tokens,
-                        dropped,
-                        tokens == dropped ? 0 : weightSum / (tokens - dropped),
-                        tokens == 0 ? 0 : lag / tokens));
+        return new Result(out, new Stats(tokens, dropped, weightSum, lag));
     }
 
     /** {@code pi_prox / pi_behav}, or 0 above a cap {@code > 0}. */

@@ -300,11 +300,6 @@ public record RunConfig(
         public OffPolicyCorrection.Settings settings() {
             return new OffPolicyCorrection.Settings(correction, weightCap, maskThreshold);
         }
-
-        /** Steps trained on samples of older weights: enabled with a bound above 0. */
-        public boolean overlapped() {
-            return enabled && maxStaleness > 0;
-        }
     }
 
     /**

@@ -28,10 +28,7 @@ class OffPolicy {
     private final Hold hold;
     private final double waitedForRollouts;
     private final double rolloutsWaited;
-    private long tokens;
-    private long dropped;
-    private double weightSum;
-    private double lagSum;
+    private OffPolicyCorrection.Stats corrected = OffPolicyCorrection.Stats.NONE;
     private double heldSeconds;
 
     /**
@@ -55,11 +52,7 @@ class OffPolicy {
         // the proximal policy: this policy's weights before its update (no optimizer step of it has run yet)
         OffPolicyCorrection.Result r =
                 OffPolicyCorrection.apply(examples, learner.logprobs(policy, examples), cfg.settings());
-        OffPolicyCorrection.Stats s = r.stats();
-        tokens += s.tokens();
-        dropped += s.dropped();
-        weightSum += s.meanWeight() * (s.tokens() - s.dropped());
-        lagSum += s.lag() * s.tokens();
+        corrected = corrected.plus(r.stats());
         return r.examples();
     }
 
@@ -74,9 +67,9 @@ class OffPolicy {
         }
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Metric.ASYNC_STALENESS, (double) staleness);
-        m.put(Metric.ASYNC_DROPPED, tokens == 0 ? 0.0 : dropped / (double) tokens);
-        m.put(Metric.ASYNC_WEIGHT, tokens == dropped ? 1.0 : weightSum / (tokens - dropped));
-        m.put(Metric.ASYNC_LAG, tokens == 0 ? 0.0 : lagSum / tokens);
+        m.put(Metric.ASYNC_DROPPED, corrected.droppedFraction());
+        m.put(Metric.ASYNC_WEIGHT, corrected.meanWeight());
+        m.put(Metric.ASYNC_LAG, corrected.lag());
         m.put(Metric.ASYNC_WAIT_ROLLOUT, waitedForRollouts);
         m.put(Metric.ASYNC_WAIT_WEIGHTS, rolloutsWaited);
         m.put(Metric.ASYNC_WAIT_HOLD, heldSeconds);

@@ -42,7 +42,7 @@ final class Expert {
         }
         String verb = goal.type().verb();
         if (verb != null && !goal.fits(room, held)) {
-            String appliance = first(room, applianceFor(verb));
+            String appliance = first(room, Things.applianceFor(verb));
             if (appliance == null) {
                 return Optional.empty();
             }
@@ -137,13 +137,5 @@ final class Expert {
                 .filter(r -> Things.kind(r).equals(kind))
                 .findFirst()
                 .orElse(null);
-    }
-
-    private static String applianceFor(String verb) {
-        return Things.APPLIANCES.entrySet().stream()
-                .filter(e -> e.getValue().equals(verb))
-                .map(Map.Entry::getKey)
-                .findFirst()
-                .orElseThrow();
     }
 }

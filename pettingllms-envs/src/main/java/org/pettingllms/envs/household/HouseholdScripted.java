@@ -157,14 +157,7 @@ final class HouseholdScripted {
         }
         return switch (verb) {
             case "find", "take" -> find(v, w[w.length - 1]);
-            case "clean", "heat", "cool" -> {
-                String appliance = Things.APPLIANCES.entrySet().stream()
-                        .filter(e -> e.getValue().equals(verb))
-                        .map(Map.Entry::getKey)
-                        .findFirst()
-                        .orElse("");
-                yield first(v, verb + " ", "go to " + appliance + " ");
-            }
+            case "clean", "heat", "cool" -> first(v, verb + " ", "go to " + Things.applianceFor(verb) + " ");
             case "use" -> {
                 String use = firstOrNull(v, "use ");
                 if (use != null) {

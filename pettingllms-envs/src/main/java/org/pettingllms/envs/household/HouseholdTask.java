@@ -15,6 +15,7 @@ import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.envs.data.TeamTask;
+import org.pettingllms.envs.data.TextLines;
 
 /**
  * {@code household-v1} (ENVIRONMENTS.md): ALFWorld's task families as rules ({@link Room}, {@link Goal}). A
@@ -75,7 +76,7 @@ public final class HouseholdTask extends TeamTask<HouseholdState> implements Scr
 
     @Override
     public Transition<HouseholdState> step(HouseholdState state, String role, Completion completion) {
-        String answer = firstLine(completion.text());
+        String answer = TextLines.firstLine(completion.text());
         return role.equals(PLANNER) ? plan(state, answer) : act(state, answer);
     }
 
@@ -88,7 +89,7 @@ public final class HouseholdTask extends TeamTask<HouseholdState> implements Scr
                     false,
                     false,
                     StepOutcome.UNPARSEABLE,
-                    "not a sub-goal: " + clip(answer));
+                    "not a sub-goal: " + TextLines.oneLine(answer, 80));
         }
         String expert =
                 Expert.next(s.room(), s.goal()).map(Expert.Next::subgoal).orElse("");
@@ -112,7 +113,7 @@ public final class HouseholdTask extends TeamTask<HouseholdState> implements Scr
                     false,
                     false,
                     StepOutcome.INVALID_ACTION,
-                    clip(answer) + " -> nothing happens");
+                    TextLines.oneLine(answer, 80) + " -> nothing happens");
         }
         boolean solved = s.goal().satisfied(r.room());
         int before = Expert.planLength(s.room(), s.goal(), PLAN_CAP);
@@ -136,16 +137,5 @@ public final class HouseholdTask extends TeamTask<HouseholdState> implements Scr
     /** The expert's next sub-goal and command for a state, for tests and demonstrations. */
     static Optional<Expert.Next> expert(HouseholdState s) {
         return Expert.next(s.room(), s.goal());
-    }
-
-    static String firstLine(String text) {
-        String t = text.strip();
-        int nl = t.indexOf('\n');
-        return nl < 0 ? t : t.substring(0, nl);
-    }
-
-    private static String clip(String s) {
-        String one = s.strip().replaceAll("\\s+", " ");
-        return one.length() > 80 ? one.substring(0, 80) + "..." : one;
     }
 }

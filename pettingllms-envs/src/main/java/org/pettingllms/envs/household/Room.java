@@ -69,6 +69,24 @@ public record Room(
 
     public static final String NOTHING = "Nothing happens.";
 
+    /**
+     * A room as an episode starts: the agent in the middle of it, holding nothing, everything that opens closed,
+     * nothing cleaned, heated or cooled, every lamp off.
+     */
+    public static Room start(List<String> receptacles, Map<String, String> placement, Map<String, String> lamps) {
+        return new Room(
+                receptacles,
+                new TreeMap<>(placement),
+                "",
+                "",
+                new TreeSet<>(),
+                new TreeSet<>(),
+                new TreeSet<>(),
+                new TreeSet<>(),
+                new TreeMap<>(lamps),
+                new TreeSet<>());
+    }
+
     private static SortedSet<String> sorted(Set<String> s) {
         return Collections.unmodifiableSortedSet(new TreeSet<>(s));
     }
@@ -243,35 +261,26 @@ public record Room(
         return c;
     }
 
+    /** This room's layout and lamps with the rest given (the constructor takes its own sorted copies). */
     private Room with(
-            Map<String, String> placement,
+            SortedMap<String, String> placement,
             String holding,
             String at,
-            Set<String> opened,
-            Set<String> clean,
-            Set<String> hot,
-            Set<String> cool,
-            Set<String> lampsOn) {
-        return new Room(
-                receptacles,
-                new TreeMap<>(placement),
-                holding,
-                at,
-                new TreeSet<>(opened),
-                new TreeSet<>(clean),
-                new TreeSet<>(hot),
-                new TreeSet<>(cool),
-                lamps,
-                new TreeSet<>(lampsOn));
+            SortedSet<String> opened,
+            SortedSet<String> clean,
+            SortedSet<String> hot,
+            SortedSet<String> cool,
+            SortedSet<String> lampsOn) {
+        return new Room(receptacles, placement, holding, at, opened, clean, hot, cool, lamps, lampsOn);
     }
 
-    private static Set<String> plus(Set<String> s, String x) {
+    private static SortedSet<String> plus(Set<String> s, String x) {
         TreeSet<String> out = new TreeSet<>(s);
         out.add(x);
         return out;
     }
 
-    private static Set<String> minus(Set<String> s, String x) {
+    private static SortedSet<String> minus(Set<String> s, String x) {
         TreeSet<String> out = new TreeSet<>(s);
         out.remove(x);
         return out;

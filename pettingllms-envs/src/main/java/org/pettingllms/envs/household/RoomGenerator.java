@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.util.Seeds;
 
@@ -117,17 +116,7 @@ final class RoomGenerator {
                     .orElseThrow();
             lamps.put(Things.LAMP + " 1", stand);
         }
-        Room room = new Room(
-                receptacles,
-                placement,
-                "",
-                "",
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                lamps,
-                new TreeSet<>());
+        Room room = Room.start(receptacles, placement, lamps);
         Goal goal = new Goal(type, object, receptacle);
         if (goal.satisfied(room) || Expert.planLength(room, goal, 40) > 40) {
             return null;

@@ -21,6 +21,15 @@ final class Things {
     /** Appliances: the receptacle kind and the verb it does to a held object. */
     static final Map<String, String> APPLIANCES = Map.of("sinkbasin", "clean", "microwave", "heat", "fridge", "cool");
 
+    /** The appliance kind that does {@code verb} (clean, heat, cool): {@code sinkbasin}, {@code microwave}, {@code fridge}. */
+    static String applianceFor(String verb) {
+        return APPLIANCES.entrySet().stream()
+                .filter(e -> e.getValue().equals(verb))
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no appliance does '" + verb + "'"));
+    }
+
     /** Every receptacle kind a room may have, in the order rooms list them. */
     static final List<String> RECEPTACLES = List.of(
             "countertop",

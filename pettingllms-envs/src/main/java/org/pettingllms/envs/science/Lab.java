@@ -110,8 +110,22 @@ public record Lab(Law law, List<String> variables, List<Map<String, Double>> hel
     }
 
     /** Whether a law could have given this measurement: within four noise deviations (and the rounding). */
-    boolean consistent(Law candidate, Map<String, Double> x, double measured) {
+    static boolean consistent(Law candidate, Map<String, Double> x, double measured, double noise) {
         double p = candidate.at(x);
         return Math.abs(p - measured) <= 4 * noise * Math.abs(measured) + 0.005 * Math.abs(measured) + 1e-9;
+    }
+
+    /**
+     * The laws of the family over {@code variables} that every measurement allows ({@link #consistent}): what the
+     * public rules leave possible, known to the agents as much as to the lab.
+     */
+    static List<Law> possible(List<String> variables, List<LabState.Measurement> data, double noise) {
+        List<Law> out = new ArrayList<>();
+        for (Law l : Law.family(variables)) {
+            if (data.stream().allMatch(m -> consistent(l, m.x(), m.y(), noise))) {
+                out.add(l);
+            }
+        }
+        return out;
     }
 }

@@ -46,12 +46,6 @@ public record LabState(Lab lab, List<Measurement> data, int proposals) {
 
     /** The laws of the family that every measurement so far allows. */
     List<Law> consistent() {
-        List<Law> out = new ArrayList<>();
-        for (Law l : Law.family(lab.variables())) {
-            if (data.stream().allMatch(m -> lab.consistent(l, m.x(), m.y()))) {
-                out.add(l);
-            }
-        }
-        return out;
+        return Lab.possible(lab.variables(), data, lab.noise());
     }
 }

@@ -94,19 +94,7 @@ final class ScienceScripted {
 
     /** The laws of the family that every measurement shown allows. */
     static List<Law> possible(View v) {
-        Lab lab = new Lab(
-                new Law(Law.Form.LINEAR, v.variables().get(0), "", 1, 0),
-                v.variables(),
-                List.of(),
-                ScienceTask.NOISE,
-                0); // only its consistency test is used: the law here is a placeholder
-        List<Law> out = new ArrayList<>();
-        for (Law l : Law.family(v.variables())) {
-            if (v.data().stream().allMatch(m -> lab.consistent(l, m.x(), m.y()))) {
-                out.add(l);
-            }
-        }
-        return out;
+        return Lab.possible(v.variables(), v.data(), ScienceTask.NOISE);
     }
 
     /** Whether the laws predict the same (within 1%) on every setting of the values grid. */

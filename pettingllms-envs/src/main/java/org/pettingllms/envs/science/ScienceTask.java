@@ -18,6 +18,7 @@ import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
 import org.pettingllms.envs.data.TeamTask;
+import org.pettingllms.envs.data.TextLines;
 
 /**
  * {@code science-v1} (ENVIRONMENTS.md): a lab with a hidden law ({@link Lab}). An {@code experimenter} chooses one
@@ -73,7 +74,7 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
 
     @Override
     public Transition<LabState> step(LabState state, String role, Completion completion) {
-        String answer = firstLine(completion.text());
+        String answer = TextLines.firstLine(completion.text());
         if (role.equals(EXPERIMENTER)) {
             return experiment(state, answer);
         }
@@ -93,7 +94,7 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
                 false,
                 false,
                 StepOutcome.UNPARSEABLE,
-                "neither a law nor " + (alone() ? "an experiment" : "more") + ": " + clip(answer));
+                "neither a law nor " + (alone() ? "an experiment" : "more") + ": " + TextLines.oneLine(answer, 80));
     }
 
     private Transition<LabState> experiment(LabState s, String answer) {
@@ -105,7 +106,7 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
                     false,
                     false,
                     StepOutcome.UNPARSEABLE,
-                    "not an experiment: " + clip(answer));
+                    "not an experiment: " + TextLines.oneLine(answer, 80));
         }
         LabState next = s.measured(x.get());
         int before = s.consistent().size();
@@ -132,7 +133,7 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
                     false,
                     false,
                     StepOutcome.UNPARSEABLE,
-                    "not a law (" + e.getMessage() + "): " + clip(expression));
+                    "not a law (" + e.getMessage() + "): " + TextLines.oneLine(expression, 80));
         }
         boolean solved = accuracy == 1.0;
         LabState next = new LabState(s.lab(), s.data(), s.proposals() + 1);
@@ -142,7 +143,8 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
                 true,
                 solved,
                 solved ? StepOutcome.SOLVED : StepOutcome.OK,
-                "y = " + clip(expression) + String.format(" (%.0f%% of held-out right)", 100 * accuracy));
+                "y = " + TextLines.oneLine(expression, 80)
+                        + String.format(" (%.0f%% of held-out right)", 100 * accuracy));
     }
 
     /** The settings an answer names: every variable of the lab once, each a whole number in range; else empty. */
@@ -179,16 +181,5 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
     @Override
     public TextPolicy scripted(double skill, List<Problem> problems) {
         return ScienceScripted.policy(skill);
-    }
-
-    static String firstLine(String text) {
-        String t = text.strip();
-        int nl = t.indexOf('\n');
-        return nl < 0 ? t : t.substring(0, nl).strip();
-    }
-
-    private static String clip(String s) {
-        String one = s.strip().replaceAll("\\s+", " ");
-        return one.length() > 80 ? one.substring(0, 80) + "..." : one;
     }
 }

@@ -19,14 +19,12 @@ import org.pettingllms.core.config.ConfigException;
  * so its 30 tasks need no Python. One instance is one simulator (not thread-safe: {@link ScienceWorldTask} keeps one
  * per thread).
  */
-public final class ScienceWorldJar implements AutoCloseable {
+public final class ScienceWorldJar {
     static final String ENTRY = "scienceworld.runtime.pythonapi.PythonInterface";
 
-    private final URLClassLoader loader;
     private final Object env;
 
-    private ScienceWorldJar(URLClassLoader loader, Object env) {
-        this.loader = loader;
+    private ScienceWorldJar(Object env) {
         this.env = env;
     }
 
@@ -53,7 +51,7 @@ public final class ScienceWorldJar implements AutoCloseable {
     static ScienceWorldJar open(URLClassLoader loader) {
         try {
             Object env = loader.loadClass(ENTRY).getConstructor().newInstance();
-            return new ScienceWorldJar(loader, env);
+            return new ScienceWorldJar(env);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot start ScienceWorld's " + ENTRY + ": " + cause(e), e);
         }
@@ -150,15 +148,5 @@ public final class ScienceWorldJar implements AutoCloseable {
 
     private static String cause(Throwable t) {
         return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-    }
-
-    /** The class loader is shared; nothing to free per simulator beyond letting it go. */
-    @Override
-    public void close() {
-        // ScienceWorld's interface has no close for an in-process simulator (shutdown stops its py4j server)
-    }
-
-    URLClassLoader classLoader() {
-        return loader;
     }
 }

@@ -16,6 +16,7 @@ import org.pettingllms.core.data.Transition;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.envs.data.CompactPrompts;
 import org.pettingllms.envs.data.TeamTask;
+import org.pettingllms.envs.data.TextLines;
 
 /**
  * {@code scienceworld-v1}: ScienceWorld's tasks through its own jar ({@link ScienceWorldJar}), with the household
@@ -122,9 +123,9 @@ public final class ScienceWorldTask extends TeamTask<SwState> {
     @Override
     public Prompt prompt(SwState s, String role, int turn, PromptStyle style) {
         List<String> lines = new ArrayList<>();
-        lines.add("task: " + oneLine(s.description()));
+        lines.add("task: " + TextLines.oneLine(s.description(), 300));
         lines.add("score: " + Math.round(100 * s.score()));
-        lines.add("last: " + oneLine(s.observation()));
+        lines.add("last: " + TextLines.oneLine(s.observation(), 300));
         if (role.equals(ACTOR)) {
             if (!alone()) {
                 lines.add("plan: " + (s.subgoal().isEmpty() ? "none" : s.subgoal()));
@@ -147,9 +148,7 @@ public final class ScienceWorldTask extends TeamTask<SwState> {
 
     @Override
     public Transition<SwState> step(SwState s, String role, Completion completion) {
-        String answer = completion.text().strip();
-        int nl = answer.indexOf('\n');
-        answer = (nl < 0 ? answer : answer.substring(0, nl)).strip();
+        String answer = TextLines.firstLine(completion.text());
         if (role.equals(PLANNER)) {
             String sub = answer.length() > 100 ? answer.substring(0, 100) : answer;
             return new Transition<>(
@@ -177,7 +176,7 @@ public final class ScienceWorldTask extends TeamTask<SwState> {
                     false,
                     false,
                     StepOutcome.INVALID_ACTION,
-                    oneLine(answer) + " -> not admitted");
+                    TextLines.oneLine(answer, 300) + " -> not admitted");
         }
         Replayer r = borrow(s.task(), s.variation(), s.actions());
         String obs;
@@ -229,11 +228,6 @@ public final class ScienceWorldTask extends TeamTask<SwState> {
         synchronized (idle) {
             idle.addFirst(r);
         }
-    }
-
-    private static String oneLine(String s) {
-        String one = s.strip().replaceAll("\\s+", " ");
-        return one.length() > 300 ? one.substring(0, 300) + "..." : one;
     }
 
     /** One thread's simulator and the actions it has taken since its last load. */

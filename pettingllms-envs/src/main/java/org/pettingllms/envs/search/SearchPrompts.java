@@ -2,6 +2,7 @@ package org.pettingllms.envs.search;
 
 import org.pettingllms.core.data.Prompt;
 import org.pettingllms.envs.data.CompactPrompts;
+import org.pettingllms.envs.data.TextLines;
 
 /**
  * Prompts of the search team. The searcher sees the question, its earlier queries, the passages they found and what
@@ -115,7 +116,6 @@ final class SearchPrompts {
     }
 
     static String oneLine(String s) {
-        String line = s.strip().replaceAll("\\s+", " ");
-        return line.length() > 400 ? line.substring(0, 400) + "..." : line;
+        return TextLines.oneLine(s, 400);
     }
 }

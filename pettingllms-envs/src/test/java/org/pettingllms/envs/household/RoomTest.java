@@ -3,8 +3,8 @@ package org.pettingllms.envs.household;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** The household rules, a hand-played episode at a time. */
@@ -16,17 +16,10 @@ class RoomTest {
         placement.put("book 1", "sidetable 1");
         TreeMap<String, String> lamps = new TreeMap<>();
         lamps.put("desklamp 1", "sidetable 1");
-        return new Room(
+        return Room.start(
                 List.of("countertop 1", "sidetable 1", "cabinet 1", "fridge 1", "microwave 1", "sinkbasin 1"),
                 placement,
-                "",
-                "",
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                lamps,
-                new TreeSet<>());
+                lamps);
     }
 
     static Room play(Room r, String... commands) {
@@ -127,17 +120,7 @@ class RoomTest {
         TreeMap<String, String> placement = new TreeMap<>();
         placement.put("cd 1", "cabinet 1");
         placement.put("cd 2", "cabinet 2");
-        Room r = new Room(
-                List.of("countertop 1", "cabinet 1", "cabinet 2"),
-                placement,
-                "",
-                "",
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeSet<>(),
-                new TreeMap<>(),
-                new TreeSet<>());
+        Room r = Room.start(List.of("countertop 1", "cabinet 1", "cabinet 2"), placement, Map.of());
         Goal two = new Goal(Goal.Type.PICK_TWO, "cd", "cabinet");
         assertThat(two.satisfied(r)).as("one in each cabinet").isFalse();
         Room done = play(
