@@ -15,7 +15,8 @@ How each number is defined (as in ModelBench.java):
 - prefill_tokens_per_s: 16 x 128 random tokens, a full forward with logits for every position, one value a row read back (the wait, not a 1.2 GB copy);
   2 warm-ups, then at least 2 iterations and until seconds/2.
 - decode_bN / generate_bN: b prompts of 16 tokens, 64 new tokens sampled at temperature 1 with a KV cache and no
-  stop token; t1 and t64 are the faster of two runs generating 1 and 64 tokens. generate_bN = b*64/t64 (whole
+  stop token; t1 and t64 are the fastest of three runs generating 1 and 64 tokens, after
+  warm-up runs for a quarter of --seconds (at least two). generate_bN = b*64/t64 (whole
   generations, prefill included); decode_bN = b*63/(t64 - t1) (the cached steps alone).
 - train_*_tokens_per_s: 16 rows of 32 prompt + 64 completion tokens, a PPO clipped loss over the completion,
   backward, grad clipping at 1.0 and an AdamW step; 16*96 tokens a step; 1 warm-up, then at least 2 steps and
@@ -406,9 +407,14 @@ class Bench:
     def decode(self, model, batch):
         prompts = self.ids(batch, 16, 2)
         n = self.shapes[2]
-        self.generate(model, prompts[:1], n)  # warm-up, one row as the Java bench
+        # warm-up runs for a quarter of --seconds (at least two), then the fastest of three runs of each, as the
+        # Java bench (which needs the warm-up for its JIT)
+        start, runs = time.perf_counter(), 0
+        while runs < 2 or time.perf_counter() - start < self.args.seconds / 4:
+            self.generate(model, prompts, n)
+            runs += 1
         t1 = tn = math.inf
-        for _ in range(2):  # the faster of two runs of each
+        for _ in range(3):  # the fastest of three runs of each
             t1 = min(t1, self.seconds(lambda: self.generate(model, prompts, 1)))
             tn = min(tn, self.seconds(lambda: self.generate(model, prompts, n)))
         return batch * (n - 1) / (tn - t1), batch * n / tn

@@ -102,6 +102,12 @@ final class BenchCommand implements Callable<Integer> {
     Path modelDir;
 
     @Option(
+            names = "--sampler-threads",
+            defaultValue = "1",
+            description = "model: PyTorch threads of the thread that decodes, as engine.samplerThreads (default 1)")
+    int samplerThreads;
+
+    @Option(
             names = "--seconds",
             defaultValue = "4",
             description = "seconds per measurement (model; answers: per kind of answer)")
@@ -165,7 +171,7 @@ final class BenchCommand implements Callable<Integer> {
         if (what.equals("model")) {
             var cfg = modelDir == null ? Presets.of(preset) : null;
             var options = new ModelBench.Options(
-                    Torch.device(device), Torch.dataType(dtype), parts, ModelBench.Shapes.of(shapes));
+                    Torch.device(device), Torch.dataType(dtype), parts, ModelBench.Shapes.of(shapes), samplerThreads);
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("benchmark", "model");
             json.put("preset", modelDir == null ? preset : null);

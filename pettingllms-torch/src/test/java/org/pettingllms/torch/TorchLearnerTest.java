@@ -144,6 +144,52 @@ class TorchLearnerTest {
     }
 
     @Test
+    void gradientsAccumulateInPlaceOverMicroBatchesAndStartFromZeroAfterAStep() throws Exception {
+        // float32 tensors accumulate micro-batches in their own .grad (no separate accumulators): three micro-batches
+        // of 2 must give the gradient of one micro-batch of 6 (up to the order of float sums), and a step must leave
+        // every gradient at zero, so that the next step's micro-batches start from nothing
+        LossConfig loss = new LossConfig(0.2, 0.28, LossConfig.Aggregation.TOKEN_MEAN, 0.0, 0.0);
+        Map<String, float[]> whole = new LinkedHashMap<>();
+        for (int micro : new int[] {6, 2}) {
+            try (PolicyRegistry reg = registry();
+                    TorchLearner learner = new TorchLearner(reg, new TrainSettings(micro, false, false))) {
+                List<TrainExample> batch = examples(reg, TOOL, 1.0, -0.5, -1.0, 0.5, 0.25, -0.25);
+                learner.forwardBackward(TOOL, batch, loss);
+                Map<String, float[]> grads = new LinkedHashMap<>();
+                reg.adapter(TOOL).parameters().forEach((k, p) -> {
+                    try (NDArray g = p.getGradient()) {
+                        grads.put(k, g.toFloatArray());
+                    }
+                });
+                if (whole.isEmpty()) {
+                    whole.putAll(grads);
+                    assertThat(grads.values().stream().anyMatch(g -> maxAbs(g) > 1e-4))
+                            .as("some gradient is not zero")
+                            .isTrue();
+                } else {
+                    grads.forEach((k, g) -> assertThat(g).as(k).containsExactly(whole.get(k), within(1e-6f)));
+                }
+                learner.optimStep(TOOL, adam(1e-2));
+                reg.adapter(TOOL).parameters().forEach((k, p) -> {
+                    try (NDArray g = p.getGradient()) {
+                        assertThat(maxAbs(g.toFloatArray()))
+                                .as("%s's gradient after a step", k)
+                                .isZero();
+                    }
+                });
+            }
+        }
+    }
+
+    private static double maxAbs(float[] v) {
+        double m = 0;
+        for (float x : v) {
+            m = Math.max(m, Math.abs(x));
+        }
+        return m;
+    }
+
+    @Test
     void aThreadThatRecordsGradientsCanStepAndRestore(@TempDir Path dir) throws Exception {
         // grad mode is per OS thread and on by default in a thread other than the engine's: the optimizer's and the
         // checkpoint's in-place writes into the weights (leaves that require gradients) must not depend on it

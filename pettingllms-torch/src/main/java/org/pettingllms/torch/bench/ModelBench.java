@@ -51,12 +51,20 @@ public final class ModelBench {
     /**
      * Where and what: the device, the type the weights are held in, and the parts measured ({@link #PARTS}).
      */
-    public record Options(Device device, DataType dataType, Set<String> parts, Shapes shapes) {
+    public record Options(Device device, DataType dataType, Set<String> parts, Shapes shapes, int samplerThreads) {
         public Options {
             parts = Set.copyOf(parts);
             if (!PARTS.containsAll(parts)) {
                 throw new IllegalArgumentException("unknown parts " + parts + "; parts: prefill, decode, train, tree");
             }
+            if (samplerThreads < 1) {
+                throw new IllegalArgumentException("samplerThreads must be at least 1, got " + samplerThreads);
+            }
+        }
+
+        /** Decoding on one PyTorch thread, as the embedded sampler runs it by default ({@code engine.samplerThreads}). */
+        public Options(Device device, DataType dataType, Set<String> parts, Shapes shapes) {
+            this(device, dataType, parts, shapes, 1);
         }
 
         /** The weights' type as the command line and the anchor script spell it: fp32 or bf16. */
@@ -128,9 +136,12 @@ public final class ModelBench {
                 out.put("prefill_mfu", round(prefill * fwdFlopsPerToken / (peak * 1e9)));
             }
             if (parts.contains("decode")) {
+                out.put("decode_threads", options.samplerThreads());
                 for (int batch : options.shapes().decodeBatches()) {
-                    DecodeRates r = decodeTokensPerSecond(
-                            model, batch, 16, options.shapes().newTokens());
+                    DecodeRates r = onSamplerThread(
+                            options.samplerThreads(),
+                            () -> decodeTokensPerSecond(
+                                    model, batch, 16, options.shapes().newTokens(), seconds));
                     out.put("decode_b" + batch + "_tokens_per_s", round(r.decode()));
                     out.put("decode_b" + batch + "_mfu", round(r.decode() * fwdFlopsPerToken / (peak * 1e9)));
                     out.put("generate_b" + batch + "_tokens_per_s", round(r.generate()));
@@ -216,19 +227,47 @@ public final class ModelBench {
      * Decode and end-to-end generation tokens/s at a batch size: {@code generate} runs the prefill of 16-token
      * prompts and 64 new tokens per row; {@code decode} counts the KV-cache steps alone, as the difference between
      * that run and one that stops after the first new token (prefill plus one token), so that the prefill, measured
-     * on its own above, is not counted twice.
+     * on its own above, is not counted twice. Each is the fastest of {@value #DECODE_RUNS} runs after warm-up runs for
+     * a quarter of {@code seconds} (at least two): a sampler generates thousands of times in a training run, so the
+     * rate that matters is the one after the JVM has compiled the decode loop, which one warm-up run does not reach
+     * (at batch 1 it measured a third below the steady rate). scripts/gpu/anchor.py measures eager alike.
      */
-    static DecodeRates decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens) {
+    static DecodeRates decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens, int seconds) {
         List<int[]> prompts = randomRows(model.config().vocabSize(), batch, promptLen, 2);
-        Generator.generate(model, requests(prompts.subList(0, 1), newTokens)); // warm-up
+        long warmStart = System.nanoTime();
+        for (int i = 0; i < 2 || System.nanoTime() - warmStart < seconds * 1e9 / 4; i++) {
+            Generator.generate(model, requests(prompts, newTokens));
+        }
         double prefillOnly = Double.MAX_VALUE;
         double full = Double.MAX_VALUE;
-        for (int rep = 0; rep < 2; rep++) { // the faster of two runs of each: less noise from other processes
+        for (int rep = 0; rep < DECODE_RUNS; rep++) { // the fastest runs: less noise from other processes
             prefillOnly = Math.min(prefillOnly, seconds(() -> Generator.generate(model, requests(prompts, 1))));
             full = Math.min(full, seconds(() -> Generator.generate(model, requests(prompts, newTokens))));
         }
         return new DecodeRates(
                 (double) batch * (newTokens - 1) / (full - prefillOnly), (double) batch * newTokens / full);
+    }
+
+    static final int DECODE_RUNS = 3;
+
+    /**
+     * Runs {@code work} on a fresh thread with {@code threads} PyTorch intra-op threads, as the embedded sampler's
+     * worker runs generation ({@code engine.samplerThreads}, 1 by default): at the small per-token work of decoding,
+     * a second OpenMP thread costs more in hand-offs than it saves (2 cores, 2m preset, batch 1: 627 against 648
+     * tokens/s on a quiet machine, 70 against 643 beside one busy core).
+     */
+    static <T> T onSamplerThread(int threads, java.util.concurrent.Callable<T> work) throws Exception {
+        ExecutorService sampler = Executors.newSingleThreadExecutor(
+                r -> Thread.ofPlatform().name("bench-sampler").daemon().unstarted(r));
+        try {
+            return sampler.submit(() -> {
+                        Torch.setThreadsOfThisThread(threads);
+                        return work.call();
+                    })
+                    .get();
+        } finally {
+            sampler.shutdownNow();
+        }
     }
 
     /** Tokens/s of the decode steps alone and of whole generations (prefill included). */

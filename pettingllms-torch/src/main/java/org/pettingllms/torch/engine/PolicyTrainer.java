@@ -5,6 +5,7 @@ import ai.djl.ndarray.NDArrays;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
+import ai.djl.ndarray.types.DataType;
 import ai.djl.ndarray.types.Shape;
 import ai.djl.training.GradientCollector;
 import java.util.ArrayList;
@@ -35,7 +36,16 @@ final class PolicyTrainer implements AutoCloseable {
     private final LoraAdapter adapter;
     private final Map<String, NDArray> trainable;
     private final NDManager manager;
+    /**
+     * Float32 gradient accumulators, only where a trainable tensor is not float32 (a bf16 tensor's own gradient is
+     * bf16: summing micro-batches there would round every partial sum). A float32 tensor's gradients accumulate in its
+     * own {@code .grad}, where autograd adds each backward pass's in place: the same float32 sums, in the same order,
+     * as a separate accumulator, without two native calls per tensor per micro-batch and a zeroing per step.
+     */
     private final Map<String, NDArray> grads = new LinkedHashMap<>();
+    /** Whether gradients accumulate in the tensors' own {@code .grad} (every trainable tensor float32). */
+    private final boolean inPlace;
+
     private final AdamW optimizer;
     private final TrainSettings settings;
     /** The KL reference of a fully fine-tuned policy: its weights when training began (null for adapters). */
@@ -63,9 +73,12 @@ final class PolicyTrainer implements AutoCloseable {
             this.trainable = model.parameters();
         }
         this.manager = model.manager().newSubManager();
+        this.inPlace = trainable.values().stream().allMatch(p -> p.getDataType() == DataType.FLOAT32);
         trainable.forEach((k, p) -> {
             p.setRequiresGradient(true);
-            grads.put(k, manager.zeros(p.getShape()));
+            if (!inPlace) {
+                grads.put(k, manager.zeros(p.getShape()));
+            }
         });
         this.optimizer = new AdamW(manager, trainable);
     }
@@ -247,8 +260,14 @@ final class PolicyTrainer implements AutoCloseable {
         return out;
     }
 
-    /** Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients. */
+    /**
+     * Adds the fresh gradients to the accumulators and zeroes the tensors' own gradients; nothing where they
+     * accumulate in place.
+     */
     private void accumulateGradients() {
+        if (inPlace) {
+            return;
+        }
         try (Torch.NoGradients noGrad = Torch.noGradients();
                 NDManager tmp = manager.newSubManager()) {
             NDArray zero = tmp.create(0f);
@@ -273,6 +292,26 @@ final class PolicyTrainer implements AutoCloseable {
     }
 
     private Learner.OptimStats optimStepNoGrad(OptimParams params) {
+        try (NDManager own = manager.newSubManager()) {
+            return optimStepNoGrad(params, inPlace ? ownGradients(own) : grads);
+        }
+    }
+
+    /**
+     * The trainable tensors' own gradients (handles to their {@code .grad}, in {@code scope}). AdamW's native update
+     * zeroes each {@code .grad} after reading it, so the next step starts from zero.
+     */
+    private Map<String, NDArray> ownGradients(NDManager scope) {
+        Map<String, NDArray> out = new LinkedHashMap<>();
+        trainable.forEach((k, p) -> {
+            NDArray g = p.getGradient();
+            g.attach(scope);
+            out.put(k, g);
+        });
+        return out;
+    }
+
+    private Learner.OptimStats optimStepNoGrad(OptimParams params, Map<String, NDArray> grads) {
         // each tensor's sum of squares stays on the device and all come back in one copy: a read per tensor waited
         // for the device 310 times a step at the Qwen3-0.6B shape. The total is summed in double on the host in the
         // tensors' order, as before, so clipped updates keep their bits
@@ -304,14 +343,18 @@ final class PolicyTrainer implements AutoCloseable {
                     NDArray scale = tmp.create((float) (params.maxGradNorm() / (norm + 1e-6)));
                     grads.values().forEach(g -> g.muli(scale));
                 }
-                optimizer.update(grads, params);
-                NDArray zero = tmp.create(0f);
-                grads.values().forEach(g -> g.muli(zero));
+                optimizer.update(grads, params); // zeroes the tensors' own gradients
+                if (!inPlace) {
+                    NDArray zero = tmp.create(0f);
+                    grads.values().forEach(g -> g.muli(zero));
+                }
             } else {
                 // NaN * 0 is NaN: overwrite the accumulators and the tensors' own gradients from the host
                 // (an indexed copy writes into the tensors' own memory; set(float[]) would swap in a Java buffer
                 // that the closed gradient handle no longer keeps alive)
-                grads.values().forEach(g -> g.set(new NDIndex(":"), tmp.zeros(g.getShape())));
+                if (!inPlace) {
+                    grads.values().forEach(g -> g.set(new NDIndex(":"), tmp.zeros(g.getShape())));
+                }
                 trainable.values().forEach(p -> {
                     NDArray g = p.getGradient();
                     g.set(new NDIndex(":"), tmp.zeros(g.getShape(), g.getDataType(), g.getDevice()));

@@ -4,11 +4,13 @@ import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.Shape;
+import ai.djl.pytorch.engine.PtNDArray;
+import ai.djl.pytorch.jni.JniUtils;
 
 /**
  * Keys and values of the positions seen so far, per layer, preallocated for {@code capacity} positions: keys
- * transposed, [B, kvHeads, headDim, capacity], values [B, kvHeads, capacity, headDim]. A step writes its keys and
- * values in place and attention reads the filled prefix, so decoding never copies the whole cache; keys are kept
+ * transposed, [B, kvHeads, headDim, capacity], values [B, kvHeads, capacity, headDim]; positions not yet filled hold
+ * zeros. A step writes its keys and values in place and attention reads the filled prefix, so decoding never copies the whole cache; keys are kept
  * transposed because the score matmul q k^T then reads a strided prefix directly (a transposed view of a prefix
  * would make the matmul copy it first).
  */
@@ -51,15 +53,26 @@ public final class KvCache implements KeyValues {
         if (from + t > capacity) {
             throw new IllegalStateException("KV cache full: " + capacity + " positions");
         }
-        // indices built directly: parsing index strings costs more than the copies at small batch
-        keys[layer].set(new NDIndex().addAllDim(3).addSliceDim(from, from + t), kT);
-        values[layer].set(new NDIndex().addAllDim(2).addSliceDim(from, from + t), v);
+        // One slice per cut, not an NDIndex (which slices every leading axis and builds the index in several
+        // native calls): at batch 1 this step runs per layer per token. The positions from `filled` on are zero
+        // (made as zeros, and select and gather keep that), so adding writes them.
+        NDManager scope = kT.getManager();
+        try (NDArray kSlot = slice(keys[layer], 3, from, from + t);
+                NDArray vSlot = slice(values[layer], 2, from, from + t)) {
+            kSlot.addi(kT);
+            vSlot.addi(v);
+        }
         filled[layer] = from + t;
-        NDArray kv = keys[layer].get(new NDIndex().addAllDim(3).addSliceDim(0, filled[layer]));
-        NDArray vv = values[layer].get(new NDIndex().addAllDim(2).addSliceDim(0, filled[layer]));
-        kv.attach(kT.getManager());
-        vv.attach(kT.getManager());
+        NDArray kv = slice(keys[layer], 3, 0, filled[layer]);
+        NDArray vv = slice(values[layer], 2, 0, filled[layer]);
+        kv.attach(scope);
+        vv.attach(scope);
         return new Attended(kv, vv);
+    }
+
+    /** A view of {@code a}'s positions {@code [from, to)} along {@code axis}: one native call. */
+    private static NDArray slice(NDArray a, int axis, long from, long to) {
+        return JniUtils.slice((PtNDArray) a, axis, from, to, 1);
     }
 
     /**
