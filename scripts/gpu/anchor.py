@@ -18,8 +18,8 @@ How each number is defined (as in ModelBench.java):
   stop token; t1 and t64 are the fastest of three runs generating 1 and 64 tokens, after
   warm-up runs for a quarter of --seconds (at least two). generate_bN = b*64/t64 (whole
   generations, prefill included); decode_bN = b*63/(t64 - t1) (the cached steps alone).
-- train_*_tokens_per_s: 16 rows of 32 prompt + 64 completion tokens, a PPO clipped loss over the completion,
-  backward, grad clipping at 1.0 and an AdamW step; 16*96 tokens a step; 1 warm-up, then at least 2 steps and
+- train_*_tokens_per_s: 16 rows of 32 prompt + 64 completion tokens (--shapes rl: 256 + 768), a PPO clipped loss over the completion,
+  backward, grad clipping at 1.0 and an AdamW step; 16*96 (rl: 16*1024) tokens a step; 1 warm-up, then at least 2 steps and
   until seconds/2. LoRA: rank 8, alpha 16 on the seven projections, base frozen. Full: every parameter trains.
 - peak_memory_gib: cuda max_memory_allocated; cpu the process's peak resident set.
 
@@ -67,9 +67,14 @@ PRESETS = {
     "20m": Config(4096, 384, 1024, 10, 6, 2, 64, tied=False),
 }
 PARTS = ("prefill", "decode", "lora", "full")
-# (prefill rows, decode batches, new tokens a decode, training rows): "full" is the GPU's and the Java bench's default,
-# "small" the same kinds of work cut for a 2-core CPU at a Qwen3 shape (--shapes small on both sides)
-SHAPES = {"full": (16, (1, 16, 64), 64, 16), "small": (4, (1, 4, 16), 16, 4)}
+# (prefill rows, decode batches, new tokens a decode, training rows, their prompt and completion tokens): "full" is the
+# GPU's and the Java bench's default, "small" the same kinds of work cut for a 2-core CPU at a Qwen3 shape, "rl" the
+# rows an RL update trains (16 x 1,024 tokens) (--shapes on both sides)
+SHAPES = {
+    "full": (16, (1, 16, 64), 64, 16, 32, 64),
+    "small": (4, (1, 4, 16), 16, 4, 32, 64),
+    "rl": (16, (1, 16, 64), 64, 16, 256, 768),
+}
 LORA_TARGETS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 LORA_RANK, LORA_ALPHA = 8, 16
 T0 = time.perf_counter()
@@ -420,8 +425,9 @@ class Bench:
         return batch * (n - 1) / (tn - t1), batch * n / tn
 
     def train(self, model):
-        rows = self.shapes[3]
-        ids = self.ids(rows, 96, 3)
+        rows, prompt, completion = self.shapes[3], self.shapes[4], self.shapes[5]
+        length = prompt + completion
+        ids = self.ids(rows, length, 3)
         advantages = torch.randn(rows, 1, generator=torch.Generator().manual_seed(3)).to(self.dev)
         old_logp = -math.log(self.c.vocab)  # the logprob of a uniform policy
         params = [p for p in model.parameters() if p.requires_grad]
@@ -429,9 +435,9 @@ class Bench:
         model.train()
 
         def step():
-            # logits at positions 31..94 predict the 64 completion tokens 32..95
-            logits = self.logits(model, ids)[:, 31:95].float()
-            logp = logits.log_softmax(-1).gather(-1, ids[:, 32:, None]).squeeze(-1)
+            # logits at positions prompt-1 .. length-2 predict the completion tokens prompt .. length-1
+            logits = self.logits(model, ids)[:, prompt - 1 : length - 1].float()
+            logp = logits.log_softmax(-1).gather(-1, ids[:, prompt:, None]).squeeze(-1)
             ratio = torch.exp(logp - old_logp)
             clipped = ratio.clamp(0.8, 1.2)
             loss = -torch.min(ratio * advantages, clipped * advantages).mean()
@@ -442,7 +448,7 @@ class Bench:
 
         rate = self.timed_loop(step, warmups=1, min_iters=2)
         del opt
-        return rows * 96 * rate
+        return rows * length * rate
 
     def lora_model(self):
         model = self.build()
@@ -624,7 +630,7 @@ def main():
     p.add_argument("--dtype", choices=("fp32", "bf16"), default="fp32")
     p.add_argument("--seconds", type=float, default=4)
     p.add_argument("--parts", default=",".join(PARTS), help="comma-separated: " + ",".join(PARTS))
-    p.add_argument("--shapes", choices=sorted(SHAPES), default="full", help="full (default) or small (a 2-core CPU)")
+    p.add_argument("--shapes", choices=sorted(SHAPES), default="full", help="full (default), small (a 2-core CPU) or rl (16 x 1,024-token training rows)")
     p.add_argument("--impl", choices=("auto", "transformers", "torch"), default="auto")
     p.add_argument("--threads", type=int, default=0, help="torch intra-op threads on cpu (default: torch's own)")
     p.add_argument("--check", action="store_true", help="check the built-in model (and against transformers)")

@@ -85,8 +85,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(
             names = "--shapes",
             defaultValue = "full",
-            description = "model: full (16-row prefill, decode at batch 1/16/64 for 64 tokens, 16 training rows) or"
-                    + " small (4 rows, batch 1/4/16 for 16 tokens, 4 rows: a Qwen3 shape on a 2-core CPU)")
+            description = "model: full (16-row prefill, decode at batch 1/16/64 for 64 tokens, 16 training rows of 96"
+                    + " tokens), small (4 rows, batch 1/4/16 for 16 tokens, 4 rows: a Qwen3 shape on a 2-core CPU) or"
+                    + " rl (as full, training rows of 1,024 tokens: what an RL update trains)")
     String shapes;
 
     @Option(

@@ -74,21 +74,27 @@ public final class ModelBench {
     }
 
     /**
-     * The amounts of work: prefill rows (of 128 tokens), decode batches, new tokens a generation, training rows (of
-     * 32 prompt and 64 completion tokens). {@link #FULL} is the default (and a GPU's); {@link #SMALL} does the same
-     * kinds of work cut for a 2-core CPU at a Qwen3 shape, where the full set takes about half an hour on each side.
-     * scripts/gpu/anchor.py has the same two ({@code --shapes}).
+     * The amounts of work: prefill rows (of 128 tokens), decode batches, new tokens a generation, training rows of
+     * {@code trainPrompt + trainCompletion} tokens. {@link #FULL} is the default (and a GPU's); {@link #SMALL} does
+     * the same kinds of work cut for a 2-core CPU at a Qwen3 shape, where the full set takes about half an hour on each
+     * side; {@link #RL} trains the rows an RL update really trains (16 x 1,024 tokens: 256 of prompt, 768 of
+     * completion), where a step's fixed costs (the optimizer, launches) weigh less than at 16 x 96.
+     * scripts/gpu/anchor.py has the same three ({@code --shapes}).
      */
-    public record Shapes(int prefillRows, int[] decodeBatches, int newTokens, int trainRows) {
-        public static final Shapes FULL = new Shapes(16, new int[] {1, 16, 64}, 64, 16);
-        public static final Shapes SMALL = new Shapes(4, new int[] {1, 4, 16}, 16, 4);
+    public record Shapes(
+            int prefillRows, int[] decodeBatches, int newTokens, int trainRows, int trainPrompt, int trainCompletion) {
+        public static final Shapes FULL = new Shapes(16, new int[] {1, 16, 64}, 64, 16, 32, 64);
+        public static final Shapes SMALL = new Shapes(4, new int[] {1, 4, 16}, 16, 4, 32, 64);
+        public static final Shapes RL = new Shapes(16, new int[] {1, 16, 64}, 64, 16, 256, 768);
 
-        /** {@code full} or {@code small}. */
+        /** {@code full}, {@code small} or {@code rl}. */
         public static Shapes of(String name) {
             return switch (name) {
                 case "full" -> FULL;
                 case "small" -> SMALL;
-                default -> throw new IllegalArgumentException("unknown shapes '" + name + "'; expected full or small");
+                case "rl" -> RL;
+                default ->
+                    throw new IllegalArgumentException("unknown shapes '" + name + "'; expected full, small or rl");
             };
         }
     }
@@ -148,11 +154,11 @@ public final class ModelBench {
                 }
             }
             if (parts.contains("train")) {
-                int rows = options.shapes().trainRows();
-                double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), rows, seconds);
+                Shapes sh = options.shapes();
+                double lora = trainTokensPerSecond(reg, new PolicyRef("bench", "role"), sh, seconds);
                 out.put("train_lora_tokens_per_s", round(lora));
                 out.put("train_lora_mfu", round(lora * 2 * fwdFlopsPerToken / (peak * 1e9)));
-                double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), rows, seconds);
+                double full = trainTokensPerSecond(reg, PolicyRef.of("bench"), sh, seconds);
                 out.put("train_full_tokens_per_s", round(full));
                 out.put("train_full_mfu", round(full * 3 * fwdFlopsPerToken / (peak * 1e9)));
             }
@@ -288,13 +294,15 @@ public final class ModelBench {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    static double trainTokensPerSecond(PolicyRegistry reg, PolicyRef policy, int rows, int seconds) {
+    static double trainTokensPerSecond(PolicyRegistry reg, PolicyRef policy, Shapes shapes, int seconds) {
         ModelConfig c = reg.model(policy.model()).config();
         List<TrainExample> batch = new ArrayList<>();
         SplittableRandom rng = new SplittableRandom(3);
-        for (int[] row : randomRows(c.vocabSize(), rows, 96, 3)) {
-            int[] prompt = Arrays.copyOf(row, 32);
-            int[] completion = Arrays.copyOfRange(row, 32, 96);
+        int p = shapes.trainPrompt();
+        int len = p + shapes.trainCompletion();
+        for (int[] row : randomRows(c.vocabSize(), shapes.trainRows(), len, 3)) {
+            int[] prompt = Arrays.copyOf(row, p);
+            int[] completion = Arrays.copyOfRange(row, p, len);
             float[] old = new float[completion.length];
             Arrays.fill(old, (float) -Math.log(c.vocabSize()));
             batch.add(new TrainExample(IntSeq.of(prompt), IntSeq.of(completion), FloatSeq.of(old), rng.nextGaussian()));
@@ -311,7 +319,7 @@ public final class ModelBench {
                 }
                 tokens += learner.forwardBackward(policy, batch, LossConfig.DEFAULT)
                                 .tokens()
-                        + 32L * batch.size();
+                        + (long) p * batch.size();
                 learner.optimStep(policy, adamW);
                 if (i >= 2 && System.nanoTime() - start > seconds * 1e9 / 2) {
                     return tokens / ((System.nanoTime() - start) / 1e9);

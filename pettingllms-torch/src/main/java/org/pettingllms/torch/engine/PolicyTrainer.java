@@ -23,6 +23,7 @@ import org.pettingllms.torch.model.DecoderModel;
 import org.pettingllms.torch.model.LoraAdapter;
 import org.pettingllms.torch.model.LoraRows;
 import org.pettingllms.torch.train.AdamW;
+import org.pettingllms.torch.train.FusedOps;
 import org.pettingllms.torch.train.PpoLoss;
 import org.pettingllms.torch.train.SequenceBatch;
 
@@ -312,39 +313,24 @@ final class PolicyTrainer implements AutoCloseable {
     }
 
     private Learner.OptimStats optimStepNoGrad(OptimParams params, Map<String, NDArray> grads) {
-        // each tensor's sum of squares stays on the device and all come back in one copy: a read per tensor waited
-        // for the device 310 times a step at the Qwen3-0.6B shape. The total is summed in double on the host in the
-        // tensors' order, as before, so clipped updates keep their bits
+        // the norm of each tensor, all read back in one copy (a read per tensor waited for the device 310 times a
+        // step at the Qwen3-0.6B shape), summed as squares in double on the host in the tensors' order: one
+        // multi-tensor reduction with FusedOps, else one native call per tensor
         double sq = 0;
-        try (NDManager sums = manager.newSubManager()) {
-            NDList each = new NDList(grads.size());
-            for (NDArray g : grads.values()) {
-                try (NDManager tmp = manager.newSubManager()) { // each square freed at once, not a copy of the model
-                    NDArray squared = g.square();
-                    squared.attach(tmp);
-                    NDArray s = squared.sum();
-                    s.attach(sums);
-                    each.add(s);
-                }
-            }
-            if (!each.isEmpty()) {
-                NDArray all = NDArrays.stack(each);
-                all.attach(sums);
-                for (float s : all.toFloatArray()) {
-                    sq += s;
-                }
-            }
+        for (float n : gradientNorms(grads.values())) {
+            sq += (double) n * n;
         }
         double norm = Math.sqrt(sq);
         boolean skip = !Double.isFinite(norm);
         try (NDManager tmp = manager.newSubManager()) {
             if (!skip) {
-                if (norm > params.maxGradNorm()) {
-                    NDArray scale = tmp.create((float) (params.maxGradNorm() / (norm + 1e-6)));
-                    grads.values().forEach(g -> g.muli(scale));
-                }
-                optimizer.update(grads, params); // zeroes the tensors' own gradients
-                if (!inPlace) {
+                float scale = norm > params.maxGradNorm() ? (float) (params.maxGradNorm() / (norm + 1e-6)) : 1f;
+                optimizer.update(grads, params, scale);
+                // the next step's gradients start from zero: with FusedOps one call for all; per tensor, DJL's update
+                // has zeroed each tensor's own .grad (all there is to zero where they accumulate in place)
+                if (FusedOps.available()) {
+                    FusedOps.zero(grads.values());
+                } else if (!inPlace) {
                     NDArray zero = tmp.create(0f);
                     grads.values().forEach(g -> g.muli(zero));
                 }
@@ -363,6 +349,27 @@ final class PolicyTrainer implements AutoCloseable {
             }
         }
         return new Learner.OptimStats(norm, params.learningRate(), skip);
+    }
+
+    /** Each gradient's L2 norm, in order. */
+    private float[] gradientNorms(java.util.Collection<NDArray> gradients) {
+        if (gradients.isEmpty()) {
+            return new float[0];
+        }
+        if (FusedOps.available()) {
+            return FusedOps.norms(gradients);
+        }
+        try (NDManager norms = manager.newSubManager()) {
+            NDList each = new NDList(gradients.size());
+            for (NDArray g : gradients) {
+                NDArray n = g.norm();
+                n.attach(norms);
+                each.add(n);
+            }
+            NDArray all = NDArrays.stack(each);
+            all.attach(norms);
+            return all.toFloatArray();
+        }
     }
 
     long optimizerSteps() {

@@ -5,7 +5,9 @@ import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.index.NDIndex;
 import ai.djl.ndarray.types.DataType;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.pettingllms.core.backend.OptimParams;
 import org.pettingllms.torch.model.DecoderModel;
@@ -60,17 +62,55 @@ public final class AdamW implements AutoCloseable {
      * clamps from above only); the norm clip happens before, in the trainer.
      */
     public void update(Map<String, NDArray> grads, OptimParams config) {
+        update(grads, config, 1f);
+    }
+
+    /**
+     * {@link #update(Map, OptimParams)} with every gradient first multiplied by {@code gradScale} in place (the norm
+     * clip's factor; 1: none). Zeroing gradients is the caller's: DJL's per-tensor call below also zeroes each
+     * parameter's own {@code .grad}, the fused call touches no gradient but to scale it.
+     *
+     * <p>With {@link FusedOps#available()} every tensor is updated by one native call for the whole step (PyTorch's
+     * multi-tensor kernels) doing the same arithmetic as the per-tensor calls below.
+     */
+    public void update(Map<String, NDArray> grads, OptimParams config, float gradScale) {
         step++;
         double bc1 = 1 - Math.pow(config.beta1(), step);
         double bc2 = 1 - Math.pow(config.beta2(), step);
         float lr = (float) config.learningRate();
         float lrT = (float) (config.learningRate() * Math.sqrt(bc2) / bc1);
         float epsT = (float) (config.eps() * Math.sqrt(bc2));
+        if (FusedOps.available()) {
+            List<NDArray> p = new ArrayList<>(params.size());
+            List<NDArray> g = new ArrayList<>(params.size());
+            params.forEach((k, held) -> {
+                p.add(master.getOrDefault(k, held));
+                g.add(grads.get(k));
+            });
+            FusedOps.adamW(
+                    p,
+                    g,
+                    m.values(),
+                    v.values(),
+                    lr,
+                    lrT,
+                    (float) config.weightDecay(),
+                    (float) config.beta1(),
+                    (float) config.beta2(),
+                    epsT,
+                    gradScale);
+            roundMasters();
+            return;
+        }
+        NDArray scale = gradScale == 1f ? null : manager.create(gradScale);
         // the native call frees its own temporaries; only a master's rounded copy needs a scope (one per tensor)
         for (Map.Entry<String, NDArray> e : params.entrySet()) {
             NDArray held = e.getValue();
             NDArray p = master.getOrDefault(e.getKey(), held);
             NDArray g = grads.get(e.getKey());
+            if (scale != null) {
+                g.muli(scale);
+            }
             p.getNDArrayInternal()
                     .adamUpdate(
                             new NDList(p, g, m.get(e.getKey()), v.get(e.getKey())),
@@ -86,10 +126,23 @@ public final class AdamW implements AutoCloseable {
                             false,
                             true);
             if (p != held) {
-                try (NDManager tmp = manager.newSubManager()) {
-                    held.set(new NDIndex(":"), t(tmp, p.toType(held.getDataType(), false)));
-                }
+                roundMaster(e.getKey());
             }
+        }
+        if (scale != null) {
+            scale.close();
+        }
+    }
+
+    /** Every parameter held in another type overwritten with its updated float32 master, rounded. */
+    private void roundMasters() {
+        master.keySet().forEach(this::roundMaster);
+    }
+
+    private void roundMaster(String key) {
+        NDArray held = params.get(key);
+        try (NDManager tmp = manager.newSubManager()) {
+            held.set(new NDIndex(":"), t(tmp, master.get(key).toType(held.getDataType(), false)));
         }
     }
 
