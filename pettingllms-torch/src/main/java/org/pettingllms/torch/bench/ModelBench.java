@@ -235,8 +235,8 @@ public final class ModelBench {
      * that run and one that stops after the first new token (prefill plus one token), so that the prefill, measured
      * on its own above, is not counted twice. Each is the fastest of {@value #DECODE_RUNS} runs after warm-up runs for
      * a quarter of {@code seconds} (at least two): a sampler generates thousands of times in a training run, so the
-     * rate that matters is the one after the JVM has compiled the decode loop, which one warm-up run does not reach
-     * (at batch 1 it measured a third below the steady rate). scripts/gpu/anchor.py measures eager alike.
+     * rate that matters is the one after the JVM has compiled the decode loop, which one warm-up run does not reach.
+     * scripts/gpu/anchor.py measures eager alike.
      */
     static DecodeRates decodeTokensPerSecond(DecoderModel model, int batch, int promptLen, int newTokens, int seconds) {
         List<int[]> prompts = randomRows(model.config().vocabSize(), batch, promptLen, 2);
@@ -259,8 +259,8 @@ public final class ModelBench {
     /**
      * Runs {@code work} on a fresh thread with {@code threads} PyTorch intra-op threads, as the embedded sampler's
      * worker runs generation ({@code engine.samplerThreads}, 1 by default): at the small per-token work of decoding,
-     * a second OpenMP thread costs more in hand-offs than it saves (2 cores, 2m preset, batch 1: 627 against 648
-     * tokens/s on a quiet machine, 70 against 643 beside one busy core).
+     * a second OpenMP thread costs more in hand-offs than it saves (2 cores, 2m preset, batch 1: 403-627 against
+     * 478-648 tokens/s on a quiet machine, 70 against 643 beside one busy core; docs/BENCHMARKS.md).
      */
     static <T> T onSamplerThread(int threads, java.util.concurrent.Callable<T> work) throws Exception {
         ExecutorService sampler = Executors.newSingleThreadExecutor(

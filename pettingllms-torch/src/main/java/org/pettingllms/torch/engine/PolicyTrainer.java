@@ -299,8 +299,8 @@ final class PolicyTrainer implements AutoCloseable {
     }
 
     /**
-     * The trainable tensors' own gradients (handles to their {@code .grad}, in {@code scope}). AdamW's native update
-     * zeroes each {@code .grad} after reading it, so the next step starts from zero.
+     * The trainable tensors' own gradients (handles to their {@code .grad}, in {@code scope}), zeroed after the
+     * update (by DJL's per-tensor update, or by {@link FusedOps#zero}), so the next step starts from zero.
      */
     private Map<String, NDArray> ownGradients(NDManager scope) {
         Map<String, NDArray> out = new LinkedHashMap<>();
