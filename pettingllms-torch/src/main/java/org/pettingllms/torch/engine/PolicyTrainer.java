@@ -43,7 +43,7 @@ final class PolicyTrainer implements AutoCloseable {
      * own {@code .grad}, where autograd adds each backward pass's in place: the same float32 sums, in the same order,
      * as a separate accumulator, without two native calls per tensor per micro-batch and a zeroing per step.
      */
-    private final Map<String, NDArray> grads = new LinkedHashMap<>();
+    private final Map<String, NDArray> accumulators = new LinkedHashMap<>();
     /** Whether gradients accumulate in the tensors' own {@code .grad} (every trainable tensor float32). */
     private final boolean inPlace;
 
@@ -78,7 +78,7 @@ final class PolicyTrainer implements AutoCloseable {
         trainable.forEach((k, p) -> {
             p.setRequiresGradient(true);
             if (!inPlace) {
-                grads.put(k, manager.zeros(p.getShape()));
+                accumulators.put(k, manager.zeros(p.getShape()));
             }
         });
         this.optimizer = new AdamW(manager, trainable);
@@ -274,7 +274,7 @@ final class PolicyTrainer implements AutoCloseable {
             NDArray zero = tmp.create(0f);
             trainable.forEach((k, p) -> {
                 NDArray g = p.getGradient();
-                grads.get(k).addi(g);
+                accumulators.get(k).addi(g);
                 g.muli(zero);
                 g.close();
             });
@@ -294,7 +294,7 @@ final class PolicyTrainer implements AutoCloseable {
 
     private Learner.OptimStats optimStepNoGrad(OptimParams params) {
         try (NDManager own = manager.newSubManager()) {
-            return optimStepNoGrad(params, inPlace ? ownGradients(own) : grads);
+            return optimStepNoGrad(params, inPlace ? ownGradients(own) : accumulators);
         }
     }
 

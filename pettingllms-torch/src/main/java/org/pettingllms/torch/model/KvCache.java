@@ -10,9 +10,9 @@ import ai.djl.pytorch.jni.JniUtils;
 /**
  * Keys and values of the positions seen so far, per layer, preallocated for {@code capacity} positions: keys
  * transposed, [B, kvHeads, headDim, capacity], values [B, kvHeads, capacity, headDim]; positions not yet filled hold
- * zeros. A step writes its keys and values in place and attention reads the filled prefix, so decoding never copies the whole cache; keys are kept
- * transposed because the score matmul q k^T then reads a strided prefix directly (a transposed view of a prefix
- * would make the matmul copy it first).
+ * zeros. A step writes its keys and values in place and attention reads the filled prefix, so decoding never copies
+ * the whole cache; keys are kept transposed because the score matmul q k^T then reads a strided prefix directly (a
+ * transposed view of a prefix would make the matmul copy it first).
  */
 public final class KvCache implements KeyValues {
     private final NDManager manager;
