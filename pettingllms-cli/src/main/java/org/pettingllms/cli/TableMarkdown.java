@@ -56,7 +56,8 @@ record TableMarkdown(
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(". One-role rows: that role plays on the other role's trained adapter, the other keeps its own")
                 .append(
-                        " (first role: the tool, the coder, the explorer or the designer; second: the planner, reasoner, tester or writer).");
+                        " (first role: the tool, the coder, the explorer, the designer or the experimenter; second: the planner,"
+                                + " reasoner, tester, writer or theorist).");
         if (!results.get(TableCommand.NEW_PROGRAMS).isEmpty()) {
             sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
                     .append(

@@ -23,7 +23,9 @@ import org.pettingllms.core.util.Seeds;
  */
 public record Lab(Law law, List<String> variables, List<Map<String, Double>> heldOut, double noise, long seed) {
     public static final int LOW = 1;
-    public static final int HIGH = 9;
+    /** Ten, so that one variable set to 10 with the others at 1 shows a law's coefficients as digits. */
+    public static final int HIGH = 10;
+
     static final List<String> NAMES = List.of("m", "v", "t", "r", "h", "n");
     /** A prediction counts as right within this relative error. */
     static final double TOLERANCE = 0.05;

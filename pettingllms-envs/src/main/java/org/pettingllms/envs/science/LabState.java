@@ -9,8 +9,9 @@ import java.util.Map;
  * An episode's state: the lab and the measurements so far, each with its settings.
  *
  * @param proposals the theorist's proposals (the episode ends at the first one that parses)
+ * @param replies   the theorist's replies so far, whatever they were (alone: every reply)
  */
-public record LabState(Lab lab, List<Measurement> data, int proposals) {
+public record LabState(Lab lab, List<Measurement> data, int proposals, int replies) {
     public LabState {
         data = List.copyOf(data);
     }
@@ -34,14 +35,18 @@ public record LabState(Lab lab, List<Measurement> data, int proposals) {
     }
 
     static LabState start(Lab lab) {
-        return new LabState(lab, List.of(), 0);
+        return new LabState(lab, List.of(), 0, 0);
     }
 
     LabState measured(Map<String, Double> x) {
         int repeat = (int) data.stream().filter(m -> m.x().equals(x)).count();
         List<Measurement> d = new ArrayList<>(data);
         d.add(new Measurement(x, lab.measure(x, repeat)));
-        return new LabState(lab, d, proposals);
+        return new LabState(lab, d, proposals, replies);
+    }
+
+    LabState replied() {
+        return new LabState(lab, data, proposals, replies + 1);
     }
 
     /** The laws of the family that every measurement so far allows. */

@@ -10,7 +10,7 @@ import org.pettingllms.envs.data.CompactPrompts;
  * the theorist the turns left. Compact:
  * <pre>
  *   science-v1 theorist
- *   vars: m v t (1 to 9)
+ *   vars: m v t (1 to 10)
  *   data: m=2 v=2 t=2 y=16.1 | m=4 v=2 t=2 y=64.3
  *   turns left: 3
  *   >

@@ -9,16 +9,20 @@ import java.util.Set;
 import org.pettingllms.core.backend.TextPolicy;
 
 /**
- * The scripted team, from what its prompts show and the public family of laws ({@link Law#family}, the noise level):
- * the experimenter runs the experiment whose outcome splits the laws still possible into the most distinct
- * predictions (a greedy design of informative experiments); the theorist proposes the law once every possible law
+ * The scripted team, from what its prompts show and the public family of laws ({@link Law#family}, the noise level).
+ * The experimenter varies one factor at a time by a factor of ten: every variable at 1, then each variable in turn at
+ * 10 with the others at 1 ({@link #design}), then whichever experiment splits the laws still possible into the most
+ * distinct predictions. The first design is chosen because its measurements show the law as digits (y at 1 is k, or
+ * k + j; a variable at 10 multiplies it by 10 where the law is linear in it, 100 where squared, 1/10 where it divides,
+ * 1 where it is absent; {@code k a + j} at a = 10 reads 10k + j): a model can learn to read it, where the answer of a
+ * search over the 675 laws is not something it can imitate. The theorist proposes the law once every possible law
  * predicts the same everywhere (or on its last turn), else asks for more (alone: runs the next experiment). With
  * probability {@code 1 - skill} an answer is useless instead: every variable set to 1 again, or {@code y = 1}.
  */
 final class ScienceScripted {
     private ScienceScripted() {}
 
-    static final int[] VALUES = {1, 2, 3, 5, 7, 9};
+    static final int[] VALUES = {1, 2, 3, 5, 7, 9, 10};
 
     static TextPolicy policy(double skill) {
         if (skill < 0 || skill > 1) {
@@ -28,7 +32,7 @@ final class ScienceScripted {
             View v = View.parse(prompt.text());
             boolean wrong = rng.nextDouble() >= skill;
             if (v.experimenter()) {
-                return wrong ? ones(v.variables()) : setting(best(v));
+                return wrong ? ones(v.variables()) : setting(next(v));
             }
             if (wrong) {
                 return "y = 1";
@@ -40,7 +44,7 @@ final class ScienceScripted {
             if (agree(possible, v.variables()) || v.turnsLeft() <= 1) {
                 return possible.get(0).text();
             }
-            return v.alone() ? setting(best(v)) : "more";
+            return v.alone() ? setting(next(v)) : "more";
         };
     }
 
@@ -108,6 +112,31 @@ final class ScienceScripted {
             }
         }
         return true;
+    }
+
+    /** The readable design: every variable at 1, then each in turn at {@link Lab#HIGH} with the others at 1. */
+    static List<Map<String, Double>> design(List<String> variables) {
+        List<Map<String, Double>> out = new ArrayList<>();
+        for (int i = -1; i < variables.size(); i++) {
+            Map<String, Double> x = new LinkedHashMap<>();
+            for (int n = 0; n < variables.size(); n++) {
+                x.put(variables.get(n), n == i ? (double) Lab.HIGH : Lab.LOW);
+            }
+            out.add(x);
+        }
+        return out;
+    }
+
+    /** The first experiment of the {@link #design} not yet run, then the most informative one ({@link #best}). */
+    static Map<String, Double> next(View v) {
+        Set<Map<String, Double>> done = new HashSet<>();
+        v.data().forEach(m -> done.add(m.x()));
+        for (Map<String, Double> x : design(v.variables())) {
+            if (!done.contains(x)) {
+                return x;
+            }
+        }
+        return best(v);
     }
 
     /** The experiment (from the values grid, not yet run) whose outcomes split the possible laws most finely. */

@@ -125,6 +125,32 @@ class ScienceTaskTest {
         assertThat(right.done()).isTrue();
         assertThat(right.success()).isTrue();
         assertThat(right.reward().team()).isEqualTo(1.0);
+        assertThat(right.reward().local())
+                .as("right before any measurement allows only it: a guess, paid no more than asking for more")
+                .isEqualTo(-1.0);
+        LabState measured = s;
+        for (Map<String, Double> x : ScienceScripted.design(s.lab().variables())) {
+            measured = measured.measured(x);
+        }
+        Transition<LabState> found = t.step(
+                measured, ScienceTask.THEORIST, Completion.ofText(s.lab().law().text()));
+        assertThat(found.success()).isTrue();
+        assertThat(found.reward().local())
+                .as("once the measurements determine the law")
+                .isZero();
+        assertThat(found.summary()).doesNotContain("guess");
+        LabState last = s;
+        for (int i = 0; i < TURNS - 1; i++) {
+            last = t.step(last, ScienceTask.THEORIST, Completion.ofText("more")).next();
+        }
+        assertThat(last.replies()).isEqualTo(TURNS - 1);
+        Transition<LabState> lastGuess = t.step(
+                last,
+                ScienceTask.THEORIST,
+                Completion.ofText("y = 2*" + s.lab().variables().get(0)));
+        assertThat(lastGuess.reward().local())
+                .as("on the last turn a proposal is no guess")
+                .isZero();
         Transition<LabState> wrong = t.step(
                 s,
                 ScienceTask.THEORIST,
@@ -135,6 +161,30 @@ class ScienceTaskTest {
         Transition<LabState> garbage = t.step(s, ScienceTask.THEORIST, Completion.ofText("the law is simple"));
         assertThat(garbage.reward().local()).isEqualTo(-1.0);
         assertThat(garbage.done()).isFalse();
+    }
+
+    @Test
+    void theReadableDesignLeavesOnlyTheHiddenLawAndShowsItsCoefficientsAsDigits() {
+        for (Problem p : new SeededProblems("science-v1", 3).problems(Split.TRAIN, 0, 200)) {
+            Lab lab = Lab.generate(p.seed(), Split.TRAIN, ScienceTask.NOISE);
+            LabState s = LabState.start(lab);
+            for (Map<String, Double> x : ScienceScripted.design(lab.variables())) {
+                s = s.measured(x);
+            }
+            List<Law> left = s.consistent();
+            assertThat(left).as(p.id()).contains(lab.law());
+            assertThat(ScienceScripted.agree(left, lab.variables()))
+                    .as(p.id() + " " + left)
+                    .isTrue();
+            Law law = lab.law();
+            double ones = s.data().get(0).y();
+            double atTen = s.data().get(1 + lab.variables().indexOf(law.a())).y();
+            // y at every variable 1 is k (k + j for the forms with j); the law's first variable at 10 shows k
+            // times 10 (100 where squared), plus j
+            assertThat(ones).isCloseTo(law.k() + law.j(), within(0.05 * (law.k() + law.j())));
+            double times = law.form() == Law.Form.SQUARE || law.form() == Law.Form.SQUARE_PRODUCT ? 100 : 10;
+            assertThat(atTen).isCloseTo(times * law.k() + law.j(), within(0.05 * (times * law.k() + law.j())));
+        }
     }
 
     @Test
