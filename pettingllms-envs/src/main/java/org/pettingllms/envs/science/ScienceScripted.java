@@ -48,6 +48,25 @@ final class ScienceScripted {
         };
     }
 
+    /**
+     * The hasty theorist, the warm-up's habit: the team's answers, except that once two experiments are measured and a
+     * turn is left, a theorist who would ask for more (alone: run another experiment) proposes the first law of the
+     * family the measurements allow instead. A guess (ScienceTask's rewards): right only where the law happens to
+     * be the simplest one left, so that one choice, to ask for more until the measurements determine the law, is
+     * right on every lab.
+     */
+    static TextPolicy hasty(TextPolicy team) {
+        return (ref, prompt, rng) -> {
+            String answer = team.answer(ref, prompt, rng);
+            View v = View.parse(prompt.text());
+            if (v.experimenter() || v.data().size() < 2 || v.turnsLeft() <= 1 || answer.startsWith("y =")) {
+                return answer;
+            }
+            List<Law> possible = possible(v);
+            return possible.isEmpty() ? answer : possible.get(0).text();
+        };
+    }
+
     /** What a prompt shows. */
     record View(
             List<String> variables,

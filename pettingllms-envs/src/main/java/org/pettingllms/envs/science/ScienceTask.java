@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.pettingllms.core.backend.TextPolicy;
@@ -14,6 +15,7 @@ import org.pettingllms.core.data.PromptStyle;
 import org.pettingllms.core.data.RewardParts;
 import org.pettingllms.core.data.StepOutcome;
 import org.pettingllms.core.data.Transition;
+import org.pettingllms.core.task.Demonstrations;
 import org.pettingllms.core.task.ProblemSource;
 import org.pettingllms.core.task.ScriptedPlay;
 import org.pettingllms.core.task.SeededProblems;
@@ -39,7 +41,7 @@ import org.pettingllms.envs.data.TextLines;
  * {@link Law#family}, consistent with every measurement so far) that its measurement rules out, so a repeated or
  * uninformative experiment earns about 0; a reply that is not an experiment -0.5.
  */
-public final class ScienceTask extends TeamTask<LabState> implements ScriptedPlay {
+public final class ScienceTask extends TeamTask<LabState> implements ScriptedPlay, Demonstrations {
     public static final String EXPERIMENTER = "experimenter";
     public static final String THEORIST = "theorist";
     public static final List<String> TEAM = List.of(EXPERIMENTER, THEORIST);
@@ -194,6 +196,21 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
         Map<String, Double> ordered = new LinkedHashMap<>();
         lab.variables().forEach(v -> ordered.put(v, x.get(v)));
         return Optional.of(ordered);
+    }
+
+    /**
+     * Warm-up demonstrations: the scripted team's answers at skill {@code 1 - noise} over the first {@code turns}
+     * turns; in the share {@code settings.habits()} of the labs, the hasty theorist's ({@link ScienceScripted#hasty}:
+     * a law proposed after two measurements, before the design is done), for the team's theorist and the single agent
+     * alike, so the table compares like with like.
+     */
+    @Override
+    public List<Demo> demonstrations(Problem problem, PromptStyle style, Settings settings, SplittableRandom rng) {
+        TextPolicy team = scripted(1 - settings.noise(), List.of(problem));
+        if (settings.habits() > 0 && rng.nextDouble() < settings.habits()) {
+            team = ScienceScripted.hasty(team);
+        }
+        return Demonstrations.fromScripted(this, team, problem, style, settings.turns(), rng);
     }
 
     /** The scripted team: it plays from its prompts and the public family of laws (never the hidden one). */

@@ -188,6 +188,37 @@ class ScienceTaskTest {
     }
 
     @Test
+    void theHastyHabitProposesAfterTwoMeasurementsAndOtherwiseTheTheoristWaitsForTheDesign() {
+        ScienceTask t = task(ScienceTask.TEAM);
+        List<Problem> ps = t.problems(1).problems(Split.TRAIN, 0, 40);
+        int hastyGuesses = 0;
+        for (double habits : new double[] {0, 1}) {
+            java.util.SplittableRandom rng = new java.util.SplittableRandom(7);
+            for (Problem p : ps) {
+                int measured = 0;
+                var settings = new org.pettingllms.core.task.Demonstrations.Settings(0, 0, false, TURNS, habits);
+                for (var d : t.demonstrations(p, PromptStyle.COMPACT, settings, rng)) {
+                    if (d.role().equals(ScienceTask.EXPERIMENTER)) {
+                        measured++;
+                    } else if (d.answer().startsWith("y =")) {
+                        if (habits == 0) {
+                            // two measurements never determine a law of the family (k a + j and k a + j b read alike
+                            // at a = 10; so do k a^2 and k a^2 b): the scripted theorist waits for more
+                            assertThat(measured).as(p.id()).isGreaterThan(2);
+                        } else {
+                            assertThat(measured).as(p.id()).isEqualTo(2);
+                            hastyGuesses++;
+                        }
+                    } else {
+                        assertThat(d.answer()).isEqualTo("more");
+                    }
+                }
+            }
+        }
+        assertThat(hastyGuesses).as("every lab's theorist is hasty at habits 1").isEqualTo(ps.size());
+    }
+
+    @Test
     void theScriptedTeamFindsTheLawFromItsPromptsAndAUselessOneDoesNot() {
         for (List<String> roles : List.of(ScienceTask.TEAM, List.of(ScienceTask.THEORIST))) {
             ScienceTask t = task(roles);
