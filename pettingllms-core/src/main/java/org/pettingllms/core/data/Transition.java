@@ -20,4 +20,9 @@ public record Transition<S>(
         Objects.requireNonNull(outcome, "outcome");
         Objects.requireNonNull(summary, "summary");
     }
+
+    /** The same step leading to another state (a task's own bookkeeping added after the step, such as a count). */
+    public Transition<S> withNext(S other) {
+        return new Transition<>(other, reward, done, success, outcome, summary);
+    }
 }

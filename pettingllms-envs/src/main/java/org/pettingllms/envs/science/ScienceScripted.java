@@ -148,8 +148,7 @@ final class ScienceScripted {
 
     /** The first experiment of the {@link #design} not yet run, then the most informative one ({@link #best}). */
     static Map<String, Double> next(View v) {
-        Set<Map<String, Double>> done = new HashSet<>();
-        v.data().forEach(m -> done.add(m.x()));
+        Set<Map<String, Double>> done = done(v);
         for (Map<String, Double> x : design(v.variables())) {
             if (!done.contains(x)) {
                 return x;
@@ -158,11 +157,17 @@ final class ScienceScripted {
         return best(v);
     }
 
+    /** The settings already measured. */
+    private static Set<Map<String, Double>> done(View v) {
+        Set<Map<String, Double>> done = new HashSet<>();
+        v.data().forEach(m -> done.add(m.x()));
+        return done;
+    }
+
     /** The experiment (from the values grid, not yet run) whose outcomes split the possible laws most finely. */
     static Map<String, Double> best(View v) {
         List<Law> possible = possible(v);
-        Set<Map<String, Double>> done = new HashSet<>();
-        v.data().forEach(m -> done.add(m.x()));
+        Set<Map<String, Double>> done = done(v);
         Map<String, Double> best = null;
         int most = -1;
         for (Map<String, Double> x : grid(v.variables())) {

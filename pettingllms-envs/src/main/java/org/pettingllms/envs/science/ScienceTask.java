@@ -87,7 +87,7 @@ public final class ScienceTask extends TeamTask<LabState> implements ScriptedPla
             return experiment(state, answer);
         }
         Transition<LabState> t = theorist(state, answer);
-        return new Transition<>(t.next().replied(), t.reward(), t.done(), t.success(), t.outcome(), t.summary());
+        return t.withNext(t.next().replied());
     }
 
     private Transition<LabState> theorist(LabState state, String answer) {

@@ -95,9 +95,7 @@ public final class SearchTask extends DatasetTask<SearchState, SearchItem> imple
     public Transition<SearchState> step(SearchState s, String role, Completion completion) {
         Replies r = Replies.parse(completion.text(), checkRole(role), alone());
         Transition<SearchState> t = reply(s, role, r);
-        return role.equals(ANSWERER)
-                ? new Transition<>(t.next().replied(), t.reward(), t.done(), t.success(), t.outcome(), t.summary())
-                : t;
+        return role.equals(ANSWERER) ? t.withNext(t.next().replied()) : t;
     }
 
     private Transition<SearchState> reply(SearchState s, String role, Replies r) {
