@@ -16,6 +16,7 @@ import org.pettingllms.envs.data.CompactPrompts;
  *   task: put a hot apple in fridge.
  *   at: countertop 1. holding: apple 1 (hot).
  *   seen: cabinet 1: closed | countertop 1: knife 2
+ *   unseen: drawer 1 | fridge 1 | microwave 1
  *   last: You heat the apple 1 using the microwave 1.
  *   plan: put apple in fridge
  *   actions: go to cabinet 1 | go to fridge 1 | put apple 1 on countertop 1
@@ -58,6 +59,9 @@ final class HouseholdPrompts {
             seen.add(e.getKey() + ": " + e.getValue());
         }
         out.add("seen: " + (seen.isEmpty() ? "nothing yet" : String.join(" | ", seen)));
+        if (role.equals(HouseholdTask.ACTOR)) {
+            out.add("unseen: " + (unseen(s).isEmpty() ? "nothing" : String.join(" | ", unseen(s))));
+        }
         out.add("last: " + s.feedback());
         if (role.equals(HouseholdTask.ACTOR)) {
             if (withPlan) {
@@ -66,6 +70,13 @@ final class HouseholdPrompts {
             out.add("actions: " + String.join(" | ", room.admissible()));
         }
         return out;
+    }
+
+    /** The receptacles not looked into yet, in the room's order (the order of its {@code go to} commands). */
+    static List<String> unseen(HouseholdState s) {
+        return s.room().receptacles().stream()
+                .filter(r -> !s.seen().containsKey(r))
+                .toList();
     }
 
     /** What is held and what has been done to it: {@code apple 1 (clean, hot)}, or {@code nothing}. */

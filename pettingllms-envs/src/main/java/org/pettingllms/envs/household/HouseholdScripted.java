@@ -49,6 +49,7 @@ final class HouseholdScripted {
             String held,
             List<String> flags,
             Map<String, String> seen,
+            List<String> unseen,
             String plan,
             List<String> actions,
             boolean isActor) {
@@ -58,6 +59,7 @@ final class HouseholdScripted {
             String held = "";
             List<String> flags = new ArrayList<>();
             Map<String, String> seen = new LinkedHashMap<>();
+            List<String> unseen = List.of();
             String plan = "";
             List<String> actions = new ArrayList<>();
             boolean actor = false;
@@ -81,6 +83,8 @@ final class HouseholdScripted {
                         int colon = part.indexOf(": ");
                         seen.put(part.substring(0, colon), part.substring(colon + 2));
                     }
+                } else if (line.startsWith("unseen: ") && !line.equals("unseen: nothing")) {
+                    unseen = List.of(line.substring(8).split(" \\| "));
                 } else if (line.startsWith("plan: ")) {
                     plan = line.substring(6).strip();
                 } else if (line.startsWith("actions: ")) {
@@ -91,7 +95,7 @@ final class HouseholdScripted {
             if (goal == null) {
                 throw new IllegalArgumentException("not a household prompt: no task line");
             }
-            return new View(goal, at, held, flags, seen, plan, actions, actor);
+            return new View(goal, at, held, flags, seen, unseen, plan, actions, actor);
         }
 
         static Goal goal(String text) {
@@ -197,15 +201,13 @@ final class HouseholdScripted {
         return first(v, "take " + kind + " ", "open " + where, "go to ");
     }
 
-    /** Open where it stands if closed, else go to the first receptacle not seen yet. */
+    /** Open where it stands if closed, else go to the first receptacle not seen yet (the {@code unseen:} line's first). */
     private static String explore(View v) {
         if (!v.at().isEmpty() && "closed".equals(v.seen().get(v.at()))) {
             return "open " + v.at();
         }
-        for (String a : v.actions()) {
-            if (a.startsWith("go to ") && !v.seen().containsKey(a.substring(6))) {
-                return a;
-            }
+        if (!v.unseen().isEmpty()) {
+            return "go to " + v.unseen().get(0);
         }
         return v.actions().isEmpty() ? "look" : v.actions().get(0);
     }

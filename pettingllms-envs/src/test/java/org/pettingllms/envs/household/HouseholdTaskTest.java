@@ -108,24 +108,64 @@ class HouseholdTaskTest {
     void promptsShowWhatTheAgentsNeedAndFitTheTinyModelsContext() {
         HouseholdTask t = task(HouseholdTask.TEAM);
         int longest = 0;
-        for (Problem p : problems(t, Split.TRAIN, 100)) {
-            HouseholdState s = t.initialState(p);
-            TextPolicy oracle = t.scripted(1, List.of());
-            for (int turn = 0; turn < TURNS; turn++) {
-                for (String role : t.roles()) {
-                    var prompt = t.prompt(s, role, turn, PromptStyle.COMPACT);
-                    longest = Math.max(longest, prompt.text().length());
-                    var tr = t.step(s, role, Completion.ofText(oracle.answer(null, prompt, new SplittableRandom(1))));
-                    s = tr.next();
-                }
-                if (s.goal().satisfied(s.room())) {
-                    break;
+        // the scripted team, and one that wanders (half its answers random), which sees more of the room
+        for (double skill : new double[] {1, 0.5}) {
+            SplittableRandom rng = new SplittableRandom(7);
+            TextPolicy policy = t.scripted(skill, List.of());
+            for (Problem p : problems(t, Split.TRAIN, 100)) {
+                HouseholdState s = t.initialState(p);
+                for (int turn = 0; turn < TURNS; turn++) {
+                    for (String role : t.roles()) {
+                        var prompt = t.prompt(s, role, turn, PromptStyle.COMPACT);
+                        longest = Math.max(longest, prompt.text().length());
+                        s = t.step(s, role, Completion.ofText(policy.answer(null, prompt, rng)))
+                                .next();
+                    }
+                    if (s.goal().satisfied(s.room())) {
+                        break;
+                    }
                 }
             }
         }
         assertThat(longest)
                 .as("a compact prompt, with room for a 40-character answer in 1,024")
                 .isLessThan(984);
+    }
+
+    @Test
+    void theActorsUnseenLineIsTheRoomsReceptaclesNotLookedIntoInTheOrderOfItsMoves() {
+        HouseholdTask t = task(HouseholdTask.TEAM);
+        HouseholdState s = t.initialState(problems(t, Split.TRAIN, 1).get(0));
+        List<String> all = s.room().receptacles();
+        assertThat(line(t.prompt(s, HouseholdTask.ACTOR, 0, PromptStyle.COMPACT).text(), "unseen: "))
+                .isEqualTo(String.join(" | ", all));
+        assertThat(t.prompt(s, HouseholdTask.PLANNER, 0, PromptStyle.COMPACT).text())
+                .doesNotContain("unseen:");
+        // go to the second receptacle, then the last: both leave the line, the rest keep the room's order
+        s = t.step(s, HouseholdTask.ACTOR, Completion.ofText("go to " + all.get(1)))
+                .next();
+        s = t.step(s, HouseholdTask.ACTOR, Completion.ofText("go to " + all.get(all.size() - 1)))
+                .next();
+        List<String> rest = all.subList(0, all.size() - 1).stream()
+                .filter(r -> !r.equals(all.get(1)))
+                .toList();
+        String actor = t.prompt(s, HouseholdTask.ACTOR, 2, PromptStyle.COMPACT).text();
+        assertThat(line(actor, "unseen: ")).isEqualTo(String.join(" | ", rest));
+        List<String> moves = HouseholdScripted.View.parse(actor).actions().stream()
+                .filter(a -> a.startsWith("go to ") && rest.contains(a.substring(6)))
+                .map(a -> a.substring(6))
+                .toList();
+        assertThat(moves).isEqualTo(rest);
+        // the scripted explorer (nothing of the goal's kind seen there) goes to the line's first receptacle
+        assertThat(HouseholdScripted.View.parse(actor).unseen()).isEqualTo(rest);
+    }
+
+    private static String line(String prompt, String prefix) {
+        return prompt.lines()
+                .filter(l -> l.startsWith(prefix))
+                .findFirst()
+                .orElseThrow()
+                .substring(prefix.length());
     }
 
     @Nested
