@@ -47,7 +47,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description =
                 "Reproduce the shape of the paper's tables on the planning games, math, code, SQL, Verilog, search and"
-                        + " the science lab (a benchmark: long).")
+                        + " the science lab and the household (a benchmark: long).")
 final class TableCommand implements Callable<Integer> {
     static final List<String> METHODS = List.of(
             "single agent",
@@ -68,7 +68,7 @@ final class TableCommand implements Callable<Integer> {
             defaultValue = "plan-path,sokoban,sudoku",
             description =
                     "tasks with a two-role team and L0-L2 configs (plan-path, sokoban, sudoku, math, code, sql, verilog,"
-                            + " search, vision-plan-path, science)")
+                            + " search, vision-plan-path, science, household)")
     List<String> games;
 
     @Option(names = "--seeds", split = ",", defaultValue = "1,2,3", description = "run seeds (at least 2 for a spread)")

@@ -56,8 +56,8 @@ record TableMarkdown(
                 .append(problemsPerStep != null ? problemsPerStep + " problems" : "its problems per step")
                 .append(". One-role rows: that role plays on the other role's trained adapter, the other keeps its own")
                 .append(
-                        " (first role: the tool, the coder, the explorer, the designer or the experimenter; second: the planner,"
-                                + " reasoner, tester, writer or theorist).");
+                        " (first role: the tool, the coder, the explorer, the designer, the experimenter or the household's"
+                                + " planner; second: the planner, reasoner, tester, writer, theorist or actor).");
         if (!results.get(TableCommand.NEW_PROGRAMS).isEmpty()) {
             sb.append(" Last row: of the trained L2 tool's greedy programs in those evaluations (every turn), the")
                     .append(

@@ -66,7 +66,7 @@ class CliTest {
         try (var files = Files.walk(CONFIGS)) {
             var configs =
                     files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList();
-            assertThat(configs).hasSize(43);
+            assertThat(configs).hasSize(48);
             for (Path c : configs) {
                 String task = c.getParent().getFileName().toString();
                 // configs that read Hub datasets play the same files from the test data here (no network in tests)
@@ -111,6 +111,7 @@ class CliTest {
                     case "search" -> "answerer ";
                     case "designer" -> "designer ";
                     case "science" -> "theorist ";
+                    case "household" -> "actor ";
                     default -> "plan ";
                 };
                 assertThat(r.out()).as("%s", c).contains("success ").contains(role);
@@ -664,7 +665,7 @@ class CliTest {
             var l0 = files.filter(p -> p.getFileName().toString().equals("L0.yaml"))
                     .sorted()
                     .toList();
-            assertThat(l0).hasSize(10);
+            assertThat(l0).hasSize(11);
             for (Path c : l0) {
                 var cfg = ConfigLoader.load(c, List.of());
                 assertThat(cfg.rollout().mode()).as("%s", c).isEqualTo(RolloutConfig.Mode.PARALLEL);

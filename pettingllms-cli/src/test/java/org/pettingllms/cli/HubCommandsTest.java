@@ -471,6 +471,31 @@ class HubCommandsTest {
     }
 
     @Test
+    void aDryRunOfTheHouseholdRecipeShowsBothRolesChatPromptsWithoutWeights() throws Exception {
+        commitQwenLike();
+        CliTest.Result r = run(
+                env(),
+                "train",
+                CliTest.CONFIGS.resolve("household/L2-qwen2.5-1.5b-instruct.yaml").toString(),
+                "--dry-run",
+                "--set",
+                "policy.model=acme/qwen-like");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("dry run: household-v1 | level L2 | roles [planner, actor]")
+                .contains("--- planner: first prompt, ")
+                .contains("--- actor: first prompt, ")
+                .contains("<|im_start|>system\nYou plan for a household robot.")
+                .contains("<|im_start|>system\nYou control a household robot.")
+                .contains("nothing was trained or written");
+        assertThat(hub.requests())
+                .filteredOn(Request::isBodyGet)
+                .extracting(Request::path)
+                .noneMatch(p -> p.endsWith("model.safetensors"));
+    }
+
+    @Test
     void scriptedPoliciesNeedNoModelFromTheHub() {
         CliTest.Result r = run(
                 env(),

@@ -25,7 +25,9 @@ import org.pettingllms.envs.data.TextLines;
  *
  * <p>Rewards. Team: 1 on the command that reaches the goal (success), else 0. Actor (local): a command the room does
  * not admit -0.1; an admitted one +0.1 when it shortens the expert's plan from the room ({@link Expert#planLength}),
- * -0.1 when it lengthens it, 0 otherwise (a look around). Planner (local): +0.1 when its sub-goal is the expert's for the
+ * -0.1 when it lengthens it; one that leaves the plan as it was +0.1 when it looks into a receptacle for the first
+ * time (exploring: the omniscient expert's plan cannot tell it from pacing between receptacles already seen, and the
+ * first trained actor learnt to pace), else 0. Planner (local): +0.1 when its sub-goal is the expert's for the
  * room, 0 for another well-formed one, -0.1 for one that is not a sub-goal. AT-GRPO pays each (role, turn) group on
  * its own turn, so these shaped rewards are what tree groups compare; state groups (parallel rollouts) compare
  * discounted returns instead.
@@ -118,7 +120,11 @@ public final class HouseholdTask extends TeamTask<HouseholdState> implements Scr
         boolean solved = s.goal().satisfied(r.room());
         int before = Expert.planLength(s.room(), s.goal(), PLAN_CAP);
         int after = solved ? 0 : Expert.planLength(r.room(), s.goal(), PLAN_CAP);
-        double local = SHAPING * Integer.signum(before - after);
+        // the omniscient expert walks straight to the object, so exploring leaves its plan as it was, and so does
+        // walking to and fro between receptacles already seen: a first look inside a receptacle is what tells them
+        // apart
+        int progress = Integer.signum(before - after);
+        double local = SHAPING * (progress != 0 ? progress : next.revealsMoreThan(s) ? 1 : 0);
         return new Transition<>(
                 next,
                 new RewardParts(local, solved ? 1 : 0, 0),

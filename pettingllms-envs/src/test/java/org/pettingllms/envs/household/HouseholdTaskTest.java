@@ -3,6 +3,7 @@ package org.pettingllms.envs.household;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -102,6 +103,38 @@ class HouseholdTaskTest {
         assertThat(last.success()).isTrue();
         assertThat(last.reward().team()).isEqualTo(1.0);
         assertThat(last.outcome()).isEqualTo(StepOutcome.SOLVED);
+    }
+
+    @Test
+    void aFirstLookInsideAReceptaclePaysTheActorAndPacingBetweenSeenOnesDoesNot() {
+        // the apple waits in the closed drawer; the expert's plan (go to, open, take, go to, put) is 5 commands
+        Room room = Room.start(
+                List.of("countertop 1", "sinkbasin 1", "cabinet 1", "drawer 1"),
+                Map.of("apple 1", "drawer 1", "knife 1", "cabinet 1"),
+                Map.of());
+        HouseholdTask t = task(HouseholdTask.TEAM);
+        HouseholdState s = HouseholdState.start(room, new Goal(Goal.Type.PICK_PLACE, "apple", "countertop"));
+        String[][] steps = {
+            {"go to sinkbasin 1", "0.1"}, // a first look: the plan as it was, something learnt
+            {"go to countertop 1", "0.1"},
+            {"go to sinkbasin 1", "0.0"}, // pacing between receptacles already seen
+            {"go to countertop 1", "0.0"},
+            {"go to cabinet 1", "0.0"}, // closed: nothing inside shown yet
+            {"open cabinet 1", "0.1"}, // now it is
+            {"close cabinet 1", "0.0"},
+            {"open cabinet 1", "0.0"}, // shown before
+            {"go to drawer 1", "0.1"}, // the plan shortens
+            {"go to cabinet 1", "-0.1"}, // and lengthens again
+        };
+        for (String[] step : steps) {
+            Transition<HouseholdState> tr = t.step(s, HouseholdTask.ACTOR, Completion.ofText(step[0]));
+            assertThat(tr.outcome()).as(step[0]).isEqualTo(StepOutcome.OK);
+            assertThat(tr.reward().local()).as(step[0]).isEqualTo(Double.parseDouble(step[1]));
+            s = tr.next();
+        }
+        assertThat(s.lookedInto())
+                .as("the drawer still closed")
+                .containsExactly("cabinet 1", "countertop 1", "sinkbasin 1");
     }
 
     @Test
