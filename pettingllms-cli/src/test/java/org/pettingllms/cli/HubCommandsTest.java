@@ -476,7 +476,9 @@ class HubCommandsTest {
         CliTest.Result r = run(
                 env(),
                 "train",
-                CliTest.CONFIGS.resolve("household/L2-qwen2.5-1.5b-instruct.yaml").toString(),
+                CliTest.CONFIGS
+                        .resolve("household/L2-qwen2.5-1.5b-instruct.yaml")
+                        .toString(),
                 "--dry-run",
                 "--set",
                 "policy.model=acme/qwen-like");
