@@ -10,7 +10,8 @@ import org.pettingllms.envs.data.CompactPrompts;
 /**
  * What the planner and the actor read. Both see the task, where the agent stands and what it holds (with what has been
  * done to it), what they have seen of each receptacle so far, and the last command's feedback; the actor also sees
- * the planner's sub-goal (when there is a planner) and the commands the room admits. Compact (small models):
+ * the receptacles not gone to yet (the memory's complement, in the room's order, so that exploring is copying the first
+ * of them), the planner's sub-goal (when there is a planner) and the commands the room admits. Compact (small models):
  * <pre>
  *   household-v1 actor
  *   task: put a hot apple in fridge.
@@ -60,7 +61,8 @@ final class HouseholdPrompts {
         }
         out.add("seen: " + (seen.isEmpty() ? "nothing yet" : String.join(" | ", seen)));
         if (role.equals(HouseholdTask.ACTOR)) {
-            out.add("unseen: " + (unseen(s).isEmpty() ? "nothing" : String.join(" | ", unseen(s))));
+            List<String> unseen = unseen(s);
+            out.add("unseen: " + (unseen.isEmpty() ? "nothing" : String.join(" | ", unseen)));
         }
         out.add("last: " + s.feedback());
         if (role.equals(HouseholdTask.ACTOR)) {
@@ -72,7 +74,10 @@ final class HouseholdPrompts {
         return out;
     }
 
-    /** The receptacles not looked into yet, in the room's order (the order of its {@code go to} commands). */
+    /**
+     * The receptacles not gone to yet (absent from the memory; a closed one stood at is in it, as {@code closed}), in
+     * the room's order (the order of its {@code go to} commands).
+     */
     static List<String> unseen(HouseholdState s) {
         return s.room().receptacles().stream()
                 .filter(r -> !s.seen().containsKey(r))
